@@ -1,0 +1,101 @@
+import { z } from "zod";
+import type { AgentEvent } from "./events.ts";
+import type { ToolCallPart } from "./messages.ts";
+import { ToolError, type AnyTool, type ToolContext, type ToolOutput } from "../tools/tool.ts";
+
+export type AuthorizeRequest = { tool: AnyTool; args: unknown; callId: string; root: string };
+export type Authorization = { allowed: true } | { allowed: false; reason: string };
+/** Decides whether one validated call may run (guard, plugins, rules, and asking the person). */
+export type Authorize = (request: AuthorizeRequest) => Promise<Authorization>;
+
+type Deps = {
+  tools: readonly AnyTool[];
+  authorize: Authorize;
+  root: string;
+  signal: AbortSignal;
+  beforeSideEffect?: () => Promise<void>;
+};
+
+export type CallOutcome = { output: string; isError: boolean; denied: boolean };
+
+/**
+ * Validates, authorises and runs one call, yielding its events. Every failure — unknown tool, bad
+ * JSON, arguments that do not fit the schema, a denial, a throwing tool — becomes an error result
+ * the model can read and act on.
+ */
+export async function* runToolCall(call: ToolCallPart, deps: Deps): AsyncGenerator<AgentEvent, CallOutcome> {
+  yield { type: "tool-call", callId: call.callId, name: call.name, arguments: call.arguments };
+  const finish = (out: ToolOutput, denied = false): [AgentEvent, CallOutcome] => {
+    const isError = out.isError === true || denied;
+    return [
+      { type: "tool-result", callId: call.callId, name: call.name, output: out.output, isError, denied, ...(out.display ? { display: out.display } : {}) },
+      { output: out.output, isError, denied },
+    ];
+  };
+
+  const checked = await validate(call, deps);
+  if ("error" in checked) {
+    const [event, outcome] = finish({ output: checked.error, isError: true });
+    yield event;
+    return outcome;
+  }
+  const { tool, args } = checked;
+
+  const verdict = await deps.authorize({ tool, args, callId: call.callId, root: deps.root });
+  if (!verdict.allowed) {
+    const [event, outcome] = finish({ output: `Denied: ${verdict.reason}`, isError: true }, true);
+    yield event;
+    return outcome;
+  }
+  if (tool.kind === "write" || tool.kind === "exec") await deps.beforeSideEffect?.();
+
+  const chunks: string[] = [];
+  let wake: (() => void) | undefined;
+  const ctx: ToolContext = {
+    root: deps.root,
+    signal: deps.signal,
+    onOutput: (chunk) => {
+      chunks.push(chunk);
+      wake?.();
+    },
+  };
+  let settled: ToolOutput | undefined;
+  const running = runSafely(tool, args, ctx).then((out) => {
+    settled = out;
+    wake?.();
+  });
+  // Stream partial output as it arrives, until the tool settles.
+  while (!settled) {
+    if (chunks.length === 0) await new Promise<void>((resolve) => (wake = resolve));
+    wake = undefined;
+    for (const chunk of chunks.splice(0)) yield { type: "tool-output", callId: call.callId, chunk };
+  }
+  await running;
+  const [event, outcome] = finish(settled);
+  yield event;
+  return outcome;
+}
+
+async function validate(call: ToolCallPart, deps: Deps): Promise<{ tool: AnyTool; args: unknown } | { error: string }> {
+  const tool = deps.tools.find((t) => t.name === call.name);
+  if (!tool) return { error: `Unknown tool "${call.name}". Available tools: ${deps.tools.map((t) => t.name).join(", ")}.` };
+  let raw: unknown;
+  try {
+    raw = call.arguments.trim() === "" ? {} : JSON.parse(call.arguments);
+  } catch (err) {
+    return { error: `The arguments of ${call.name} are not valid JSON (${(err as Error).message}). Send a JSON object matching its schema.` };
+  }
+  const parsed = tool.schema.safeParse(raw);
+  if (!parsed.success) return { error: `Invalid arguments for ${call.name}:\n${z.prettifyError(parsed.error)}` };
+  return { tool, args: parsed.data };
+}
+
+async function runSafely(tool: AnyTool, args: unknown, ctx: ToolContext): Promise<ToolOutput> {
+  try {
+    return await tool.run(args, ctx);
+  } catch (err) {
+    if (err instanceof ToolError) return { output: err.message, isError: true };
+    if (ctx.signal.aborted) return { output: `${tool.name} was interrupted by the user.`, isError: true };
+    return { output: `${tool.name} failed: ${(err as Error)?.message ?? String(err)}`, isError: true };
+  }
+}

@@ -1,0 +1,107 @@
+import type { AgentEvent, EndStatus } from "./events.ts";
+import { addUsage, emptyUsage, toolCallsOf, type AssistantMessage, type Message, type ToolResult, type Usage } from "./messages.ts";
+import type { ModelStream, RequestBody } from "../wire/model-stream.ts";
+import type { ModelError } from "../wire/model-error.ts";
+import type { AnyTool } from "../tools/tool.ts";
+import { runToolCall, type Authorize } from "./run-tool-call.ts";
+
+export type Compaction = { messagesBefore: number; messagesAfter: number; tokensBefore: number; tokensAfter: number };
+
+/** Builds the next request from the history; `harder` asks for a smaller one after a context overflow. */
+export type BuildRequest = (messages: readonly Message[], opts: { harder: boolean }) => { body: RequestBody; compaction?: Compaction };
+
+export type RunOptions = {
+  /** The history, ending with the new user message. The run appends to it in place. */
+  messages: Message[];
+  tools: readonly AnyTool[];
+  stream: ModelStream;
+  buildRequest: BuildRequest;
+  authorize: Authorize;
+  root: string;
+  maxSteps: number;
+  signal: AbortSignal;
+  /** Called before a tool with side effects runs (the session store flushes here). */
+  beforeSideEffect?: () => Promise<void>;
+};
+
+/**
+ * The agent loop: call the model, run the tool calls it asks for, append the results, and call it
+ * again until it answers without a call or `maxSteps` model calls were made. It never throws for a
+ * model or tool failure: those end as events.
+ */
+export async function* run(opts: RunOptions): AsyncGenerator<AgentEvent> {
+  const { messages, signal } = opts;
+  let usage: Usage = emptyUsage();
+  let steps = 0;
+  let denials = 0;
+  let overflowRetried = false;
+  let compactionTold = false;
+  const end = (status: EndStatus): AgentEvent => ({ type: "end", status, steps, usage, denials });
+
+  while (true) {
+    if (signal.aborted) return yield end("aborted");
+    const { body, compaction } = opts.buildRequest(messages, { harder: overflowRetried });
+    if (compaction && !compactionTold) {
+      compactionTold = true;
+      yield { type: "compacted", ...compaction };
+      yield { type: "notice", level: "info", text: `context compacted: ${compaction.messagesBefore} messages pruned to ${compaction.messagesAfter} on the wire` };
+    }
+
+    steps++;
+    let reply: AssistantMessage | undefined;
+    let failure: { error: ModelError; partial?: AssistantMessage } | undefined;
+    for await (const event of opts.stream(body, signal)) {
+      if (event.type === "text-delta" || event.type === "reasoning-delta") yield event;
+      else if (event.type === "retry") yield { type: "notice", level: "warn", text: `retrying model call (attempt ${event.attempt}): ${event.reason}` };
+      else if (event.type === "done") reply = event.message;
+      else failure = { error: event.error, partial: event.partial };
+    }
+
+    if (!reply) {
+      if (signal.aborted) {
+        const kept = keepText(failure?.partial);
+        if (kept) {
+          messages.push(kept);
+          yield { type: "message", message: kept };
+        }
+        return yield end("aborted");
+      }
+      const error = failure?.error ?? { message: "the model stream ended without a response", retryable: true };
+      if (error.code === "context_length_exceeded" && !overflowRetried) {
+        overflowRetried = true;
+        steps--;
+        yield { type: "notice", level: "warn", text: "the request exceeded the model's context window; compacting harder and retrying once" };
+        continue;
+      }
+      yield { type: "error", error };
+      return yield end("error");
+    }
+
+    usage = addUsage(usage, reply.usage);
+    messages.push(reply);
+    yield { type: "message", message: reply };
+
+    const calls = toolCallsOf(reply);
+    if (calls.length === 0) return yield end("done");
+
+    const results: ToolResult[] = [];
+    for (const call of calls) {
+      if (signal.aborted) break;
+      const outcome = yield* runToolCall(call, opts);
+      if (outcome.denied) denials++;
+      results.push({ callId: call.callId, output: outcome.output, ...(outcome.isError ? { isError: true } : {}) });
+    }
+    const toolMessage: Message = { role: "tool", results };
+    messages.push(toolMessage);
+    yield { type: "message", message: toolMessage };
+
+    if (signal.aborted) return yield end("aborted");
+    if (steps >= opts.maxSteps) return yield end("max-steps");
+  }
+}
+
+/** An aborted response keeps what the person already saw (its text); half-streamed calls are dropped. */
+function keepText(partial: AssistantMessage | undefined): AssistantMessage | undefined {
+  const parts = partial?.parts.filter((p) => p.type === "text" && p.text !== "") ?? [];
+  return partial && parts.length ? { ...partial, parts, incomplete: "aborted" } : undefined;
+}

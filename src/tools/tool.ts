@@ -1,0 +1,45 @@
+import type { z } from "zod";
+
+/** What a call touches, for the permission rules and the guard: raw paths as given, or a command. */
+export type CallSubject = { paths?: string[]; command?: string };
+
+/** `read` tools are allowed by default; `write` and `exec` ask; `meta` (memory, todos, skills) never gate. */
+export type ToolKind = "read" | "write" | "exec" | "meta";
+
+export type ToolContext = {
+  /** The project root; file tools resolve every path inside it. */
+  root: string;
+  signal: AbortSignal;
+  /** Streams partial output (e.g. from `bash`) to whoever renders the run. */
+  onOutput?: (chunk: string) => void;
+};
+
+export type ToolOutput = {
+  /** What the model reads. */
+  output: string;
+  isError?: boolean;
+  /** What a person sees instead, when it differs (e.g. a unified diff for a write). */
+  display?: string;
+};
+
+export type Tool<S extends z.ZodType = z.ZodType> = {
+  name: string;
+  /** Written for the model. */
+  description: string;
+  schema: S;
+  kind: ToolKind;
+  subject(args: z.infer<S>): CallSubject;
+  /** A preview for an approval prompt (e.g. the diff a write would make), computed without side effects. */
+  preview?(args: z.infer<S>, ctx: ToolContext): Promise<string | undefined>;
+  run(args: z.infer<S>, ctx: ToolContext): Promise<ToolOutput>;
+};
+
+// Erases the schema type so tools of different shapes fit in one list.
+export type AnyTool = Tool<any>;
+
+export const defineTool = <S extends z.ZodType>(tool: Tool<S>): AnyTool => tool;
+
+/** An expected failure with a message written for the model (it becomes an error result, not a crash). */
+export class ToolError extends Error {
+  override name = "ToolError";
+}

@@ -1,0 +1,9 @@
+/** A failed model call, carrying what the caller acts on. Never thrown into the loop. */
+export type ModelError = {
+  message: string;
+  /** HTTP status when the API answered with one; absent for cut streams and network failures. */
+  status?: number;
+  /** The API's error code, e.g. `context_length_exceeded`, `rate_limit_exceeded`. */
+  code?: string;
+  retryable: boolean;
+};

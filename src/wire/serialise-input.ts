@@ -1,0 +1,83 @@
+import type { ResponseInputItem } from "openai/resources/responses/responses";
+import type { AssistantMessage, Message, ToolResult } from "../agent/messages.ts";
+
+export type SerialiseOptions = { model: string };
+
+/** The output sent for a call that never got a result (a run killed or stopped mid-tool). */
+export const INTERRUPTED_OUTPUT =
+  "[interrupted: this call did not finish and was not re-run; its outcome is unknown — check before repeating it]";
+
+export const summaryPreamble = (summary: string) =>
+  `Summary of the conversation so far (earlier messages were compacted into it):\n\n${summary}`;
+
+/**
+ * Session messages → Responses `input` items, for stateless mode: no provider ids ever go on the
+ * wire, reasoning is replayed only to the model that made it and only when the item it produced
+ * follows, every call gets exactly one output (calls of a response first, then outputs in call order).
+ */
+export function serialiseInput(messages: readonly Message[], opts: SerialiseOptions): ResponseInputItem[] {
+  const items: ResponseInputItem[] = [];
+  let start = 0;
+  for (let i = messages.length - 1; i >= 0; i--) {
+    if (messages[i]!.role === "compaction") {
+      start = i;
+      break;
+    }
+  }
+  for (let i = start; i < messages.length; i++) {
+    const m = messages[i]!;
+    switch (m.role) {
+      case "compaction":
+        items.push(userItem(summaryPreamble(m.summary)));
+        break;
+      case "user":
+        items.push(userItem(m.text));
+        break;
+      case "assistant": {
+        const next = messages[i + 1];
+        pushAssistant(items, m, opts.model, next?.role === "tool" ? next.results : []);
+        break;
+      }
+      case "tool":
+        break; // emitted with the assistant message that made the calls
+    }
+  }
+  return items;
+}
+
+const userItem = (text: string): ResponseInputItem => ({
+  type: "message",
+  role: "user",
+  content: [{ type: "input_text", text }],
+});
+
+function pushAssistant(items: ResponseInputItem[], m: AssistantMessage, model: string, results: readonly ToolResult[]) {
+  const parts = m.parts;
+  const callIds: string[] = [];
+  for (let p = 0; p < parts.length; p++) {
+    const part = parts[p]!;
+    if (part.type === "reasoning") {
+      // Encrypted reasoning is only valid for its own model, and the API rejects one that the
+      // item it produced does not immediately follow.
+      const next = parts[p + 1];
+      const producesNext = next !== undefined && (next.type === "tool-call" || (next.type === "text" && next.text !== ""));
+      if (part.encrypted && m.model === model && producesNext) {
+        items.push({
+          type: "reasoning",
+          summary: part.summary.map((text) => ({ type: "summary_text", text })),
+          encrypted_content: part.encrypted,
+        } as ResponseInputItem);
+      }
+    } else if (part.type === "text") {
+      if (part.text !== "")
+        items.push({ type: "message", role: "assistant", content: [{ type: "output_text", text: part.text }] } as ResponseInputItem);
+    } else {
+      callIds.push(part.callId);
+      items.push({ type: "function_call", call_id: part.callId, name: part.name, arguments: part.arguments });
+    }
+  }
+  for (const callId of callIds) {
+    const result = results.find((r) => r.callId === callId);
+    items.push({ type: "function_call_output", call_id: callId, output: result ? result.output : INTERRUPTED_OUTPUT });
+  }
+}

@@ -1,0 +1,146 @@
+/**
+ * The Responses API's request rules, as a pure function. The strict local server answers with
+ * what this returns; property tests call it directly. Messages and statuses are the real API's
+ * (see docs in ../shared/responses-api-facts.md, copied into the error texts below).
+ */
+import { createHash } from "node:crypto";
+
+export type ApiError = {
+  status: number;
+  body: { error: { message: string; type: string; param: string | null; code: string | null } };
+};
+
+const invalid = (status: number, message: string, param: string | null = null, code: string | null = null): ApiError => ({
+  status,
+  body: { error: { message, type: "invalid_request_error", param, code } },
+});
+
+// Encrypted reasoning is opaque to clients; here it is a sealed JSON so the server can tell which
+// item and model made it, and whether it was altered.
+const SEAL_SECRET = "shiro-strict-server";
+const sign = (payload: string) => createHash("sha256").update(SEAL_SECRET + payload).digest("base64url").slice(0, 22);
+
+export function sealReasoning(id: string, model: string): string {
+  const payload = Buffer.from(JSON.stringify({ id, model })).toString("base64url");
+  return `gAAA${payload}.${sign(payload)}`;
+}
+
+export function openReasoning(sealed: string): { id: string; model: string } | null {
+  if (!sealed.startsWith("gAAA")) return null;
+  const [payload, sig] = sealed.slice(4).split(".");
+  if (!payload || sig !== sign(payload)) return null;
+  try {
+    return JSON.parse(Buffer.from(payload, "base64url").toString("utf8"));
+  } catch {
+    return null;
+  }
+}
+
+/** What the server remembers of the ids it issued: an item id → its type and the reasoning item before it. */
+export type IssuedItems = Map<string, { type: "message" | "function_call" | "reasoning"; reasoningId?: string }>;
+
+type Item = Record<string, any>;
+
+export function checkInput(body: Record<string, any>, issued: IssuedItems = new Map()): ApiError | null {
+  if (typeof body.model !== "string" || !body.model) return invalid(400, "Missing required parameter: 'model'.", "model", "missing_required_parameter");
+  const input = body.input;
+  if (!Array.isArray(input)) return invalid(400, "Invalid type for 'input': expected an array of input items.", "input", "invalid_type");
+
+  for (let i = 0; i < input.length; i++) {
+    const shape = checkShape(input[i], i);
+    if (shape) return shape;
+  }
+
+  const seenCalls = new Set<string>();
+  for (let i = 0; i < input.length; i++) {
+    const item: Item = input[i];
+    if (item.type === "function_call") seenCalls.add(item.call_id);
+    if (item.type === "function_call_output" && !seenCalls.has(item.call_id))
+      return invalid(400, `No tool call found for function call output with call_id ${item.call_id}.`, "input");
+  }
+  const outputs = new Set(input.filter((it: Item) => it.type === "function_call_output").map((it: Item) => it.call_id));
+  for (const item of input as Item[]) {
+    if (item.type === "function_call" && !outputs.has(item.call_id))
+      return invalid(400, `No tool output found for function call ${item.call_id}.`, "input");
+  }
+
+  for (let i = 0; i < input.length; i++) {
+    const item: Item = input[i];
+    if (item.id !== undefined) {
+      const known = issued.get(item.id);
+      if (!known)
+        return invalid(
+          404,
+          `Item with id '${item.id}' not found. Items are not persisted when \`store\` is set to false. Try again with \`store\` set to true, or remove this item from your input.`,
+          "input",
+        );
+      if (known.reasoningId && !input.slice(0, i).some((it: Item) => it.type === "reasoning" && reasoningIdOf(it) === known.reasoningId))
+        return invalid(
+          400,
+          `Item '${item.id}' of type '${known.type}' was provided without its required 'reasoning' item: '${known.reasoningId}'.`,
+          "input",
+        );
+    }
+    if (item.type === "reasoning") {
+      const opened = item.encrypted_content ? openReasoning(item.encrypted_content) : null;
+      if (item.encrypted_content && (!opened || opened.model !== body.model))
+        return invalid(
+          400,
+          "The encrypted content for item could not be verified. Reason: Encrypted content could not be decrypted or parsed.",
+          null,
+          "invalid_encrypted_content",
+        );
+      const next: Item | undefined = input[i + 1];
+      const follows = next && (next.type === "function_call" || (next.type === "message" && next.role === "assistant"));
+      if (!follows)
+        return invalid(400, `Item '${reasoningIdOf(item) ?? "rs_unknown"}' of type 'reasoning' was provided without its required following item.`, "input");
+    }
+  }
+  return null;
+}
+
+const reasoningIdOf = (item: Item): string | undefined =>
+  item.id ?? (item.encrypted_content ? openReasoning(item.encrypted_content)?.id : undefined);
+
+function checkShape(item: Item, i: number): ApiError | null {
+  const at = `input[${i}]`;
+  if (!item || typeof item !== "object") return invalid(400, `Invalid type for '${at}': expected an object.`, at, "invalid_type");
+  switch (item.type) {
+    case "message": {
+      if (!["user", "assistant", "system", "developer"].includes(item.role))
+        return invalid(400, `Invalid value: '${item.role}'. Supported values are: 'assistant', 'system', 'developer', and 'user'.`, `${at}.role`, "invalid_value");
+      if (typeof item.content === "string") return null;
+      if (!Array.isArray(item.content)) return invalid(400, `Invalid type for '${at}.content': expected one of an array or a string.`, `${at}.content`, "invalid_type");
+      const allowed = item.role === "assistant" ? ["output_text", "refusal"] : ["input_text", "input_image", "input_file"];
+      for (let j = 0; j < item.content.length; j++) {
+        const part = item.content[j];
+        if (!allowed.includes(part?.type))
+          return invalid(
+            400,
+            `Invalid value: '${part?.type}'. Supported values are: ${allowed.map((t) => `'${t}'`).join(" and ")}.`,
+            `${at}.content[${j}]`,
+            "invalid_value",
+          );
+        if ((part.type === "input_text" || part.type === "output_text") && typeof part.text !== "string")
+          return invalid(400, `Missing required parameter: '${at}.content[${j}].text'.`, `${at}.content[${j}].text`, "missing_required_parameter");
+      }
+      return null;
+    }
+    case "function_call":
+      if (typeof item.call_id !== "string" || typeof item.name !== "string")
+        return invalid(400, `Missing required parameter: '${at}.call_id'.`, `${at}.call_id`, "missing_required_parameter");
+      if (typeof item.arguments !== "string")
+        return invalid(400, `Invalid type for '${at}.arguments': expected a string, but got an object instead.`, `${at}.arguments`, "invalid_type");
+      return null;
+    case "function_call_output":
+      if (typeof item.call_id !== "string") return invalid(400, `Missing required parameter: '${at}.call_id'.`, `${at}.call_id`, "missing_required_parameter");
+      if (typeof item.output !== "string" && !Array.isArray(item.output))
+        return invalid(400, `Invalid type for '${at}.output': expected one of a string or an array.`, `${at}.output`, "invalid_type");
+      return null;
+    case "reasoning":
+      if (!Array.isArray(item.summary)) return invalid(400, `Missing required parameter: '${at}.summary'.`, `${at}.summary`, "missing_required_parameter");
+      return null;
+    default:
+      return invalid(400, `Invalid value: '${item.type}'. Supported values are: 'message', 'function_call', 'function_call_output', and 'reasoning'.`, `${at}.type`, "invalid_value");
+  }
+}
