@@ -9,7 +9,10 @@ export type ToolKind = "read" | "write" | "exec" | "meta";
 export type ToolContext = {
   /** The project root; file tools resolve every path inside it. */
   root: string;
+  /** Aborts the whole turn (Esc). */
   signal: AbortSignal;
+  /** Stops only the running command, keeping the turn (Ctrl-C during `bash`). */
+  interrupt?: AbortSignal;
   /** Streams partial output (e.g. from `bash`) to whoever renders the run. */
   onOutput?: (chunk: string) => void;
 };

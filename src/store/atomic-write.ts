@@ -1,0 +1,19 @@
+import { chmod, mkdir, rename, rm, writeFile } from "node:fs/promises";
+import { dirname } from "node:path";
+
+/**
+ * Writes a file so that readers see either the old or the new content, never a torn one: write a
+ * uniquely named temp file beside it, then rename over. Two processes writing at once both stay whole.
+ */
+export async function atomicWrite(path: string, data: string | Uint8Array, mode = 0o600): Promise<void> {
+  await mkdir(dirname(path), { recursive: true });
+  const temp = `${path}.${process.pid}.${Bun.randomUUIDv7().slice(-12)}.tmp`;
+  try {
+    await writeFile(temp, data, { mode });
+    await chmod(temp, mode);
+    await rename(temp, path);
+  } catch (err) {
+    await rm(temp, { force: true });
+    throw err;
+  }
+}

@@ -1,0 +1,34 @@
+import type { z } from "zod";
+
+export type ReadResult<T> =
+  | { ok: true; value: T }
+  | { ok: false; reason: "missing" }
+  | { ok: false; reason: "corrupt"; message: string };
+
+/** Reads a JSON file through a zod schema. Never throws: a missing or corrupt file is a result. */
+export async function readJson<S extends z.ZodType>(path: string, schema: S): Promise<ReadResult<z.infer<S>>> {
+  let text: string;
+  try {
+    text = await Bun.file(path).text();
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === "ENOENT") return { ok: false, reason: "missing" };
+    return { ok: false, reason: "corrupt", message: `cannot read ${path}: ${(err as Error).message}` };
+  }
+  return parseJson(text, schema, path);
+}
+
+export function parseJson<S extends z.ZodType>(text: string, schema: S, path: string): ReadResult<z.infer<S>> {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (err) {
+    return { ok: false, reason: "corrupt", message: `${path} is not valid JSON (${(err as Error).message})` };
+  }
+  const parsed = schema.safeParse(raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const where = issue?.path.length ? ` at ${issue.path.join(".")}` : "";
+    return { ok: false, reason: "corrupt", message: `${path} does not match its schema${where}: ${issue?.message}` };
+  }
+  return { ok: true, value: parsed.data };
+}
