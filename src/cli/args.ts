@@ -1,0 +1,101 @@
+import { parseArgs } from "node:util";
+
+export class UsageError extends Error {
+  override name = "UsageError";
+}
+
+export type Flags = {
+  prompt?: string;
+  print: boolean;
+  model?: string;
+  baseUrl?: string;
+  maxSteps?: number;
+  compactAt?: number;
+  json: boolean;
+  yolo: boolean;
+  continue: boolean;
+  resume?: string;
+  noInstructions: boolean;
+  noMemory: boolean;
+  version: boolean;
+  help: boolean;
+  /** A subcommand (`sessions`, `inspect`, `registry`) and its own arguments. */
+  command?: { name: string; args: string[] };
+};
+
+export const SUBCOMMANDS = ["sessions", "inspect", "registry"] as const;
+
+const options = {
+  print: { type: "boolean", short: "p" },
+  model: { type: "string", short: "m" },
+  "base-url": { type: "string" },
+  "max-steps": { type: "string" },
+  "compact-at": { type: "string" },
+  json: { type: "boolean" },
+  yolo: { type: "boolean" },
+  continue: { type: "boolean", short: "c" },
+  resume: { type: "string", short: "r" },
+  "no-instructions": { type: "boolean" },
+  "no-memory": { type: "boolean" },
+  version: { type: "boolean", short: "v" },
+  help: { type: "boolean", short: "h" },
+} as const;
+
+/** argv (without the executable) → flags. Throws UsageError with a one-line message. */
+export function parseFlags(argv: string[]): Flags {
+  const first = argv[0];
+  if (first && (SUBCOMMANDS as readonly string[]).includes(first)) {
+    return { ...parseFlags([]), command: { name: first, args: argv.slice(1) } };
+  }
+  let parsed;
+  try {
+    parsed = parseArgs({ args: argv, options, allowPositionals: true, strict: true });
+  } catch (err) {
+    throw new UsageError(oneLine((err as Error).message));
+  }
+  const v = parsed.values;
+  return {
+    prompt: parsed.positionals.length ? parsed.positionals.join(" ") : undefined,
+    print: v.print ?? false,
+    model: nonEmpty(v.model, "--model"),
+    baseUrl: v["base-url"] === undefined ? undefined : validUrl(v["base-url"], "--base-url"),
+    maxSteps: positiveInt(v["max-steps"], "--max-steps"),
+    compactAt: positiveInt(v["compact-at"], "--compact-at"),
+    json: v.json ?? false,
+    yolo: v.yolo ?? false,
+    continue: v.continue ?? false,
+    resume: nonEmpty(v.resume, "--resume"),
+    noInstructions: v["no-instructions"] ?? false,
+    noMemory: v["no-memory"] ?? false,
+    version: v.version ?? false,
+    help: v.help ?? false,
+  };
+}
+
+// node's messages span lines and mention internals; keep the first sentence and point to --help.
+function oneLine(message: string): string {
+  const first = message.split("\n")[0]!.replace(/\. To specify a positional argument.*$/, "");
+  return `${first.replace(/\.$/, "")} (see shiro --help)`;
+}
+
+function nonEmpty(value: string | undefined, flag: string): string | undefined {
+  if (value === undefined) return undefined;
+  if (value.trim() === "") throw new UsageError(`${flag} needs a value`);
+  return value;
+}
+
+function positiveInt(value: string | undefined, flag: string): number | undefined {
+  if (value === undefined) return undefined;
+  if (!/^\d+$/.test(value) || Number(value) < 1) throw new UsageError(`${flag} must be a whole number ≥ 1, got "${value}"`);
+  return Number(value);
+}
+
+export function validUrl(value: string, what: string): string {
+  try {
+    const url = new URL(value);
+    if (url.protocol !== "http:" && url.protocol !== "https:") throw new Error();
+    return value.replace(/\/+$/, "");
+  } catch {
+    throw new UsageError(`${what} must be an http(s) URL, got "${value}"`);
+  }
+}

@@ -1,0 +1,63 @@
+import { z } from "zod";
+import { join } from "node:path";
+import { homedir } from "node:os";
+import { readJson } from "../store/read-json.ts";
+import { UsageError, validUrl, type Flags } from "./args.ts";
+
+/** config.json: every field optional; unknown keys are an error so a typo is never silently ignored. */
+export const configFileSchema = z.strictObject({
+  model: z.string().min(1).optional(),
+  baseUrl: z.string().optional(),
+  maxSteps: z.number().int().min(1).optional(),
+  compactAt: z.number().int().min(1).optional(),
+  contextWindow: z.number().int().min(1000).optional(),
+  reasoningEffort: z.enum(["minimal", "low", "medium", "high"]).optional(),
+  registryUrl: z.string().optional(),
+  permissions: z.array(z.unknown()).optional(),
+});
+export type ConfigFile = z.infer<typeof configFileSchema>;
+
+export type Config = {
+  home: string;
+  model: string;
+  baseUrl?: string;
+  apiKey?: string;
+  maxSteps: number;
+  compactAt?: number;
+  contextWindow?: number;
+  reasoningEffort?: ConfigFile["reasoningEffort"];
+  registryUrl?: string;
+  permissions: unknown[];
+};
+
+export const DEFAULT_MODEL = "gpt-5";
+export const DEFAULT_MAX_STEPS = 50;
+
+/** Nothing but the CLI reads $HOME: everything else is handed its directory. */
+export function resolveHome(env: NodeJS.ProcessEnv): string {
+  return env.SHIRO_HOME && env.SHIRO_HOME.trim() !== "" ? env.SHIRO_HOME : join(homedir(), ".shiro-neko");
+}
+
+/** config file < environment < flags. Throws UsageError naming the bad field. */
+export async function loadConfig(flags: Flags, env: NodeJS.ProcessEnv): Promise<Config> {
+  const home = resolveHome(env);
+  const path = join(home, "config.json");
+  const read = await readJson(path, configFileSchema);
+  if (!read.ok && read.reason === "corrupt") throw new UsageError(`${read.message} — fix or remove it`);
+  const file: ConfigFile = read.ok ? read.value : {};
+  const baseUrl = flags.baseUrl ?? env.OPENAI_BASE_URL ?? file.baseUrl;
+  return {
+    home,
+    model: flags.model ?? nonBlank(env.SHIRO_MODEL) ?? file.model ?? DEFAULT_MODEL,
+    baseUrl: baseUrl ? validUrl(baseUrl, flags.baseUrl ? "--base-url" : env.OPENAI_BASE_URL ? "OPENAI_BASE_URL" : `baseUrl in ${path}`) : undefined,
+    apiKey: nonBlank(env.OPENAI_API_KEY),
+    maxSteps: flags.maxSteps ?? file.maxSteps ?? DEFAULT_MAX_STEPS,
+    compactAt: flags.compactAt ?? file.compactAt,
+    contextWindow: file.contextWindow,
+    reasoningEffort: file.reasoningEffort,
+    registryUrl: file.registryUrl,
+    permissions: file.permissions ?? [],
+  };
+}
+
+const nonBlank = (s: string | undefined) => (s && s.trim() !== "" ? s : undefined);

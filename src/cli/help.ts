@@ -1,0 +1,33 @@
+export const HELP = `shiro — a coding agent for the terminal
+
+Usage
+  shiro [prompt]                 interactive session (a prompt starts it off)
+  shiro -p [prompt]              print mode: run to completion, answer on stdout
+  echo "task" | shiro -p         the prompt from stdin
+  cat err.log | shiro -p "why?"  stdin appended to the prompt as context
+  shiro sessions [--json]        list saved sessions
+  shiro inspect <session> [step] [--full]
+                                 show the exact requests a session sent
+  shiro registry <list|search|add|remove|installed> …
+                                 skills and plugins from the registry
+
+Options
+  -p, --print            print mode (also when stdin is not a terminal)
+  -m, --model <id>       model (default gpt-5; env SHIRO_MODEL)
+      --base-url <url>   Responses API base URL (env OPENAI_BASE_URL)
+      --max-steps <n>    stop after n model calls (default 50)
+      --compact-at <n>   compact the context above n estimated tokens
+      --json             print mode: one JSON event per line on stdout
+      --yolo             approve every call that would ask (never the guard)
+  -c, --continue         continue the newest session in this folder
+  -r, --resume <id>      resume a session by id or unique prefix
+      --no-instructions  ignore AGENTS.md files
+      --no-memory        do not load or write project memory
+  -v, --version          print the version
+  -h, --help             print this help
+
+Exit codes
+  0 finished · 1 model or API failure · 2 usage or configuration error
+  3 stopped at --max-steps · 4 a tool call was denied · 130 interrupted
+
+State lives in $SHIRO_HOME (default ~/.shiro-neko). The API key comes from OPENAI_API_KEY.`;

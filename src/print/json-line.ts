@@ -1,0 +1,37 @@
+import type { AgentEvent } from "../agent/events.ts";
+import type { Usage } from "../agent/messages.ts";
+
+/** The `--json` schema (docs/print-mode.md): one object per line, each with a `type`. */
+export function jsonLine(event: AgentEvent): object | undefined {
+  switch (event.type) {
+    case "text-delta":
+      return { type: "text", delta: event.text };
+    case "reasoning-delta":
+      return { type: "reasoning", delta: event.text };
+    case "tool-call":
+      return { type: "tool-call", callId: event.callId, name: event.name, arguments: event.arguments };
+    case "tool-output":
+      return { type: "tool-output", callId: event.callId, chunk: event.chunk };
+    case "tool-result":
+      return { type: "tool-result", callId: event.callId, name: event.name, output: event.output, isError: event.isError, denied: event.denied };
+    case "notice":
+      return { type: "notice", level: event.level, text: event.text };
+    case "compacted":
+      return { ...event };
+    case "error":
+      return { type: "error", message: event.error.message, status: event.error.status ?? null, code: event.error.code ?? null };
+    case "message":
+    case "end":
+      return undefined;
+  }
+}
+
+export type ResultLine = {
+  type: "result";
+  status: string;
+  text: string;
+  steps: number;
+  usage: Usage;
+  costUsd: number | null;
+  sessionId: string;
+};

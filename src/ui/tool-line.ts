@@ -1,0 +1,33 @@
+/** One-line summaries of tool calls and results, shared by print mode's progress and the REPL. */
+
+const SUBJECT_KEYS = ["command", "path", "pattern", "query", "name", "text", "kind"] as const;
+
+export function callSubject(argumentsJson: string, max = 80): string {
+  let args: Record<string, unknown>;
+  try {
+    args = JSON.parse(argumentsJson);
+  } catch {
+    return clip(argumentsJson, max);
+  }
+  if (typeof args !== "object" || args === null) return "";
+  if (typeof args.patch === "string") return clip(patchFiles(args.patch).join(", "), max);
+  for (const key of SUBJECT_KEYS) {
+    if (typeof args[key] === "string") return clip(args[key] as string, max);
+  }
+  return "";
+}
+
+export function outcomeLine(output: string, max = 100): string {
+  const lines = output.split("\n").filter((l) => l.trim() !== "");
+  const first = lines[0]?.trim() ?? "(no output)";
+  return clip(first, max) + (lines.length > 1 ? ` (+${lines.length - 1} lines)` : "");
+}
+
+function patchFiles(patch: string): string[] {
+  return [...patch.matchAll(/^\*\*\* (?:Add|Update|Delete) File: (.+)$/gm)].map((m) => m[1]!.trim());
+}
+
+function clip(text: string, max: number): string {
+  const flat = text.replace(/\s+/g, " ").trim();
+  return flat.length > max ? flat.slice(0, max - 1) + "…" : flat;
+}
