@@ -55,7 +55,7 @@ export function addEntry(entries: readonly MemoryEntry[], kind: MemoryKind, text
   return { ok: true, entries: [...entries, entry], entry };
 }
 
-export const queryTerms = (query: string): string[] => normaliseText(query).split(" ").filter(Boolean);
+const queryTerms = (query: string): string[] => normaliseText(query).split(" ").filter(Boolean);
 
 /** Entries whose text contains every term (case-insensitive), best first. */
 export function matchEntries(entries: readonly MemoryEntry[], query: string): MemoryEntry[] {

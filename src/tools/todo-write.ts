@@ -32,7 +32,7 @@ function summarise(todos: readonly Todo[]): string {
 }
 
 /** What is off about a list, so the model fixes it on its next step. */
-export function todoWarnings(todos: readonly Todo[]): string[] {
+function todoWarnings(todos: readonly Todo[]): string[] {
   const c = countTodos(todos);
   const warnings: string[] = [];
   if (c.in_progress > 1) warnings.push(`Warning: ${c.in_progress} tasks are in progress; keep exactly one in progress at a time.`);
