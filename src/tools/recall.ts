@@ -1,0 +1,27 @@
+import { z } from "zod";
+import { defineTool } from "./tool.ts";
+import type { MemoryStore } from "../store/memory-store.ts";
+
+const schema = z.object({
+  query: z.string().describe("Words that must all appear in a note (case-insensitive), e.g. \"test command\"."),
+});
+
+/** `recall`: searches the project's notes; every note returned counts as used. */
+export const createRecallTool = (store: MemoryStore) =>
+  defineTool({
+    name: "recall",
+    description:
+      "Search the notes recorded about this project in earlier sessions. Returns the notes that contain every word of the query. " +
+      "Use it before working out something again (how to run tests, why something is the way it is).",
+    schema,
+    kind: "meta",
+    subject: () => ({}),
+    async run({ query }) {
+      if (query.trim() === "") return { output: "The query is empty; give one or more words to look for.", isError: true };
+      const { matches, total } = await store.recall(query);
+      if (total === 0) return { output: `No note contains all of: ${query.trim()}` };
+      const lines = matches.map((e) => `- (${e.kind}) ${e.text}`);
+      if (total > matches.length) lines.push(`(${total - matches.length} more matched; add words to narrow the query)`);
+      return { output: lines.join("\n") };
+    },
+  });
