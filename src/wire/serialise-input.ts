@@ -61,7 +61,7 @@ function pushAssistant(items: ResponseInputItem[], m: AssistantMessage, model: s
       // item it produced does not immediately follow.
       const next = parts[p + 1];
       const producesNext = next !== undefined && (next.type === "tool-call" || (next.type === "text" && next.text !== ""));
-      if (part.encrypted && m.model === model && producesNext) {
+      if (part.encrypted && sameModel(m.model, model) && producesNext) {
         items.push({
           type: "reasoning",
           summary: part.summary.map((text) => ({ type: "summary_text", text })),
@@ -81,3 +81,10 @@ function pushAssistant(items: ResponseInputItem[], m: AssistantMessage, model: s
     items.push({ type: "function_call_output", call_id: callId, output: result ? result.output : INTERRUPTED_OUTPUT });
   }
 }
+
+/**
+ * The API answers with the dated snapshot it ran ("gpt-5-2025-08-07" for "gpt-5"); reasoning it made
+ * is still valid when the alias is asked again.
+ */
+export const sameModel = (answered: string, requested: string): boolean =>
+  answered === requested || (answered.startsWith(`${requested}-`) && /^\d{4}-\d{2}-\d{2}$/.test(answered.slice(requested.length + 1)));

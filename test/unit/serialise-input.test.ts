@@ -52,3 +52,25 @@ describe("serialiseInput", () => {
     expect(checkInput({ model: "gpt-5-mini", input })).toBeNull();
   });
 });
+
+describe("reasoning made by a dated snapshot", () => {
+  const messages = (answered: string): Message[] => [
+    { role: "user", text: "go" },
+    {
+      role: "assistant",
+      model: answered,
+      parts: [
+        { type: "reasoning", summary: [], encrypted: enc },
+        { type: "text", text: "done" },
+      ],
+    },
+  ];
+  test("is replayed to its alias (the API answers gpt-5 as gpt-5-2025-08-07)", () => {
+    const input = serialiseInput(messages("gpt-5-2025-08-07"), { model: "gpt-5" });
+    expect(input.map((i) => i.type)).toEqual(["message", "reasoning", "message"]);
+    expect(checkInput({ model: "gpt-5", input })).toBeNull();
+  });
+  test("is not replayed to a different model sharing a prefix", () => {
+    expect(serialiseInput(messages("gpt-5-mini-2025-08-07"), { model: "gpt-5" }).map((i) => i.type)).toEqual(["message", "message"]);
+  });
+});

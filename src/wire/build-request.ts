@@ -1,0 +1,52 @@
+import type { ResponseInputItem } from "openai/resources/responses/responses";
+import type { Message } from "../agent/messages.ts";
+import type { AnyTool } from "../tools/tool.ts";
+import type { RequestBody } from "./model-stream.ts";
+import { serialiseInput } from "./serialise-input.ts";
+import { toolSchema } from "./tool-schema.ts";
+
+export type ReasoningEffort = "minimal" | "low" | "medium" | "high";
+
+export type BuildRequestBodyOptions = {
+  model: string;
+  instructions: string;
+  tools: readonly AnyTool[];
+  messages: readonly Message[];
+  /** Keys the API's prompt cache, so one session's requests hit the same cached prefix. */
+  sessionId: string;
+  reasoningEffort?: ReasoningEffort;
+  /** Per-step context (e.g. the task list) sent after the history, so the cached prefix stays intact. */
+  trailer?: string;
+  maxOutputTokens?: number;
+};
+
+/** Models that reason (and so accept `reasoning` and return encrypted reasoning): gpt-5*, o1/o3/o4*. */
+export const isReasoningModel = (model: string): boolean => /^(gpt-5|o[134])([-.]|$)/.test(model);
+
+/**
+ * The stateless request body. Key order is fixed (stable prefix first, `input` last) because the
+ * body is compared byte for byte between runs.
+ */
+export function buildRequestBody(opts: BuildRequestBodyOptions): RequestBody {
+  const reasoning = isReasoningModel(opts.model);
+  const input: ResponseInputItem[] = serialiseInput(opts.messages, { model: opts.model });
+  if (opts.trailer !== undefined) {
+    input.push({ type: "message", role: "developer", content: [{ type: "input_text", text: opts.trailer }] });
+  }
+  return {
+    model: opts.model,
+    instructions: opts.instructions,
+    tools: opts.tools.map(toolSchema),
+    tool_choice: "auto",
+    parallel_tool_calls: true,
+    // Without an effort the model's own default applies (it differs between gpt-5 and gpt-5.1).
+    ...(reasoning ? { reasoning: { ...(opts.reasoningEffort ? { effort: opts.reasoningEffort } : {}), summary: "auto" as const } } : {}),
+    ...(opts.maxOutputTokens !== undefined ? { max_output_tokens: opts.maxOutputTokens } : {}),
+    store: false,
+    // Only reasoning models make encrypted reasoning; others may reject the include.
+    ...(reasoning ? { include: ["reasoning.encrypted_content" as const] } : {}),
+    prompt_cache_key: opts.sessionId,
+    stream: true,
+    input,
+  };
+}
