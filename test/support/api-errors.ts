@@ -24,8 +24,8 @@ export const rateLimited = (model: string, retryAfterSeconds = 1) =>
     "rate_limit_exceeded",
   );
 
-export const serverError = (status = 500) =>
-  error(status, "The server had an error while processing your request. Sorry about that!", "server_error", null, null);
+export const serverError = (status = 500, message = "The server had an error while processing your request. Sorry about that!") =>
+  error(status, message, "server_error", null, null);
 
 export const CONTEXT_TOO_LONG_MESSAGE =
   "Your input exceeds the context window of this model. Please adjust your input and try again.";

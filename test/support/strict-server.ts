@@ -121,7 +121,7 @@ export async function startStrictServer(opts: StrictServerOptions = {}): Promise
       turn = await scripted({ model: body.model, instructions: body.instructions, input: body.input, tools: body.tools ?? [], body });
     } catch (e) {
       console.error("strict-server: scripted model threw:", e);
-      return fail({ ...errors.serverError(), body: { error: { ...errors.serverError().body.error, message: `scripted model threw: ${e}` } } });
+      return fail(errors.serverError(500, `scripted model threw: ${e}`));
     }
 
     const rendered = renderTurn(turn, {
@@ -139,7 +139,7 @@ export async function startStrictServer(opts: StrictServerOptions = {}): Promise
       total_tokens: inputTokens + rendered.outputTokens,
     };
     lastPrompt.set(body.model, prompt);
-    const failing = fault && "errorEvent" in fault;
+    const failing = fault !== undefined && "errorEvent" in fault;
     // Items made under store:false are never persisted: sending their ids back must 404.
     if (body.store !== false && !failing) remember(issued, rendered.output);
 
@@ -154,7 +154,7 @@ export async function startStrictServer(opts: StrictServerOptions = {}): Promise
       ...rendered.events,
       { type: "response.completed", response: completed },
     ];
-    if (fault && "errorEvent" in fault) {
+    if (failing) {
       const at = Math.max(2, Math.min(fault.afterEventCount ?? 2, events.length - 1));
       const error = { ...errors.IN_STREAM_SERVER_ERROR, ...(fault.code ? { code: fault.code } : {}), ...(fault.message ? { message: fault.message } : {}) };
       return stream(record, failedEvents(responseId, createdAt, body, rendered.events.slice(0, at - 2), error), {});

@@ -104,4 +104,12 @@ describe("fault injection", () => {
     expect(performance.now() - start).toBeGreaterThanOrEqual(190);
     expect(rest).toContain("response.completed");
   });
+
+  test("paceMs spaces every event, so a client can interrupt mid-stream", async () => {
+    const paced = await startStrictServer({ paceMs: 15, models: { plain: () => ({ text: "one two three four five six seven" }) } });
+    const start = performance.now();
+    const count = (await events(await postResponses(paced.url, body))).length;
+    expect(performance.now() - start).toBeGreaterThanOrEqual((count - 1) * 15 - 5);
+    await paced.stop();
+  });
 });
