@@ -4,6 +4,7 @@
  * (see docs in ../shared/responses-api-facts.md, copied into the error texts below).
  */
 import { createHash } from "node:crypto";
+import { checkParams } from "./check-params.ts";
 
 export type ApiError = {
   status: number;
@@ -43,6 +44,8 @@ type Item = Record<string, any>;
 
 export function checkInput(body: Record<string, any>, issued: IssuedItems = new Map()): ApiError | null {
   if (typeof body.model !== "string" || !body.model) return invalid(400, "Missing required parameter: 'model'.", "model", "missing_required_parameter");
+  const params = checkParams(body);
+  if (params) return params;
   const input = body.input;
   if (!Array.isArray(input)) return invalid(400, "Invalid type for 'input': expected an array of input items.", "input", "invalid_type");
 

@@ -1,0 +1,115 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import OpenAI from "openai";
+import { parseSse, postResponses, userMessage, jsonOf } from "../support/sse-client.ts";
+import { startStrictServer, type StrictServer } from "../support/strict-server.ts";
+
+let server: StrictServer;
+const body = { model: "plain", stream: true, input: [userMessage("hi")] };
+
+beforeAll(async () => {
+  server = await startStrictServer({ models: { plain: () => ({ text: "one two three four five six seven" }) } });
+});
+afterAll(() => server.stop());
+
+const events = async (res: Response) => parseSse(await res.text()).map((f) => f.event);
+
+describe("fault injection", () => {
+  test("429 with retry-after and the rate-limit body, then the next request is served", async () => {
+    server.inject({ status: 429, retryAfter: 2 });
+    const limited = await postResponses(server.url, body);
+    expect(limited.status).toBe(429);
+    expect(limited.headers.get("retry-after")).toBe("2");
+    expect((await jsonOf(limited)).error).toMatchObject({ code: "rate_limit_exceeded", type: "tokens" });
+    const next = await postResponses(server.url, body);
+    expect(next.status).toBe(200);
+    expect((await events(next)).at(-1)).toBe("response.completed");
+  });
+
+  test("500 with the server_error body; the SDK retries it and then succeeds", async () => {
+    server.inject({ status: 500 });
+    const failed = await postResponses(server.url, body);
+    expect(failed.status).toBe(500);
+    expect((await jsonOf(failed)).error).toEqual({
+      message: "The server had an error while processing your request. Sorry about that!",
+      type: "server_error",
+      param: null,
+      code: null,
+    });
+
+    server.inject({ status: 500 });
+    const before = server.requests.length;
+    const client = new OpenAI({ apiKey: "k", baseURL: server.url, maxRetries: 1 });
+    const stream = await client.responses.create({ ...body, input: body.input as any, stream: true });
+    let done = false;
+    for await (const event of stream) done ||= event.type === "response.completed";
+    expect(done).toBe(true);
+    expect(server.requests.slice(before).map((r) => r.status)).toEqual([500, 200]);
+  });
+
+  test("cut closes the stream after N events, before response.completed", async () => {
+    server.inject({ cut: 5 });
+    const res = await postResponses(server.url, body);
+    expect(res.status).toBe(200);
+    expect(await events(res)).toEqual([
+      "response.created",
+      "response.in_progress",
+      "response.output_item.added",
+      "response.content_part.added",
+      "response.output_text.delta",
+    ]);
+  });
+
+  test("errorEvent: nested `error` event then response.failed, as recorded; the SDK throws", async () => {
+    server.inject({ errorEvent: true });
+    const frames = parseSse(await (await postResponses(server.url, body)).text());
+    expect(frames.map((f) => f.event)).toEqual(["response.created", "response.in_progress", "error", "response.failed"]);
+    expect(frames[2]!.data).toEqual({
+      type: "error",
+      sequence_number: 2,
+      error: { type: "server_error", code: "server_error", message: expect.stringContaining("An error occurred"), param: null },
+    });
+    expect(frames[3]!.data.response).toMatchObject({ status: "failed", error: { code: "server_error" }, output: [] });
+
+    server.inject({ errorEvent: true, afterEventCount: 5, code: "insufficient_quota", message: "quota gone" });
+    const client = new OpenAI({ apiKey: "k", baseURL: server.url, maxRetries: 0 });
+    const seen: string[] = [];
+    const failure = await (async () => {
+      try {
+        for await (const event of await client.responses.create({ ...body, input: body.input as any, stream: true })) seen.push(event.type);
+      } catch (e) {
+        return e as Error;
+      }
+    })();
+    expect(failure).toBeInstanceOf(OpenAI.APIError);
+    expect(failure!.message).toContain("quota gone");
+    expect(seen).toEqual(["response.created", "response.in_progress", "response.output_item.added", "response.content_part.added", "response.output_text.delta"]);
+  });
+
+  test("delayMs holds the answer; with afterEventCount it stalls mid-stream", async () => {
+    server.inject({ delayMs: 150 });
+    let start = performance.now();
+    const res = await postResponses(server.url, body);
+    expect(performance.now() - start).toBeGreaterThanOrEqual(140);
+    await res.text();
+
+    server.inject({ delayMs: 200, afterEventCount: 3 });
+    start = performance.now();
+    const stalled = await postResponses(server.url, body);
+    const reader = stalled.body!.getReader();
+    const first = await reader.read();
+    expect(performance.now() - start).toBeLessThan(150);
+    expect(new TextDecoder().decode(first.value)).toContain("response.created");
+    let rest = "";
+    for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) rest += new TextDecoder().decode(chunk.value);
+    expect(performance.now() - start).toBeGreaterThanOrEqual(190);
+    expect(rest).toContain("response.completed");
+  });
+
+  test("paceMs spaces every event, so a client can interrupt mid-stream", async () => {
+    const paced = await startStrictServer({ paceMs: 15, models: { plain: () => ({ text: "one two three four five six seven" }) } });
+    const start = performance.now();
+    const count = (await events(await postResponses(paced.url, body))).length;
+    expect(performance.now() - start).toBeGreaterThanOrEqual((count - 1) * 15 - 5);
+    await paced.stop();
+  });
+});
