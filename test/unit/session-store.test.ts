@@ -112,19 +112,19 @@ describe("session store", () => {
   });
 
   test("resolvePrefix: full id, unique prefix, ambiguous lists the matches, none", async () => {
-    const a = await saved("/p");
-    const b = await saved("/p");
-    const c = await saved("/p");
-    expect(await store.resolvePrefix(a.id)).toEqual({ kind: "one", id: a.id });
-    expect(await store.resolvePrefix(c.id.slice(0, 30).toUpperCase())).toEqual({ kind: "one", id: c.id });
-    // uuidv7 ids made in the same millisecond share their first 8+ characters
-    const shared = a.id.slice(0, 8);
-    const ambiguous = await store.resolvePrefix(shared);
+    const withId = async (id: string) => {
+      const s = { ...store.create({ cwd: "/p", model: "gpt-5" }), id };
+      s.messages.push({ role: "user", text: id });
+      await store.save(s);
+    };
+    const [a, b, c] = ["019a0000-aaaa-7000-8000-000000000001", "019a0000-aaab-7000-8000-000000000002", "019b0000-0000-7000-8000-000000000003"];
+    for (const id of [a, b, c]) await withId(id);
+    expect(await store.resolvePrefix(a)).toEqual({ kind: "one", id: a });
+    expect(await store.resolvePrefix("019A0000-AAAB")).toEqual({ kind: "one", id: b });
+    expect(await store.resolvePrefix("019b")).toEqual({ kind: "one", id: c });
+    const ambiguous = await store.resolvePrefix("019a0000");
     expect(ambiguous.kind).toBe("ambiguous");
-    if (ambiguous.kind === "ambiguous") {
-      const expected = [a, b, c].filter((s) => s.id.startsWith(shared)).map((s) => s.id);
-      expect(ambiguous.matches.map((m) => m.id).sort()).toEqual(expected.sort());
-    }
+    if (ambiguous.kind === "ambiguous") expect(ambiguous.matches.map((m) => [m.id, m.title]).sort()).toEqual([[a, a], [b, b]]);
     expect(await store.resolvePrefix("ffffffff")).toEqual({ kind: "none", prefix: "ffffffff" });
     expect(await store.resolvePrefix("")).toEqual({ kind: "none", prefix: "" });
   });
