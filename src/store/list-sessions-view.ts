@@ -1,0 +1,88 @@
+import type { Usage } from "../agent/messages.ts";
+import type { SessionTotals } from "./session-totals.ts";
+import type { SessionMeta } from "./session-store.ts";
+
+/** Pure renderers for `/sessions`, `/cost` and `shiro sessions --json`. */
+
+export const ID_PREFIX_CHARS = 8;
+export const SESSIONS_SHOWN = 15;
+
+export function ageText(iso: string, now: Date): string {
+  const seconds = Math.max(0, Math.floor((now.getTime() - Date.parse(iso)) / 1000));
+  if (seconds < 60) return `${seconds}s ago`;
+  if (seconds < 3600) return `${Math.floor(seconds / 60)}m ago`;
+  if (seconds < 86400) return `${Math.floor(seconds / 3600)}h ago`;
+  return `${Math.floor(seconds / 86400)}d ago`;
+}
+
+/** 950 → "950", 12_345 → "12.3k", 2_500_000 → "2.5M". */
+export function compactCount(n: number): string {
+  if (n < 1000) return String(n);
+  if (n < 1_000_000) return `${(n / 1000).toFixed(1)}k`;
+  return `${(n / 1_000_000).toFixed(1)}M`;
+}
+
+export const costText = (usd: number | null | undefined): string =>
+  usd === null || usd === undefined ? "?" : usd < 0.01 ? `$${usd.toFixed(4)}` : `$${usd.toFixed(2)}`;
+
+export const usageText = (u: Usage): string =>
+  `${u.inputTokens.toLocaleString("en-US")} in (${u.cachedTokens.toLocaleString("en-US")} cached) · ` +
+  `${u.outputTokens.toLocaleString("en-US")} out (${u.reasoningTokens.toLocaleString("en-US")} reasoning)`;
+
+const tokensOf = (u: Usage) => u.inputTokens + u.outputTokens;
+
+/** The newest sessions, one aligned row each: id prefix, age, title, messages, tokens, cost. */
+export function sessionsTable(sessions: readonly SessionMeta[], now = new Date(), limit = SESSIONS_SHOWN): string {
+  if (sessions.length === 0) return "no saved sessions";
+  const rows = sessions.slice(0, limit).map((s) => [
+    s.id.slice(0, ID_PREFIX_CHARS),
+    ageText(s.updatedAt, now),
+    s.title || "(no prompt)",
+    `${s.messageCount} msgs`,
+    `${compactCount(tokensOf(s.usage))} tok`,
+    costText(s.costUsd),
+  ]);
+  const header = ["id", "age", "title", "messages", "tokens", "cost"];
+  const all = [header, ...rows];
+  const widths = header.map((_, c) => Math.max(...all.map((r) => r[c]!.length)));
+  const rightAligned = new Set([1, 3, 4, 5]);
+  const line = (r: string[]) =>
+    r.map((cell, c) => (rightAligned.has(c) ? cell.padStart(widths[c]!) : cell.padEnd(widths[c]!))).join("  ").trimEnd();
+  const more = sessions.length > limit ? `\n… and ${sessions.length - limit} older (shiro sessions lists all)` : "";
+  return all.map(line).join("\n") + more;
+}
+
+/** `/cost`: the session's tokens and what they cost, or why the cost is unknown. */
+export function costReport(totals: SessionTotals): string {
+  const cost =
+    totals.costUsd === undefined
+      ? `cost: unknown (no price for ${totals.unpricedModels.join(", ")})`
+      : `cost: ${costText(totals.costUsd)}`;
+  return `tokens: ${usageText(totals.usage)}\n${cost}`;
+}
+
+/** One entry of `shiro sessions --json`; a stable shape for scripts. */
+export type SessionJson = {
+  id: string;
+  createdAt: string;
+  updatedAt: string;
+  cwd: string;
+  model: string;
+  title: string;
+  messages: number;
+  tokens: { input: number; cached: number; output: number; reasoning: number };
+  costUsd: number | null;
+};
+
+export const sessionsJson = (sessions: readonly SessionMeta[]): SessionJson[] =>
+  sessions.map((s) => ({
+    id: s.id,
+    createdAt: s.createdAt,
+    updatedAt: s.updatedAt,
+    cwd: s.cwd,
+    model: s.model,
+    title: s.title,
+    messages: s.messageCount,
+    tokens: { input: s.usage.inputTokens, cached: s.usage.cachedTokens, output: s.usage.outputTokens, reasoning: s.usage.reasoningTokens },
+    costUsd: s.costUsd,
+  }));

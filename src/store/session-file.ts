@@ -1,0 +1,133 @@
+import { z } from "zod";
+import type { Message } from "../agent/messages.ts";
+import { emptyCallLog } from "./call-log.ts";
+import { parseJson } from "./read-json.ts";
+import {
+  SCHEMA_VERSION,
+  sessionFileSchema,
+  sessionHeaderSchema,
+  type CallLog,
+  type Notebook,
+  type SessionFile,
+  type SessionHeader,
+} from "./session-schema.ts";
+import { sessionTotals } from "./session-totals.ts";
+
+/** A session in memory. Title, totals and counts are derived from it when it is written. */
+export type Session = {
+  id: string;
+  createdAt: string;
+  cwd: string;
+  /** The model in use now; resuming restores it. */
+  model: string;
+  messages: Message[];
+  notebook: Notebook;
+  callLog: CallLog;
+};
+
+export type SessionFileError =
+  | { kind: "corrupt"; path: string; message: string }
+  | { kind: "newer-schema"; path: string; schemaVersion: number; message: string };
+
+export type ParseResult = { ok: true; value: SessionFile } | { ok: false; error: SessionFileError };
+
+export function newSession(opts: { cwd: string; model: string }, now = new Date()): Session {
+  return {
+    id: Bun.randomUUIDv7(),
+    createdAt: now.toISOString(),
+    cwd: opts.cwd,
+    model: opts.model,
+    messages: [],
+    notebook: { todos: [] },
+    callLog: emptyCallLog(),
+  };
+}
+
+/** Read before the full schema, so a file from a newer shiro gets a clear error instead of a mismatch. */
+const versionedObject = z.looseObject({ schemaVersion: z.number().int(), id: z.unknown() });
+
+export const TITLE_CHARS = 60;
+
+/** The first prompt on one line, clipped to 60 characters. */
+export function titleOf(messages: readonly Message[]): string {
+  const first = messages.find((m) => m.role === "user");
+  const text = first?.role === "user" ? first.text.replace(/\s+/g, " ").trim() : "";
+  return text.length > TITLE_CHARS ? `${text.slice(0, TITLE_CHARS - 1)}…` : text;
+}
+
+/**
+ * The header fields are written first and `messages` right after them, so listing can read a
+ * bounded prefix up to this marker instead of the whole transcript. JSON escapes every quote inside
+ * a string, so the unescaped `,"messages":` can only be this key.
+ */
+const HEADER_END = ',"messages":';
+
+export function serialiseSession(session: Session, now = new Date()): string {
+  const totals = sessionTotals(session.messages);
+  const file: SessionFile = {
+    schemaVersion: SCHEMA_VERSION,
+    id: session.id,
+    createdAt: session.createdAt,
+    updatedAt: now.toISOString(),
+    cwd: session.cwd,
+    model: session.model,
+    title: titleOf(session.messages),
+    messageCount: session.messages.length,
+    usage: totals.usage,
+    costUsd: totals.costUsd ?? null,
+    messages: session.messages,
+    notebook: session.notebook,
+    callLog: session.callLog,
+  };
+  return JSON.stringify(file);
+}
+
+export function sessionFromFile(file: SessionFile): Session {
+  const { id, createdAt, cwd, model, messages, notebook, callLog } = file;
+  return { id, createdAt, cwd, model, messages, notebook, callLog };
+}
+
+const newerSchema = (path: string, id: unknown, schemaVersion: number): SessionFileError => ({
+  kind: "newer-schema",
+  path,
+  schemaVersion,
+  message: `session ${typeof id === "string" ? id : path} was written by a newer shiro (schema ${schemaVersion}); upgrade shiro to open it`,
+});
+
+/** A whole session file, checked against the schema; a newer schema version is named, not reported as corrupt. */
+export function parseSessionFile(text: string, path: string): ParseResult {
+  const raw = parseJson(text, versionedObject, path);
+  if (!raw.ok) return { ok: false, error: { kind: "corrupt", path, message: raw.reason === "corrupt" ? raw.message : path } };
+  const { schemaVersion, id } = raw.value;
+  if (schemaVersion > SCHEMA_VERSION) return { ok: false, error: newerSchema(path, id, schemaVersion) };
+  const parsed = sessionFileSchema.safeParse(raw.value);
+  if (parsed.success) return { ok: true, value: parsed.data };
+  const issue = parsed.error.issues[0];
+  const where = issue?.path.length ? ` at ${issue.path.join(".")}` : "";
+  return { ok: false, error: { kind: "corrupt", path, message: `${path} does not match the session schema${where}: ${issue?.message}` } };
+}
+
+export type HeaderResult =
+  | { ok: true; value: SessionHeader }
+  | { ok: false; error: SessionFileError }
+  /** The prefix did not hold a complete header: read the whole file instead. */
+  | { ok: false; error?: undefined };
+
+/** The listing fields from the start of a file, without parsing its messages. */
+export function parseSessionHeader(prefix: string, path: string): HeaderResult {
+  const end = prefix.indexOf(HEADER_END);
+  if (end < 0) return { ok: false };
+  let raw: unknown;
+  try {
+    raw = JSON.parse(`${prefix.slice(0, end)}}`);
+  } catch {
+    return { ok: false };
+  }
+  const probe = versionedObject.safeParse(raw);
+  if (probe.success && probe.data.schemaVersion > SCHEMA_VERSION) {
+    return { ok: false, error: newerSchema(path, probe.data.id, probe.data.schemaVersion) };
+  }
+  const header = sessionHeaderSchema.safeParse(raw);
+  return header.success ? { ok: true, value: header.data } : { ok: false };
+}
+

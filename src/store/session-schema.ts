@@ -1,0 +1,110 @@
+import { z } from "zod";
+import type { Message, Usage } from "../agent/messages.ts";
+
+/**
+ * zod schemas for what a session file holds: shiro's message model (src/agent/messages.ts), the
+ * task notebook and the per-call log. Files are read back through these, never trusted as-is.
+ */
+
+export const SCHEMA_VERSION = 1;
+
+export const usageSchema: z.ZodType<Usage> = z.object({
+  inputTokens: z.number(),
+  cachedTokens: z.number(),
+  outputTokens: z.number(),
+  reasoningTokens: z.number(),
+});
+
+const itemId = z.string().optional();
+
+const assistantPartSchema = z.discriminatedUnion("type", [
+  z.object({ type: z.literal("reasoning"), itemId, summary: z.array(z.string()), encrypted: z.string().optional() }),
+  z.object({ type: z.literal("text"), itemId, text: z.string() }),
+  z.object({ type: z.literal("tool-call"), itemId, callId: z.string(), name: z.string(), arguments: z.string() }),
+]);
+
+export const messageSchema: z.ZodType<Message> = z.discriminatedUnion("role", [
+  z.object({ role: z.literal("user"), text: z.string() }),
+  z.object({
+    role: z.literal("assistant"),
+    model: z.string(),
+    responseId: z.string().optional(),
+    usage: usageSchema.optional(),
+    parts: z.array(assistantPartSchema),
+    incomplete: z.literal("aborted").optional(),
+  }),
+  z.object({
+    role: z.literal("tool"),
+    results: z.array(z.object({ callId: z.string(), output: z.string(), isError: z.boolean().optional() })),
+  }),
+  z.object({ role: z.literal("compaction"), summary: z.string() }),
+]);
+
+export const todoSchema = z.object({
+  content: z.string(),
+  status: z.enum(["pending", "in_progress", "completed", "blocked"]),
+  note: z.string().optional(),
+});
+export const notebookSchema = z.object({ todos: z.array(todoSchema) });
+export type Todo = z.infer<typeof todoSchema>;
+export type Notebook = z.infer<typeof notebookSchema>;
+
+/** The instructions and tools a call was sent with; stored once per distinct content. */
+export const promptSnapshotSchema = z.object({ instructions: z.string(), tools: z.array(z.unknown()) });
+export type PromptSnapshot = z.infer<typeof promptSnapshotSchema>;
+
+export const responseSummarySchema = z.object({
+  status: z.enum(["completed", "aborted", "error"]),
+  responseId: z.string().optional(),
+  usage: usageSchema.optional(),
+  error: z.string().optional(),
+});
+export type ResponseSummary = z.infer<typeof responseSummarySchema>;
+
+export const callRecordSchema = z.object({
+  model: z.string(),
+  /** Every body field except instructions, tools and input. */
+  params: z.record(z.string(), z.unknown()),
+  /** How many session messages the request was built from. */
+  messageCount: z.number().int().nonnegative(),
+  /** Key into `snapshots`. */
+  snapshot: z.string(),
+  /** The builder was asked for a smaller request (after a context overflow). */
+  harder: z.boolean().optional(),
+  response: responseSummarySchema.optional(),
+});
+export type CallRecord = z.infer<typeof callRecordSchema>;
+
+export const callLogSchema = z
+  .object({ calls: z.array(callRecordSchema), snapshots: z.record(z.string(), promptSnapshotSchema) })
+  .refine((log) => log.calls.every((c) => Object.hasOwn(log.snapshots, c.snapshot)), {
+    message: "a call refers to a prompt snapshot that is not in the file",
+  });
+export type CallLog = z.infer<typeof callLogSchema>;
+
+/**
+ * What listing reads: the fields written first in every file (see session-file.ts), derived from
+ * the transcript at save time so `/sessions` never has to parse one.
+ */
+export const sessionHeaderSchema = z.object({
+  schemaVersion: z.literal(SCHEMA_VERSION),
+  id: z.string(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  cwd: z.string(),
+  model: z.string(),
+  title: z.string(),
+  messageCount: z.number().int().nonnegative(),
+  usage: usageSchema,
+  /** null when a model of the session has no known price. */
+  costUsd: z.number().nullable(),
+});
+export type SessionHeader = z.infer<typeof sessionHeaderSchema>;
+
+export const sessionFileSchema = sessionHeaderSchema.extend({
+  messages: z.array(messageSchema),
+  notebook: notebookSchema,
+  callLog: callLogSchema,
+});
+export type SessionFile = z.infer<typeof sessionFileSchema>;
+

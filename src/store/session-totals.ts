@@ -1,0 +1,28 @@
+import { addUsage, emptyUsage, type Message, type Usage } from "../agent/messages.ts";
+import { costUsd } from "./cost.ts";
+
+export type SessionTotals = {
+  usage: Usage;
+  /** undefined when any response came from a model without a known price. */
+  costUsd: number | undefined;
+  /** Models that had usage but no price, for the "cost unknown" explanation. */
+  unpricedModels: string[];
+};
+
+/**
+ * Tokens and cost summed over every response in the session, each priced by the model that made it
+ * (a session may switch models). Derived from the messages so the totals can never drift from them.
+ */
+export function sessionTotals(messages: readonly Message[]): SessionTotals {
+  let usage = emptyUsage();
+  let cost: number | undefined = 0;
+  const unpriced = new Set<string>();
+  for (const m of messages) {
+    if (m.role !== "assistant" || !m.usage) continue;
+    usage = addUsage(usage, m.usage);
+    const c = costUsd(m.model, m.usage);
+    if (c === undefined) unpriced.add(m.model);
+    else if (cost !== undefined) cost += c;
+  }
+  return { usage, costUsd: unpriced.size ? undefined : cost, unpricedModels: [...unpriced] };
+}
