@@ -40,14 +40,9 @@ export const messageSchema: z.ZodType<Message> = z.discriminatedUnion("role", [
   z.object({ role: z.literal("compaction"), summary: z.string() }),
 ]);
 
-export const todoSchema = z.object({
-  content: z.string(),
-  status: z.enum(["pending", "in_progress", "completed", "blocked"]),
-  note: z.string().optional(),
-});
-export const notebookSchema = z.object({ todos: z.array(todoSchema) });
-export type Todo = z.infer<typeof todoSchema>;
-export type Notebook = z.infer<typeof notebookSchema>;
+// The task list's schema lives with the task list; the session file only carries it.
+import { notebookSchema } from "../agent/notebook.ts";
+export { notebookSchema, type Notebook } from "../agent/notebook.ts";
 
 /** The instructions and tools a call was sent with; stored once per distinct content. */
 export const promptSnapshotSchema = z.object({ instructions: z.string(), tools: z.array(z.unknown()) });
