@@ -1,6 +1,6 @@
 import type { AssistantMessage, Message, ToolMessage } from "../agent/messages.ts";
 import { activeStart, messageChars } from "./estimate.ts";
-import { describeCall, firstLine } from "./describe-call.ts";
+import { describeCall, firstLine, formatCount } from "./describe-call.ts";
 
 export type DropOptions = {
   model: string;
@@ -32,7 +32,7 @@ export function outcomeLines(assistant: AssistantMessage, tool: ToolMessage | un
       ? "interrupted, not re-run"
       : result.isError
         ? `error: ${firstLine(result.output, 100)}`
-        : `ok (${result.output.length.toLocaleString("en-US")} chars)${result.output.trim() ? `: ${firstLine(result.output, 60)}` : ""}`;
+        : `ok (${formatCount(result.output.length)} chars)${result.output.trim() ? `: ${firstLine(result.output, 60)}` : ""}`;
     lines.push(`- ${describeCall(p.name, p.arguments)} → ${outcome}`);
   }
   return lines;

@@ -1,6 +1,6 @@
 import type { AssistantMessage, Message, ToolCallPart, ToolMessage } from "../agent/messages.ts";
 import { activeStart } from "./estimate.ts";
-import { callSubject, describeCall, parseArguments } from "./describe-call.ts";
+import { callSubject, describeCall, formatCount, parseArguments } from "./describe-call.ts";
 
 export type ElideOptions = {
   /** At least this many of the newest calls keep their output. */
@@ -13,14 +13,12 @@ export type ElideOptions = {
 export const ELIDE_MIN_CHARS = 400;
 const ARGUMENT_MIN_CHARS = 1_000;
 
-const count = (n: number) => n.toLocaleString("en-US");
-
 const HOW_TO_GET_BACK = { path: "read it again if needed", command: "run it again if needed", search: "search again if needed", other: "call it again if needed" };
 
 /** `[output of read_file src/a.ts elided: 8,192 chars — read it again if needed]` */
 export function elisionStub(call: Pick<ToolCallPart, "name" | "arguments">, output: string, isError?: boolean): string {
   const how = HOW_TO_GET_BACK[callSubject(call.arguments)?.kind ?? "other"];
-  return `[${isError ? "error " : ""}output of ${describeCall(call.name, call.arguments)} elided: ${count(output.length)} chars — ${how}]`;
+  return `[${isError ? "error " : ""}output of ${describeCall(call.name, call.arguments)} elided: ${formatCount(output.length)} chars — ${how}]`;
 }
 
 /** Large string arguments (a whole file given to a write) become a short marker; the JSON stays valid. */
@@ -31,7 +29,7 @@ function elideArguments(args: string): string {
   let changed = false;
   for (const [key, value] of Object.entries(parsed)) {
     if (typeof value === "string" && value.length >= ARGUMENT_MIN_CHARS) {
-      parsed[key] = `[elided: ${count(value.length)} chars]`;
+      parsed[key] = `[elided: ${formatCount(value.length)} chars]`;
       changed = true;
     }
   }

@@ -1,5 +1,6 @@
 import type { CompactionMessage, Message } from "../agent/messages.ts";
 import { activeStart } from "./estimate.ts";
+import { formatCount } from "./describe-call.ts";
 
 export const SUMMARY_SECTIONS = ["Goal", "Files touched", "Decisions", "Commands and outcomes", "What remains"] as const;
 
@@ -10,7 +11,7 @@ const ENTRY_MAX_CHARS = 1_500;
 const DEFAULT_BUDGET_CHARS = 300_000;
 
 const clip = (text: string, max: number) =>
-  text.length > max ? `${text.slice(0, max)}… [${(text.length - max).toLocaleString("en-US")} more chars]` : text;
+  text.length > max ? `${text.slice(0, max)}… [${formatCount(text.length - max)} more chars]` : text;
 
 function transcriptEntries(messages: readonly Message[]): string[] {
   const entries: string[] = [];

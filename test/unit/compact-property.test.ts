@@ -19,8 +19,8 @@ function deepFreeze<T>(value: T): T {
   return value;
 }
 
-/** Every broken invariant of one case, as text (empty when it holds). */
-function violations(history: Message[], seed: number): string[] {
+/** Every broken invariant of one case, as text (empty when it holds), and which steps it reached. */
+function check(history: Message[], seed: number): { problems: string[]; compacted: boolean; dropped: boolean } {
   const rng = prng(seed * 7919 + 1);
   const model = rng.pick(MODELS);
   const window = rng.int(2_000, 400_000);
@@ -67,7 +67,7 @@ function violations(history: Message[], seed: number): string[] {
 
   if (!harder && !result.compaction && result.messages.some((m, i) => m !== history[i])) problems.push("changed messages without reporting a compaction");
   if (!result.needsSummary && result.tokens > window) problems.push(`${result.tokens} tokens over the window ${window} without needsSummary`);
-  return problems;
+  return { problems, compacted: result.compaction !== undefined, dropped: noteLines.length > 0 };
 }
 
 test(`compaction keeps ${CASES} random histories valid for the API and keeps the record of every call`, () => {
@@ -76,14 +76,13 @@ test(`compaction keeps ${CASES} random histories valid for the API and keeps the
   let dropped = 0;
   for (let seed = 1; seed <= CASES && failures.length < 5; seed++) {
     const history = deepFreeze(randomHistory(prng(seed)));
-    const problems = violations(history, seed);
-    if (problems.length) failures.push(`seed ${seed}: ${problems.join("; ")}`);
-    const again = compactForWire(history, { model: "gpt-5", threshold: 2_000, window: 20_000, harder: false, instructionsChars: 0 });
-    if (again.compaction) compacted++;
-    if (again.messages.some((m) => m.role === "user" && m.text.startsWith("[shiro: "))) dropped++;
+    const outcome = check(history, seed);
+    if (outcome.problems.length) failures.push(`seed ${seed}: ${outcome.problems.join("; ")}`);
+    if (outcome.compacted) compacted++;
+    if (outcome.dropped) dropped++;
   }
   expect(failures).toEqual([]);
   // The generator really reaches every step of the ladder.
   expect(compacted).toBeGreaterThan(CASES / 3);
   expect(dropped).toBeGreaterThan(CASES / 10);
-});
+}, 20_000);
