@@ -15,8 +15,7 @@ export function activeStart(messages: readonly Message[]): number {
 
 /**
  * Characters one message adds to the wire payload for `model`, counted without serialising
- * (reasoning only counts when it would be replayed to the same model; a call without a result
- * counts its synthetic output via the tool message that follows or not).
+ * (reasoning only counts when it would be replayed to that model).
  */
 export function messageChars(m: Message, model: string): number {
   switch (m.role) {
