@@ -1,0 +1,63 @@
+/** How a call is named to the model in stubs and notes: its tool and what it touched. */
+
+export type CallSubjectKind = "command" | "path" | "search" | "other";
+
+// Argument names the tools use for what they act on, most telling first.
+const SUBJECT_KEYS: ReadonlyArray<readonly [key: string, kind: CallSubjectKind]> = [
+  ["command", "command"],
+  ["cmd", "command"],
+  ["pattern", "search"],
+  ["query", "search"],
+  ["path", "path"],
+  ["file_path", "path"],
+  ["filePath", "path"],
+  ["paths", "path"],
+  ["url", "other"],
+];
+
+const MAX_SUBJECT = 80;
+
+export function parseArguments(args: string): Record<string, unknown> | undefined {
+  try {
+    const value: unknown = JSON.parse(args);
+    return value && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+const oneLine = (text: string, max: number): string => {
+  const flat = text.replace(/\s+/g, " ").trim();
+  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+};
+
+export function callSubject(args: string): { kind: CallSubjectKind; text: string } | undefined {
+  const parsed = parseArguments(args);
+  if (!parsed) return undefined;
+  for (const [key, kind] of SUBJECT_KEYS) {
+    const value = parsed[key];
+    const text = typeof value === "string" ? value : Array.isArray(value) ? value.filter((v) => typeof v === "string").join(" ") : "";
+    if (text) return { kind, text: oneLine(text, MAX_SUBJECT) };
+  }
+  return undefined;
+}
+
+/** `read_file src/a.ts`, `bash \`npm test\``, `grep "TODO"`, or just the tool name. */
+export function describeCall(name: string, args: string): string {
+  const subject = callSubject(args);
+  if (!subject) return name;
+  if (subject.kind === "command") return `${name} \`${subject.text}\``;
+  if (subject.kind === "search") return `${name} "${subject.text}"`;
+  return `${name} ${subject.text}`;
+}
+
+/** The first non-empty line of a text, shortened. */
+export function firstLine(text: string, max: number): string {
+  const from = text.search(/\S/);
+  if (from < 0) return "";
+  const end = text.indexOf("\n", from);
+  return oneLine(text.slice(from, Math.min(end < 0 ? text.length : end, from + max * 2)), max);
+}
+
+/** 8192 → "8,192" (Intl formatting costs microseconds per call; this runs for every stub). */
+export const formatCount = (n: number): string => String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ",");

@@ -1,0 +1,114 @@
+import { describe, expect, test } from "bun:test";
+import type { Message } from "../../src/agent/messages.ts";
+import { compactForWire, type CompactOptions } from "../../src/context/compact.ts";
+import { serialiseInput } from "../../src/wire/serialise-input.ts";
+import { checkInput } from "../support/check-input.ts";
+import { exchange, history } from "../support/history-builders.ts";
+
+type Item = Record<string, any>;
+const opts = (o: Partial<CompactOptions>): CompactOptions => ({ model: "gpt-5", threshold: 120_000, window: 400_000, harder: false, instructionsChars: 0, ...o });
+const wire = (messages: readonly Message[]) => {
+  const input = serialiseInput(messages, { model: "gpt-5" }) as Item[];
+  expect(checkInput({ model: "gpt-5", input })).toBeNull();
+  return input;
+};
+const ofType = (input: Item[], type: string) => input.filter((i) => i.type === type);
+const fullOutputs = (input: Item[]) => ofType(input, "function_call_output").filter((i) => !i.output.startsWith("[output of")).length;
+
+describe("the compaction ladder", () => {
+  test("under the threshold nothing changes and no compaction is reported", () => {
+    const h = history("task", 10);
+    const r = compactForWire(h, opts({}));
+    expect(r.compaction).toBeUndefined();
+    expect(JSON.stringify(wire(r.messages))).toBe(JSON.stringify(serialiseInput(h, { model: "gpt-5" })));
+    expect(r.tokens).toBeGreaterThan((10 * 5_000) / 4);
+  });
+
+  test("step 2 only when eliding is not enough: then only the latest response keeps its reasoning", () => {
+    const big = history("task", 30, { reasoning: true, output: "x".repeat(8192) });
+    expect(ofType(wire(compactForWire(big, opts({ threshold: 40_000 })).messages), "reasoning")).toHaveLength(30);
+
+    const small = history("task", 30, { reasoning: true, output: "x".repeat(300) });
+    const r = compactForWire(small, opts({ threshold: 2_000 }));
+    const input = wire(r.messages);
+    expect(ofType(input, "reasoning")).toHaveLength(1);
+    expect(input.findIndex((i) => i.type === "reasoning")).toBe(input.findIndex((i) => i.call_id === "call_30") - 1);
+    expect(ofType(input, "function_call")).toHaveLength(30);
+    expect(r.compaction).toBeDefined();
+  });
+
+  test("step 3 only over the window: whole oldest exchanges go behind a note of every dropped call and its outcome", () => {
+    const h = history("TASK: fix the parser", 30, { output: "first line\n" + "x".repeat(8181) });
+    h.splice(21, 0, { role: "user", text: "also update the docs" });
+    h[4] = { role: "tool", results: [{ callId: "call_2", output: "exit 1: 3 tests failed\nmore", isError: true }] };
+    const r = compactForWire(h, opts({ threshold: 15_000, window: 20_000 }));
+    const input = wire(r.messages);
+    expect(input[0]).toMatchObject({ role: "user", content: [{ text: "TASK: fix the parser" }] });
+    const notes = input.filter((i) => i.role === "user" && i.content[0].text.startsWith("[shiro: "));
+    expect(notes.length).toBeGreaterThan(0);
+    const noteText = notes.map((n) => n.content[0].text).join("\n");
+    expect(noteText).toContain("- read_file src/f1.ts → ok (8,192 chars): first line");
+    expect(noteText).toContain("- read_file src/f2.ts → error: exit 1: 3 tests failed");
+    const callsOnWire = new Set(ofType(input, "function_call").map((i) => i.call_id));
+    for (let n = 1; n <= 30; n++) if (!callsOnWire.has(`call_${n}`)) expect(noteText).toContain(`- read_file src/f${n}.ts → `);
+    for (let n = 27; n <= 30; n++) expect(callsOnWire.has(`call_${n}`)).toBe(true); // the latest stay
+    expect(input.some((i) => i.role === "user" && i.content[0].text === "also update the docs")).toBe(true);
+    expect(r.tokens).toBeLessThanOrEqual(20_000);
+    expect(r.needsSummary).toBeUndefined();
+  });
+
+  test("when even dropping cannot fit, it asks for a summary and the input is still valid", () => {
+    const h: Message[] = [{ role: "user", text: "t".repeat(200_000) }, ...exchange(1)];
+    const r = compactForWire(h, opts({ threshold: 10_000, window: 20_000 }));
+    expect(r.needsSummary).toBe(true);
+    expect(wire(r.messages)[0]).toMatchObject({ content: [{ text: "t".repeat(200_000) }] });
+  });
+
+  test("harder compacts even under the threshold, further than the normal ladder", () => {
+    const h = history("task", 30, { reasoning: true, output: "x".repeat(8192) });
+    expect(compactForWire(h, opts({ threshold: 90_000, window: 100_000 })).compaction).toBeUndefined();
+    const r = compactForWire(h, opts({ threshold: 90_000, window: 100_000, harder: true }));
+    const input = wire(r.messages);
+    expect(fullOutputs(input)).toBe(6); // the cut keeps 2 to 9 newest outputs
+    expect(ofType(input, "reasoning")).toHaveLength(1);
+    expect(r.tokens).toBeLessThanOrEqual(60_000);
+    expect(r.compaction).toBeDefined();
+  });
+
+  test("the real usage of the last response counts: a dense history compacts though chars/4 is small", () => {
+    const h = history("task", 30, { output: "x".repeat(1000) });
+    expect(compactForWire(h, opts({})).compaction).toBeUndefined();
+    h[h.length - 2] = { ...(h[h.length - 2] as Extract<Message, { role: "assistant" }>), usage: { inputTokens: 150_000, cachedTokens: 0, outputTokens: 5, reasoningTokens: 0 } };
+    const r = compactForWire(h, opts({}));
+    expect(r.compaction!.tokensBefore).toBeGreaterThan(150_000);
+  });
+
+  test("only the part after the newest /compact marker counts and is compacted", () => {
+    const h: Message[] = [...history("old task", 30), { role: "compaction", summary: "## Goal\nfix it" }, ...history("new task", 30)];
+    const r = compactForWire(h, opts({ threshold: 1_000 }));
+    expect(r.compaction?.messagesBefore).toBe(62);
+    const input = wire(r.messages);
+    expect(input[0]!.content[0].text).toContain("## Goal\nfix it");
+    expect(input[1]!.content[0].text).toBe("new task");
+  });
+});
+
+describe("prompt-cache friendliness", () => {
+  test("compacting H and then H plus one exchange: the first request is a prefix of the next, except where the cut steps", () => {
+    let breaks = 0;
+    for (let k = 20; k < 80; k++) {
+      const a = JSON.stringify(wire(compactForWire(history("task", k), opts({ threshold: 10_000 })).messages)).slice(0, -1);
+      const b = JSON.stringify(wire(compactForWire(history("task", k + 1), opts({ threshold: 10_000 })).messages));
+      if (!b.startsWith(a)) breaks++;
+    }
+    expect(breaks).toBe(4); // 60 requests, the cut moves every 16 calls
+  });
+
+  test("with reasoning, only the previous latest response changes (its reasoning goes)", () => {
+    const o = opts({ threshold: 2_000 });
+    const a = wire(compactForWire(history("task", 40, { reasoning: true, output: "y".repeat(300) }), o).messages);
+    const b = wire(compactForWire(history("task", 41, { reasoning: true, output: "y".repeat(300) }), o).messages);
+    const n = a.length - 3; // reasoning, call, output of the newest exchange of a
+    expect(JSON.stringify(b.slice(0, n))).toBe(JSON.stringify(a.slice(0, n)));
+  });
+});
