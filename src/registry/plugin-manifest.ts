@@ -53,7 +53,7 @@ export function parsePluginManifest(text: string): ManifestParse {
 }
 
 function describeIssue(issue: z.core.$ZodIssue): string {
-  const where = issue.path.length ? issue.path.map(String).join(".") : "manifest";
+  const where = issue.path.reduce<string>((at, key) => (typeof key === "number" ? `${at}[${key}]` : at ? `${at}.${String(key)}` : String(key)), "") || "manifest";
   if (issue.code === "unrecognized_keys") {
     return `${where} has key ${issue.keys.map((key) => JSON.stringify(key)).join(", ")} beyond the schema; a plugin is deny rules only and carries no code`;
   }
