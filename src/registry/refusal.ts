@@ -7,7 +7,8 @@ export class RegistryRefusal extends Error {
     readonly subject: string,
     readonly rule: string,
   ) {
-    super(`refused ${subject}: ${rule}`);
+    // One line whatever a server's error text contains.
+    super(`refused ${subject}: ${rule}`.replace(/\s*\n\s*/g, " "));
   }
 }
 

@@ -12,7 +12,7 @@ export type SkillParse = { ok: true; skill: SkillFile } | { ok: false; problem: 
 export function parseSkillFile(text: string): SkillParse {
   const lines = text.replace(/^\uFEFF/, "").split(/\r?\n/);
   if (lines[0]?.trim() !== "---") return { ok: false, problem: "it does not start with a --- frontmatter line" };
-  const end = lines.indexOf("---", 1);
+  const end = lines.findIndex((line, index) => index > 0 && line.trim() === "---");
   if (end < 0) return { ok: false, problem: "its frontmatter has no closing --- line" };
   const fields = new Map<string, string>();
   for (const line of lines.slice(1, end)) {
