@@ -4,7 +4,7 @@ import { RegistryRefusal } from "./refusal.ts";
 
 export type FetchOptions = {
   timeoutMs?: number;
-  /** Extra trust for tests and private registries (Bun's fetch `tls` option); the system store is always used. */
+  /** TLS options passed to Bun's fetch, e.g. `{ ca }` to trust a test server's certificate. */
   tls?: { ca?: string | string[] };
 };
 
