@@ -1,0 +1,140 @@
+import type { FetchOptions } from "./bounded-fetch.ts";
+import { nameProblem } from "./check-name.ts";
+import { fetchIndex } from "./fetch-index.ts";
+import type { RegistryEntry, RegistryIndex } from "./index-schema.ts";
+import { commitInstall, prepareInstall } from "./install.ts";
+import { listInstalled } from "./list-installed.ts";
+import { parseEntrySpec, pickKind, type EntrySpec } from "./entry-spec.ts";
+import { renderPreview } from "./preview.ts";
+import { RegistryRefusal, entryLabel, type RegistryKind } from "./refusal.ts";
+import { isInstalled, removeInstalled } from "./remove.ts";
+import { renderTable } from "./render-table.ts";
+
+export type RegistryIo = {
+  out(line: string): void;
+  err(line: string): void;
+  /** Asks yes/no after the preview; absent when nobody can answer (scripts), so `add` then needs `--yes`. */
+  confirm?(text: string): Promise<boolean>;
+  home: string;
+  registryUrl: string;
+  fetchOptions?: FetchOptions;
+};
+
+export const REGISTRY_USAGE = "usage: registry [list | search <query> | add <name> [--yes] | remove <name> | installed]  (name may be skill:<name> or plugin:<name>)";
+
+const KINDS: RegistryKind[] = ["skill", "plugin"];
+
+/** `shiro registry …` and `/registry …`. Exit code: 0 done, 1 refused or failed, 2 usage. */
+export async function registryCommand(argv: string[], io: RegistryIo): Promise<number> {
+  const yes = argv.includes("--yes") || argv.includes("-y");
+  const [verb = "list", ...rest] = argv.filter((arg) => arg !== "--yes" && arg !== "-y");
+  try {
+    if (verb === "list" && rest.length === 0) return await list(io, "");
+    if (verb === "search" && rest.length > 0) return await list(io, rest.join(" "));
+    if (verb === "installed" && rest.length === 0) return await installed(io);
+    if (verb === "add" && rest.length === 1) return await add(io, rest[0]!, yes);
+    if (verb === "remove" && rest.length === 1) return await remove(io, rest[0]!);
+    if (verb === "help" || verb === "--help" || verb === "-h") {
+      io.out(REGISTRY_USAGE);
+      return 0;
+    }
+    io.err(REGISTRY_USAGE);
+    return 2;
+  } catch (err) {
+    if (err instanceof UsageError) {
+      io.err(err.message);
+      return 2;
+    }
+    io.err(err instanceof RegistryRefusal ? err.message : `registry ${verb} failed: ${(err as Error).message}`);
+    return 1;
+  }
+}
+
+class UsageError extends Error {}
+
+async function list(io: RegistryIo, query: string): Promise<number> {
+  const index = await fetchIndex(io.registryUrl, io.fetchOptions);
+  const needle = query.toLowerCase();
+  const rows: string[][] = [];
+  for (const kind of KINDS) {
+    for (const entry of entriesOf(index, kind)) {
+      const haystack = `${entry.name} ${entry.description} ${entry.author ?? ""}`.toLowerCase();
+      if (!haystack.includes(needle)) continue;
+      const state = (await isInstalled(io.home, kind, entry.name)) ? "installed" : "-";
+      rows.push([kind, entry.name, state, entry.description]);
+    }
+  }
+  if (rows.length === 0) {
+    io.out(query ? `Nothing in the registry matches ${JSON.stringify(query)}.` : "The registry is empty.");
+    return 0;
+  }
+  for (const line of renderTable(["KIND", "NAME", "STATE", "DESCRIPTION"], rows)) io.out(line);
+  return 0;
+}
+
+async function installed(io: RegistryIo): Promise<number> {
+  const rows: string[][] = [];
+  for (const kind of KINDS) {
+    for (const item of await listInstalled(io.home, kind, io.err)) {
+      const description = item.kind === "skill" ? item.skill.description : item.manifest.description;
+      const origin = item.origin;
+      rows.push([kind, item.name, origin?.installedAt.slice(0, 10) ?? "-", origin?.entryUrl ?? "origin not recorded", description]);
+    }
+  }
+  if (rows.length === 0) {
+    io.out("Nothing installed from a registry. Try: registry list");
+    return 0;
+  }
+  for (const line of renderTable(["KIND", "NAME", "INSTALLED", "FROM", "DESCRIPTION"], rows)) io.out(line);
+  return 0;
+}
+
+async function add(io: RegistryIo, specText: string, yes: boolean): Promise<number> {
+  const spec = checkedSpec(specText);
+  const index = await fetchIndex(io.registryUrl, io.fetchOptions);
+  const kind = resolveKind(spec, specText, KINDS.filter((candidate) => entriesOf(index, candidate).some((entry) => entry.name === spec.name)), "in the registry");
+  const entry = entriesOf(index, kind).find((candidate) => candidate.name === spec.name)!;
+  const prepared = await prepareInstall(kind, entry, io.registryUrl, io.fetchOptions);
+  const label = entryLabel(kind, entry.name);
+  if (!yes) {
+    for (const line of renderPreview(prepared.body)) io.out(line);
+    if (!io.confirm) {
+      io.err(`${label} not installed: nobody to confirm; pass --yes to install it without a prompt`);
+      return 1;
+    }
+    if (!(await io.confirm(`Install ${label} from ${entry.url}?`))) {
+      io.out(`${label} not installed.`);
+      return 1;
+    }
+  }
+  const path = await commitInstall(io.home, prepared);
+  io.out(`installed ${label} (sha256 ${prepared.origin.sha256.slice(0, 12)}) → ${path}`);
+  return 0;
+}
+
+async function remove(io: RegistryIo, specText: string): Promise<number> {
+  const spec = checkedSpec(specText);
+  const present: RegistryKind[] = [];
+  for (const kind of KINDS) if (await isInstalled(io.home, kind, spec.name)) present.push(kind);
+  const kind = resolveKind(spec, specText, present, "installed");
+  await removeInstalled(io.home, kind, spec.name);
+  io.out(`removed ${entryLabel(kind, spec.name)}`);
+  return 0;
+}
+
+function checkedSpec(specText: string): EntrySpec {
+  const spec = parseEntrySpec(specText);
+  if (!spec) throw new UsageError(`${JSON.stringify(specText)}: the prefix must be skill: or plugin:`);
+  const badName = nameProblem(spec.name);
+  if (badName) throw new RegistryRefusal(JSON.stringify(spec.name), badName);
+  return spec;
+}
+
+function resolveKind(spec: EntrySpec, specText: string, kinds: RegistryKind[], where: string): RegistryKind {
+  const kind = pickKind(spec, kinds);
+  if (kind === "ambiguous") throw new UsageError(`${spec.name} is both a skill and a plugin; say skill:${spec.name} or plugin:${spec.name}`);
+  if (kind === "none") throw new RegistryRefusal(JSON.stringify(specText), `no such entry ${where}`);
+  return kind;
+}
+
+const entriesOf = (index: RegistryIndex, kind: RegistryKind): RegistryEntry[] => (kind === "skill" ? index.skills : index.plugins);
