@@ -23,18 +23,18 @@ async function install(name: string, deny: unknown[]) {
 }
 
 const bash = (command: string): GateCall => ({ tool: "bash", kind: "exec", args: { command }, subject: { command }, root: "/project" });
-const write = (path: string, tool = "write"): GateCall => ({ tool, kind: "write", args: { path }, subject: { paths: [path] }, root: "/project" });
+const write = (path: string, tool = "write_file"): GateCall => ({ tool, kind: "write", args: { path }, subject: { paths: [path] }, root: "/project" });
 const decide = (checks: ((call: GateCall) => unknown)[], call: GateCall) => checks.map((check) => check(call)).find(Boolean);
 
 test("installed plugins deny matching calls with the plugin's name and reason, and pass the rest", async () => {
   await install("no-rm", [{ tools: ["bash"], commandPattern: "\\brm\\s+-rf\\b", reason: "no recursive deletes" }]);
-  await install("no-secrets", [{ tools: ["write", "edit"], pathPattern: "(^|/)secrets/", reason: "secrets are off limits" }]);
+  await install("no-secrets", [{ tools: ["write_file", "edit_file"], pathPattern: "(^|/)secrets/", reason: "secrets are off limits" }]);
   const checks = await loadPluginChecks(home);
   expect(checks).toHaveLength(2);
   expect(decide(checks, bash("rm -rf build"))).toEqual({ decision: "deny", reason: "plugin no-rm: no recursive deletes", rule: "plugin:no-rm" });
   expect(decide(checks, bash("rm build.log"))).toBeUndefined();
   expect(decide(checks, write("secrets/key.txt"))).toMatchObject({ reason: "plugin no-secrets: secrets are off limits" });
-  expect(decide(checks, write("/project/secrets/key.txt", "edit"))).toMatchObject({ decision: "deny" });
+  expect(decide(checks, write("/project/secrets/key.txt", "edit_file"))).toMatchObject({ decision: "deny" });
   expect(decide(checks, write("../project/secrets/key", "read"))).toBeUndefined();
   expect(decide(checks, write("src/secrets.ts"))).toBeUndefined();
 });
@@ -83,7 +83,7 @@ test("shipped file plugins guard .env files and lockfiles, not their look-alikes
   const env = await shipped("no-env-writes");
   const locks = await shipped("protect-lockfiles");
   expect(env(write(".env"))?.decision).toBe("deny");
-  expect(env(write("/project/app/.env.production", "edit"))?.decision).toBe("deny");
+  expect(env(write("/project/app/.env.production", "edit_file"))?.decision).toBe("deny");
   expect(env(write("src/env.ts"))).toBeUndefined();
   for (const lock of ["bun.lock", "web/package-lock.json", "Cargo.lock", "go.sum"]) expect(locks(write(lock))?.decision).toBe("deny");
   expect(locks(write("package.json"))).toBeUndefined();
