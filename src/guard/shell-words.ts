@@ -203,14 +203,14 @@ function scanClose(src: string, start: number, close: ")" | "}"): number {
     } else if (c === "(" || (c === "$" && src[i + 1] === "{")) i = scanClose(src, i + (c === "(" ? 1 : 2), c === "(" ? ")" : "}");
     else i++;
   }
-  return src.length;
+  return src.length + 1;
 }
 
 /** Index just after the closing `'`; in `$'…'` a backslash escapes the quote. */
 function scanSingle(src: string, start: number, escapes: boolean): number {
   let i = start;
   while (i < src.length && src[i] !== "'") i += escapes && src[i] === "\\" ? 2 : 1;
-  return Math.min(i + 1, src.length);
+  return i + 1; // past the end when unterminated, so callers' slice(…, end - 1) keeps the last character
 }
 
 function skipHeredocs(src: string, i: number, docs: { delimiter: string; stripTabs: boolean }[]): number {
