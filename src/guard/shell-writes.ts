@@ -18,7 +18,11 @@ export function writeTargets(cmd: ShellCommand, isDirectory: (path: string) => b
   const name = cmd.name;
   const via = name;
   if (name in WRITES_OPERANDS) targets.push(...operands(cmd.words, WRITES_OPERANDS[name]!).args.map((path) => ({ path, via })));
-  if (name in COPIERS) targets.push(...copyTargets(cmd.words, COPIERS[name]!, name, isDirectory).map((path) => ({ path, via })));
+  if (name in COPIERS) {
+    targets.push(...copyTargets(cmd.words, COPIERS[name]!, name, isDirectory).map((path) => ({ path, via })));
+    // `mv` takes its sources away, and a link to a secret (`ln .env x`, then `> x`) is a way to write it.
+    if (name === "mv" || name === "ln") targets.push(...sourcesOf(cmd.words, COPIERS[name]!).map((path) => ({ path, via })));
+  }
   if (name in IN_PLACE) {
     const { args, options } = operands(cmd.words, IN_PLACE[name]!);
     const inPlace = options.some((o) => o.flag === "--in-place" || o.flag.startsWith("--in-place=") || (!o.flag.startsWith("--") && /^-[^ef]*i/.test(o.flag)));
@@ -67,6 +71,12 @@ export function operands(words: string[], valued: string): { args: string[]; opt
     } else args.push(w);
   }
   return { args, options };
+}
+
+function sourcesOf(words: string[], valued: string): string[] {
+  const { args, options } = operands(words, valued);
+  const hasDirOption = options.some((o) => o.flag.startsWith("--target-directory") || /^-[^-]*t/.test(o.flag));
+  return hasDirOption || args.length === 1 ? args : args.slice(0, -1);
 }
 
 function copyTargets(words: string[], valued: string, name: string, isDirectory: (path: string) => boolean): string[] {
