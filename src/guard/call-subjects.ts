@@ -48,12 +48,13 @@ function pathItem(raw: string, call: GateCall, env: PathEnv): SubjectItem {
 function commandItems(command: string, env: PathEnv): SubjectItem[] {
   const commands = shellCommands(command, { cwd: env.root, home: env.home }).filter((c) => !isNeutral(c));
   if (commands.length === 0) return [{ mode: "command", names: [command], label: command, fallback: { decision: "ask" }, always: [literalPattern(command)] }];
-  return commands.map((cmd) => {
-    const text = cmd.written.join(" ");
+  return commands.map((cmd): SubjectItem => {
+    const text = [...cmd.written, ...cmd.redirects.map((r) => `${r.fd ?? ""}${r.op} ${r.target}`)].join(" ");
     const secret = referencedSecret(cmd, env);
     const programAt = cmd.written.length - cmd.words.length;
-    const always = literalPattern(cmd.written.slice(0, programAt + 1).join(" ")) + " *";
-    return { mode: "command", names: [text], label: text, fallback: secret ? secretDefault(secret) : { decision: "ask" }, always: [always] } as SubjectItem;
+    const program = cmd.written.slice(0, programAt + 1).join(" ");
+    const always = program ? `${literalPattern(program)} *` : literalPattern(text);
+    return { mode: "command", names: [text], label: text, fallback: secret ? secretDefault(secret) : { decision: "ask" }, always: [always] };
   });
 }
 

@@ -40,7 +40,7 @@ function judgeCommand(command: string, env: PathEnv): Verdict | undefined {
       const refusal = secretWrite(target.path, env, cmd.cwd) ?? (globMayNameSecret(target.path) ? deny("secret file", target.path, SECRET_WHY) : undefined);
       if (refusal) return refusal;
       const device = resolvePath(target.path, env, cmd.cwd).real;
-      if (writesDevice(device)) return deny("destructive command", `${target.via} ${device}`.replace("= ", "="), DESTRUCTIVE_WHY);
+      if (writesDevice(device)) return deny("destructive command", `${target.via}${target.via.endsWith("=") ? "" : " "}${device}`, DESTRUCTIVE_WHY);
     }
     const rule = destructiveRule(cmd, { root: env.root, home: env.home });
     if (rule !== undefined) return deny("destructive command", rule, DESTRUCTIVE_WHY);
