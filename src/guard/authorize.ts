@@ -1,0 +1,97 @@
+import { homedir } from "node:os";
+import type { Authorize } from "../agent/run-tool-call.ts";
+import type { AnyTool } from "../tools/tool.ts";
+import { callSubjects, type SubjectItem } from "./call-subjects.ts";
+import { createGuard } from "./guard.ts";
+import { judgeSubject, stricter } from "./permissions.ts";
+import { absolutePath, diskFs, type PathEnv, type PathFs } from "./resolve-path.ts";
+import type { Rule } from "./rules.ts";
+import { alwaysPatternFor, type SessionAllows } from "./session-allows.ts";
+import type { Check, GateCall, Verdict } from "./verdict.ts";
+
+/** What the REPL shows when a call needs approval. */
+export type AskRequest = {
+  call: GateCall;
+  /** The tool's preview (the diff a write would make), when it has one. */
+  preview?: string;
+  /** The call in one line: `write_file notes/x.md`, `bash: git push`. */
+  summary: string;
+  /** The patterns an "always" answer would approve for this session. */
+  always: string[];
+};
+export type AskAnswer = { answer: "yes" } | { answer: "no"; reason?: string } | { answer: "always" };
+
+export type AuthorizeOptions = {
+  rules: readonly Rule[];
+  /** Installed plugins' deny rules, evaluated right after the guard; only their deny and ask count. */
+  extraChecks?: readonly Check[];
+  /** Approves every "ask"; cannot reach the guard, deny rules or plugin denials. */
+  yolo: boolean;
+  /** Asks the person (REPL only); absent in print mode, where an "ask" becomes a denial. */
+  ask?: (request: AskRequest) => Promise<AskAnswer>;
+  sessionAllows: SessionAllows;
+  /** Defaults to the real home folder and disk; tests point them elsewhere. */
+  home?: string;
+  fs?: PathFs;
+};
+
+/** The permission chain: guard → plugins' checks → session approvals → rules → asking (or yolo). */
+export function createAuthorize(opts: AuthorizeOptions): Authorize {
+  const home = opts.home ?? homedir();
+  const fs = opts.fs ?? diskFs;
+  const guard = createGuard({ home, fs });
+  return async ({ tool, args, root }) => {
+    if (tool.kind === "meta") return { allowed: true };
+    const env: PathEnv = { root, home, fs };
+    let call: GateCall;
+    try {
+      const subject = tool.subject(args);
+      call = { tool: tool.name, kind: tool.kind, args, root, subject: { ...subject, ...(subject.paths ? { paths: subject.paths.map((p) => absolutePath(p, root, home)) } : {}) } };
+    } catch (err) {
+      return { allowed: false, reason: `cannot tell what ${tool.name} would touch (${(err as Error).message}), so it was not run.` };
+    }
+
+    let verdict: Verdict = guard(call) ?? { decision: "allow" };
+    for (const check of opts.extraChecks ?? []) {
+      if (verdict.decision === "deny") break;
+      const extra = check(call);
+      if (extra && extra.decision !== "allow") verdict = stricter(verdict, extra);
+    }
+    if (verdict.decision === "deny") return { allowed: false, reason: verdict.reason };
+
+    const items = callSubjects(call, env);
+    const judged = items.map((item) => ({ item, verdict: judgeSubject(call.tool, item, opts.rules, opts.sessionAllows, home) }));
+    verdict = judged.map((j) => j.verdict).reduce(stricter, verdict);
+    if (verdict.decision === "deny") return { allowed: false, reason: verdict.reason };
+    if (verdict.decision === "allow" || opts.yolo) return { allowed: true };
+
+    const pending = judged.filter((j) => j.verdict.decision === "ask");
+    const summary = summarise(call, pending.length ? pending.map((j) => j.item) : items);
+    if (!opts.ask) {
+      return {
+        allowed: false,
+        reason: `${summary} needs approval, and this run cannot ask (print mode). Allow it with a permission rule in config.json or run with --yolo.`,
+      };
+    }
+    const always = alwaysPatternFor(call, env);
+    const preview = await previewOf(tool, args, root);
+    const answer = await opts.ask({ call, summary, always, ...(preview !== undefined ? { preview } : {}) });
+    if (answer.answer === "always") opts.sessionAllows.add(call.tool, always);
+    if (answer.answer !== "no") return { allowed: true };
+    return { allowed: false, reason: answer.reason ? `the user declined: ${answer.reason}` : `the user declined ${summary}.` };
+  };
+}
+
+function summarise(call: GateCall, items: SubjectItem[]): string {
+  const labels = items.map((item) => item.label + (item.fallback.decision === "ask" && item.fallback.reason ? ` (${item.fallback.reason})` : ""));
+  return call.subject.command !== undefined && !call.subject.paths?.length ? `${call.tool}: ${call.subject.command}` : `${call.tool} ${labels.join(", ")}`;
+}
+
+async function previewOf(tool: AnyTool, args: unknown, root: string): Promise<string | undefined> {
+  if (!tool.preview) return undefined;
+  try {
+    return await tool.preview(args, { root, signal: new AbortController().signal });
+  } catch {
+    return undefined; // a preview is a courtesy; the prompt still works without it
+  }
+}

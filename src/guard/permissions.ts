@@ -1,0 +1,30 @@
+import type { SubjectItem } from "./call-subjects.ts";
+import { describeRule, lastMatchingRule, type Rule } from "./rules.ts";
+import type { SessionAllows } from "./session-allows.ts";
+import type { Verdict } from "./verdict.ts";
+
+const RANK = { allow: 0, ask: 1, deny: 2 } as const;
+
+/** The stricter of two verdicts (deny > ask > allow); on a tie the first one stands. */
+export const stricter = (a: Verdict, b: Verdict): Verdict => (RANK[b.decision] > RANK[a.decision] ? b : a);
+
+/**
+ * Judges each subject by the defaults, then the user's rules (the last match wins), then the session's
+ * "always" approvals (which lift an ask, never a deny); the strictest subject decides.
+ */
+export function judgeSubject(tool: string, item: SubjectItem, rules: readonly Rule[], session: SessionAllows, home: string): Verdict {
+  const verdict = item.names
+    .map((name) => {
+      const rule = lastMatchingRule(rules, tool, name, item.mode, home);
+      return rule ? ruleVerdict(rule) : item.fallback;
+    })
+    .reduce(stricter);
+  if (verdict.decision !== "deny" && session.covers(tool, item, home)) return { decision: "allow" };
+  return verdict;
+}
+
+function ruleVerdict(rule: Rule): Verdict {
+  const name = describeRule(rule);
+  if (rule.decision === "deny") return { decision: "deny", rule: name, reason: `${name} (config.json).` };
+  return rule.decision === "ask" ? { decision: "ask", reason: name } : { decision: "allow" };
+}

@@ -1,0 +1,89 @@
+import { lstatSync, readlinkSync, realpathSync, statSync } from "node:fs";
+import { homedir } from "node:os";
+import { isAbsolute, join, relative, resolve, sep } from "node:path";
+
+/** `absolute`: the path as written, made absolute; `real`: where it lands after every symlink. */
+export type ResolvedPath = { absolute: string; real: string; insideRoot: boolean };
+
+/** The only file-system questions path resolution asks; injectable so the logic stays testable. */
+export type PathFs = {
+  /** The canonical path of an existing entry, or undefined when it does not exist. */
+  realpath(path: string): string | undefined;
+  /** The target of a symlink (dangling or not), or undefined when `path` is not a symlink. */
+  readlink(path: string): string | undefined;
+  isDirectory(path: string): boolean;
+};
+
+/** Where paths are judged from: the project root, the home `~` stands for, and the disk. */
+export type PathEnv = { root: string; home: string; fs: PathFs };
+
+export const diskFs: PathFs = {
+  realpath: (path) => attempt(() => realpathSync(path)),
+  readlink: (path) => attempt(() => (lstatSync(path).isSymbolicLink() ? readlinkSync(path) : undefined)),
+  isDirectory: (path) => attempt(() => statSync(path).isDirectory()) ?? false,
+};
+
+export const diskEnv = (root: string, home = homedir()): PathEnv => ({ root, home, fs: diskFs });
+
+function attempt<T>(fn: () => T): T | undefined {
+  try {
+    return fn();
+  } catch {
+    return undefined;
+  }
+}
+
+/** `~` and `~/x` expand to home, relative paths are taken from `cwd`, `..` is folded. */
+export function absolutePath(raw: string, cwd: string, home: string): string {
+  const expanded = raw === "~" ? home : raw.startsWith("~/") ? join(home, raw.slice(2)) : raw;
+  return resolve(cwd, expanded);
+}
+
+/**
+ * Resolves a subject path against the root. The longest existing prefix goes through realpath and the
+ * rest is appended; a dangling symlink in the rest is followed too, so `link -> .env` is judged as `.env`
+ * even before `.env` exists.
+ */
+export function resolvePath(raw: string, env: PathEnv, cwd = env.root): ResolvedPath {
+  const absolute = absolutePath(raw, cwd, env.home);
+  const real = realPath(absolute, env.fs);
+  const realRoot = env.fs.realpath(env.root) ?? resolve(env.root);
+  return { absolute, real, insideRoot: isInside(real, realRoot) };
+}
+
+function realPath(absolute: string, fs: PathFs, hops = 0): string {
+  const parts = absolute.split(sep).filter(Boolean);
+  let existing = parts.length;
+  let base: string | undefined;
+  for (; existing >= 0; existing--) {
+    base = fs.realpath(sep + parts.slice(0, existing).join(sep));
+    if (base !== undefined) break;
+  }
+  if (base === undefined) return absolute;
+  const rest = parts.slice(existing);
+  if (rest.length === 0) return base;
+  const next = join(base, rest[0]!);
+  const target = hops < 40 ? fs.readlink(next) : undefined;
+  if (target === undefined) return join(base, ...rest);
+  return realPath(resolve(base, target, ...rest.slice(1)), fs, hops + 1);
+}
+
+export function isInside(path: string, dir: string): boolean {
+  const rel = relative(dir, path);
+  return rel === "" || (rel !== ".." && !rel.startsWith(".." + sep) && !isAbsolute(rel));
+}
+
+/** How a path is shown and matched by rules: relative to the root when inside it, absolute otherwise. */
+export function displayPath(path: string, env: PathEnv): string {
+  for (const root of [env.fs.realpath(env.root), resolve(env.root)]) {
+    if (root !== undefined && isInside(path, root)) return relative(root, path) || ".";
+  }
+  return path;
+}
+
+/** The names a path is judged by: as written and where it really lands (once when they agree). */
+export function pathNames(resolved: ResolvedPath, env: PathEnv): string[] {
+  const written = displayPath(resolved.absolute, env);
+  const real = displayPath(resolved.real, env);
+  return written === real ? [real] : [written, real];
+}

@@ -1,0 +1,29 @@
+import { z } from "zod";
+import { globToRegExp } from "./glob-match.ts";
+
+export const DECISIONS = ["allow", "ask", "deny"] as const;
+export type Decision = (typeof DECISIONS)[number];
+
+const ruleSchema = z.strictObject({
+  decision: z.enum(DECISIONS, {
+    error: (issue) => `unknown decision ${JSON.stringify(issue.input)}: use "allow", "ask" or "deny"`,
+  }),
+  tool: z.string().min(1, "tool must be a tool name or \"*\"").optional(),
+  pattern: z.string().min(1, "pattern must not be empty"),
+});
+
+/** The `permissions` array of config.json: `{decision, tool?, pattern}` rules, the last match wins. */
+export const permissionsSchema = z.array(ruleSchema);
+export type Rule = z.infer<typeof ruleSchema>;
+
+/** The last rule matching one subject (a path name or a command) of a tool, if any. */
+export function lastMatchingRule(rules: readonly Rule[], tool: string, subject: string, mode: "path" | "command", home: string): Rule | undefined {
+  for (let i = rules.length - 1; i >= 0; i--) {
+    const rule = rules[i]!;
+    if (rule.tool !== undefined && rule.tool !== "*" && rule.tool !== tool) continue;
+    if (globToRegExp(rule.pattern, mode, home).test(subject)) return rule;
+  }
+  return undefined;
+}
+
+export const describeRule = (rule: Rule) => `permission rule ${rule.decision}${rule.tool && rule.tool !== "*" ? ` ${rule.tool}` : ""} ${rule.pattern}`;

@@ -1,0 +1,97 @@
+import { basename } from "node:path";
+import { absolutePath } from "./resolve-path.ts";
+import { parseShell, type Redirect, type Substitution } from "./shell-words.ts";
+
+/** One command bash would run, wherever it hides (chains, pipes, `$( )`, `bash -c '…'`, `sudo`, `xargs`). */
+export type ShellCommand = {
+  /** The words as written, wrappers included (`sudo rm -rf x`). */
+  written: string[];
+  /** The words from the program on (`rm -rf x`); `name` is its lower-cased basename (`/bin/RM` → `rm`). */
+  words: string[];
+  name: string;
+  redirects: Redirect[];
+  substitutions: Substitution[];
+  /** The directory relative paths are taken from, following `cd` earlier in the script. */
+  cwd: string;
+  /** The program names of every stage of its pipeline, and which stage this is. */
+  pipeline: string[];
+  stage: number;
+};
+
+export const SHELLS = new Set(["sh", "bash", "zsh", "dash", "ksh", "mksh", "fish"]);
+const KEYWORDS = new Set(["{", "}", "!", "if", "then", "elif", "else", "do", "while", "until", "time", "builtin"]);
+// Wrappers that run the rest of their words as a command, with their options that take a value.
+const WRAPPERS: Record<string, string> = {
+  sudo: "ugCDhprtUT",
+  doas: "uC",
+  env: "uCS",
+  nice: "n",
+  nohup: "",
+  command: "",
+  exec: "a",
+  timeout: "sk",
+  stdbuf: "ioe",
+  xargs: "IiLlnPsdEa",
+  unbuffer: "",
+  chroot: "",
+  busybox: "",
+};
+const MAX_DEPTH = 8;
+
+/** Every command in a script, nested ones included, in the order they appear. */
+export function shellCommands(script: string, env: { cwd: string; home: string }, depth = 0): ShellCommand[] {
+  const out: ShellCommand[] = [];
+  let cwd = env.cwd;
+  for (const pipeline of parseShell(script, { home: env.home })) {
+    const programs = pipeline.map((cmd) => programStart(cmd.words));
+    const names = programs.map((at, k) => programName(pipeline[k]!.words[at]));
+    pipeline.forEach((cmd, stage) => {
+      const words = cmd.words.slice(programs[stage]);
+      const name = names[stage]!;
+      out.push({ written: cmd.words, words, name, redirects: cmd.redirects, substitutions: cmd.substitutions, cwd, pipeline: names, stage });
+      if (depth >= MAX_DEPTH) return;
+      const nested = [...cmd.substitutions.map((s) => s.script), ...innerScripts(name, words)];
+      for (const inner of nested) out.push(...shellCommands(inner, { cwd, home: env.home }, depth + 1));
+      if ((name === "cd" || name === "pushd") && pipeline.length === 1) cwd = absolutePath(words.find((w, k) => k > 0 && !w.startsWith("-")) ?? "~", cwd, env.home);
+    });
+  }
+  return out;
+}
+
+export const programName = (word: string | undefined): string => basename(word ?? "").toLowerCase();
+
+/** Index of the word that names the program, past assignments, keywords and wrappers. */
+function programStart(words: string[]): number {
+  let i = 0;
+  while (i < words.length) {
+    const word = words[i]!;
+    const name = programName(word);
+    if (KEYWORDS.has(word) || /^[A-Za-z_][A-Za-z0-9_]*=/.test(word)) {
+      i++;
+      continue;
+    }
+    const valued = WRAPPERS[name];
+    if (valued === undefined) return i;
+    i++;
+    // Skip the wrapper's options (and their values), then a duration for `timeout`.
+    while (i < words.length && words[i]!.startsWith("-") && words[i] !== "-") {
+      const option = words[i]!;
+      i++;
+      if (option === "--") break;
+      if (!option.startsWith("--") && valued.includes(option.at(-1)!) && option.length === 2) i++;
+    }
+    if (name === "timeout" && i < words.length) i++;
+  }
+  return i;
+}
+
+/** Scripts a command runs from its arguments: `bash -c '…'`, `su -c '…'`, `eval …`. */
+function innerScripts(name: string, words: string[]): string[] {
+  if (name === "eval") return [words.slice(1).join(" ")];
+  if (!SHELLS.has(name) && name !== "su") return [];
+  const at = words.findIndex((w, k) => k > 0 && /^-[A-Za-z]*c[A-Za-z]*$/.test(w));
+  if (at === -1) return [];
+  const next = words[at + 1];
+  const script = next !== undefined && !next.startsWith("-") ? next : words.slice(at + 1).find((w) => !/^[-+]/.test(w));
+  return script === undefined ? [] : [script];
+}
