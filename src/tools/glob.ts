@@ -31,7 +31,8 @@ export const glob = defineTool({
       .filter((abs) => matcher.match(relative(dir, abs).split(sep).join("/")))
       .map((abs) => displayPath(ctx.root, abs))
       .sort();
-    const where = dir === ctx.root ? "the project root" : displayPath(ctx.root, dir);
+    const shown = displayPath(ctx.root, dir);
+    const where = shown === "." ? "the project root" : shown;
     if (matches.length === 0) return { output: `No files match ${args.pattern} in ${where}.${truncated ? " (The folder is too large to search fully.)" : ""}` };
     const lines = matches.slice(0, GLOB_MAX_RESULTS);
     if (matches.length > GLOB_MAX_RESULTS) lines.push(`[${matches.length - GLOB_MAX_RESULTS} more not shown; narrow the pattern or path]`);

@@ -53,7 +53,8 @@ export const grep = defineTool({
         if (hits.length < GREP_MAX_MATCHES) hits.push(`${shown}:${i + 1}: ${clip(line.replace(/\r$/, ""))}`);
       });
     }
-    const where = target === ctx.root ? "the project root" : displayPath(ctx.root, target);
+    const searched = displayPath(ctx.root, target);
+    const where = searched === "." ? "the project root" : searched;
     if (total === 0) return { output: `No matches for /${args.pattern}/ in ${where}${args.glob ? ` (files matching ${args.glob})` : ""}.` };
     if (total > hits.length) hits.push(`[${total - hits.length} more matches not shown; narrow the pattern, path or glob]`);
     return { output: hits.join("\n") };
