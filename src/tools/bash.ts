@@ -1,0 +1,93 @@
+import { z } from "zod";
+import { defineTool } from "./tool.ts";
+import { CappedOutput } from "./capped-output.ts";
+
+export const BASH_DEFAULT_TIMEOUT_MS = 120_000;
+export const BASH_MAX_TIMEOUT_MS = 600_000;
+export const BASH_MAX_OUTPUT_CHARS = 30_000;
+// After the command exits, how long background children may keep its output pipes open.
+const PIPE_GRACE_MS = 250;
+
+const schema = z.object({
+  command: z.string().min(1).describe("The shell command, run with `bash -lc` in the project root."),
+  timeout_ms: z.number().int().min(1).max(BASH_MAX_TIMEOUT_MS).optional().describe(`Time limit in milliseconds (default ${BASH_DEFAULT_TIMEOUT_MS}, max ${BASH_MAX_TIMEOUT_MS}).`),
+});
+
+type Ending = "exit" | "timeout" | "abort" | "interrupt" | "lingering";
+
+export const bash = defineTool({
+  name: "bash",
+  description:
+    `Run a shell command (\`bash -lc\`) in the project root and get its combined stdout and stderr plus the exit code. ` +
+    `Times out after ${BASH_DEFAULT_TIMEOUT_MS / 1000} s by default (timeout_ms up to ${BASH_MAX_TIMEOUT_MS / 1000} s), killing the command and everything it started. ` +
+    `Output over ${BASH_MAX_OUTPUT_CHARS} characters keeps its start and end. stdin is closed: never run interactive programs. ` +
+    `A background job must redirect its output (e.g. \`cmd > log 2>&1 &\`) or it is stopped when the command ends. ` +
+    `Prefer read_file, grep, glob and list_dir for reading and searching.`,
+  schema,
+  kind: "exec",
+  subject: (args) => ({ command: args.command }),
+  async run(args, ctx) {
+    const timeoutMs = args.timeout_ms ?? BASH_DEFAULT_TIMEOUT_MS;
+    // detached: the command leads its own process group, so one kill reaches everything it started.
+    const proc = Bun.spawn(["bash", "-lc", args.command], { cwd: ctx.root, stdin: "ignore", stdout: "pipe", stderr: "pipe", detached: true });
+    const killGroup = () => {
+      try {
+        process.kill(-proc.pid, "SIGKILL");
+      } catch {
+        // The group is already gone.
+      }
+    };
+    const output = new CappedOutput(BASH_MAX_OUTPUT_CHARS);
+    const take = (chunk: string) => {
+      output.push(chunk);
+      if (chunk) ctx.onOutput?.(chunk);
+    };
+    const pipes = Promise.all([pump(proc.stdout, take), pump(proc.stderr, take)]);
+
+    let ending: Ending = "exit";
+    const stop = (why: Ending) => () => {
+      if (ending === "exit") ending = why;
+      killGroup();
+    };
+    const timer = setTimeout(stop("timeout"), timeoutMs);
+    const onAbort = stop("abort");
+    const onInterrupt = stop("interrupt");
+    ctx.signal.addEventListener("abort", onAbort);
+    ctx.interrupt?.addEventListener("abort", onInterrupt);
+    if (ctx.signal.aborted) onAbort();
+    if (ctx.interrupt?.aborted) onInterrupt();
+    try {
+      const code = await proc.exited;
+      const drained = await Promise.race([pipes.then(() => true), Bun.sleep(PIPE_GRACE_MS).then(() => false)]);
+      if (!drained) {
+        if (ending === "exit") ending = "lingering";
+        killGroup();
+        await pipes;
+      }
+      return report(output.text(), code, ending, timeoutMs);
+    } finally {
+      clearTimeout(timer);
+      ctx.signal.removeEventListener("abort", onAbort);
+      ctx.interrupt?.removeEventListener("abort", onInterrupt);
+    }
+  },
+});
+
+async function pump(stream: ReadableStream<Uint8Array>, take: (chunk: string) => void): Promise<void> {
+  const decoder = new TextDecoder();
+  for await (const bytes of stream) take(decoder.decode(bytes, { stream: true }));
+  take(decoder.decode());
+}
+
+function report(text: string, code: number, ending: Ending, timeoutMs: number) {
+  const body = text === "" ? "(no output)" : text.replace(/\n$/, "");
+  const notes: Record<Ending, string> = {
+    exit: `Exit code: ${code}`,
+    lingering: `Exit code: ${code}. Background processes still holding the output were killed; redirect a background job's output to keep it running.`,
+    timeout: `Timed out after ${timeoutMs / 1000} s; the command and every process it started were killed.`,
+    abort: "Interrupted by the user; the command and every process it started were killed.",
+    interrupt: "Stopped by the user (Ctrl-C); the command and every process it started were killed.",
+  };
+  const isError = ending === "timeout" || ending === "abort" || ending === "interrupt" || code !== 0;
+  return { output: `${body}\n\n${notes[ending]}`, isError };
+}

@@ -1,0 +1,74 @@
+import { stat } from "node:fs/promises";
+import { basename, relative, sep } from "node:path";
+import { z } from "zod";
+import { defineTool, ToolError } from "./tool.ts";
+import { displayPath, resolveIn } from "./resolve-path.ts";
+import { looksBinary } from "./text-file.ts";
+import { walkFiles } from "./walk-files.ts";
+
+export const GREP_MAX_MATCHES = 200;
+const MAX_LINE_CHARS = 300;
+const MAX_FILE_BYTES = 5 * 1024 * 1024;
+
+const schema = z.object({
+  pattern: z.string().min(1).describe("JavaScript regular expression to search for, e.g. \"function\\\\s+load\"."),
+  path: z.string().optional().describe("File or folder to search (default: the project root)."),
+  glob: z.string().optional().describe('Only search files matching this glob, e.g. "*.ts" (matched against the file name) or "src/**/*.ts".'),
+});
+
+export const grep = defineTool({
+  name: "grep",
+  description:
+    `Search file contents with a JavaScript regular expression (case-sensitive; use [Aa] or alternation for case). ` +
+    `Returns \`file:line: text\` for each matching line, at most ${GREP_MAX_MATCHES}. Skips binary files, files over 5 MB, .git/ and what .gitignore hides. ` +
+    `Narrow with \`path\` or \`glob\` when there are too many matches.`,
+  schema,
+  kind: "read",
+  subject: (args) => ({ paths: [args.path ?? "."] }),
+  async run(args, ctx) {
+    let regex: RegExp;
+    try {
+      regex = new RegExp(args.pattern);
+    } catch (err) {
+      throw new ToolError(`Invalid regular expression ${JSON.stringify(args.pattern)}: ${(err as Error).message}. Escape special characters such as ( [ { . * + ? with a backslash.`);
+    }
+    const target = resolveIn(ctx.root, args.path ?? ".");
+    const info = await stat(target).catch(() => undefined);
+    if (!info) throw new ToolError(`Path not found: ${displayPath(ctx.root, target)}.`);
+    const files = info.isDirectory() ? await filesUnder(ctx.root, target, args.glob) : [target];
+
+    const hits: string[] = [];
+    let total = 0;
+    for (const abs of files) {
+      if (ctx.signal.aborted) break;
+      const file = Bun.file(abs);
+      if (file.size > MAX_FILE_BYTES) continue;
+      const bytes = await file.bytes().catch(() => undefined);
+      if (!bytes || looksBinary(bytes)) continue;
+      const lines = new TextDecoder().decode(bytes).split("\n");
+      const shown = displayPath(ctx.root, abs);
+      lines.forEach((line, i) => {
+        if (!regex.test(line)) return;
+        total++;
+        if (hits.length < GREP_MAX_MATCHES) hits.push(`${shown}:${i + 1}: ${clip(line.replace(/\r$/, ""))}`);
+      });
+    }
+    const searched = displayPath(ctx.root, target);
+    const where = searched === "." ? "the project root" : searched;
+    if (total === 0) return { output: `No matches for /${args.pattern}/ in ${where}${args.glob ? ` (files matching ${args.glob})` : ""}.` };
+    if (total > hits.length) hits.push(`[${total - hits.length} more matches not shown; narrow the pattern, path or glob]`);
+    return { output: hits.join("\n") };
+  },
+});
+
+const clip = (line: string) => (line.length > MAX_LINE_CHARS ? `${line.slice(0, MAX_LINE_CHARS)}… [${line.length - MAX_LINE_CHARS} more chars]` : line);
+
+/** Files under `dir`; a glob without "/" is matched against the file name alone, so "*.ts" finds them at any depth. */
+async function filesUnder(root: string, dir: string, pattern: string | undefined): Promise<string[]> {
+  const { paths } = await walkFiles(root, dir);
+  const files = paths.map((p) => resolveIn(root, p));
+  if (!pattern) return files;
+  const matcher = new Bun.Glob(pattern);
+  const byName = !pattern.includes("/");
+  return files.filter((abs) => matcher.match(byName ? basename(abs) : relative(dir, abs).split(sep).join("/")));
+}

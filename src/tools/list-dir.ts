@@ -1,0 +1,40 @@
+import { stat } from "node:fs/promises";
+import { z } from "zod";
+import { defineTool, ToolError } from "./tool.ts";
+import { displayPath, resolveIn } from "./resolve-path.ts";
+import { walkFiles } from "./walk-files.ts";
+import { relative, sep } from "node:path";
+
+export const LIST_MAX_ENTRIES = 500;
+export const LIST_DEFAULT_DEPTH = 2;
+
+const schema = z.object({
+  path: z.string().optional().describe("Folder to list (default: the project root)."),
+  depth: z.number().int().min(1).max(10).optional().describe(`How many levels to descend (1 = only direct entries; default ${LIST_DEFAULT_DEPTH}).`),
+});
+
+export const listDir = defineTool({
+  name: "list_dir",
+  description:
+    `List a folder as an indented tree (folders end with "/"), ${LIST_DEFAULT_DEPTH} levels deep by default. ` +
+    `Skips what .gitignore hides and .git/. At most ${LIST_MAX_ENTRIES} entries; list a subfolder or lower depth for big trees.`,
+  schema,
+  kind: "read",
+  subject: (args) => ({ paths: [args.path ?? "."] }),
+  async run(args, ctx) {
+    const dir = resolveIn(ctx.root, args.path ?? ".");
+    const info = await stat(dir).catch(() => undefined);
+    const shown = displayPath(ctx.root, dir);
+    if (!info) throw new ToolError(`Folder not found: ${shown}.`);
+    if (!info.isDirectory()) throw new ToolError(`${shown} is a file, not a folder. Use read_file to read it.`);
+    const { paths, truncated } = await walkFiles(ctx.root, dir, { includeDirs: true, maxDepth: args.depth ?? LIST_DEFAULT_DEPTH });
+    if (paths.length === 0) return { output: `${shown}/ is empty (or everything in it is gitignored).` };
+    const lines = [`${shown}/`];
+    for (const p of paths.slice(0, LIST_MAX_ENTRIES)) {
+      const rel = relative(dir, resolveIn(ctx.root, p)).split(sep);
+      lines.push(`${"  ".repeat(rel.length)}${rel[rel.length - 1]}${p.endsWith("/") ? "/" : ""}`);
+    }
+    if (paths.length > LIST_MAX_ENTRIES) lines.push(`[${paths.length - LIST_MAX_ENTRIES}${truncated ? "+" : ""} more not shown; list a subfolder or use a smaller depth]`);
+    return { output: lines.join("\n") };
+  },
+});

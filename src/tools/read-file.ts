@@ -1,0 +1,59 @@
+import { z } from "zod";
+import { defineTool, ToolError } from "./tool.ts";
+import { displayPath, resolveIn } from "./resolve-path.ts";
+import { missingFileError, readTextFile } from "./text-file.ts";
+
+export const READ_DEFAULT_LIMIT = 2000;
+export const READ_MAX_CHARS = 30_000;
+
+const schema = z.object({
+  path: z.string().min(1).describe("File to read, relative to the project root (or absolute)."),
+  offset: z.number().int().min(1).optional().describe("1-based line to start from (default 1)."),
+  limit: z.number().int().min(1).optional().describe(`How many lines to read (default ${READ_DEFAULT_LIMIT}).`),
+});
+
+export const readFile = defineTool({
+  name: "read_file",
+  description:
+    `Read a text file. Returns its lines numbered like \`cat -n\` (line number, a tab, the text). ` +
+    `Reads ${READ_DEFAULT_LIMIT} lines from \`offset\` by default; when more remain, the result says which offset to continue from. ` +
+    `Output is capped at ${READ_MAX_CHARS} characters. Binary files are refused. The line numbers are not part of the file.`,
+  schema,
+  kind: "read",
+  subject: (args) => ({ paths: [args.path] }),
+  async run(args, ctx) {
+    const abs = resolveIn(ctx.root, args.path);
+    const text = await readTextFile(ctx.root, abs);
+    if (text === undefined) throw await missingFileError(ctx.root, abs);
+    return { output: numberLines(text, displayPath(ctx.root, abs), args.offset ?? 1, args.limit ?? READ_DEFAULT_LIMIT) };
+  },
+});
+
+/** The `cat -n` window of a text, with notes on what was left out and how to get it. Pure. */
+export function numberLines(text: string, shown: string, offset: number, limit: number): string {
+  if (text === "") return `(${shown} is empty)`;
+  const lines = text.split("\n");
+  if (text.endsWith("\n")) lines.pop();
+  if (offset > lines.length) throw new ToolError(`offset ${offset} is past the end of ${shown}, which has ${lines.length} lines.`);
+  const end = Math.min(lines.length, offset - 1 + limit);
+  let out = "";
+  let last = offset - 1;
+  let cut = 0;
+  for (let i = offset - 1; i < end; i++) {
+    const line = `${String(i + 1).padStart(6)}\t${lines[i]}\n`;
+    if (out.length + line.length > READ_MAX_CHARS) {
+      // Keep whole lines; only a first line longer than the cap is itself cut.
+      const room = last === offset - 1 ? READ_MAX_CHARS - out.length : 0;
+      out += line.slice(0, room);
+      if (room > 0) last = i + 1;
+      cut = lines.slice(i, end).reduce((sum, l, k) => sum + `${String(i + k + 1).padStart(6)}\t${l}\n`.length, 0) - room;
+      break;
+    }
+    out += line;
+    last = i + 1;
+  }
+  const notes: string[] = [];
+  if (cut > 0) notes.push(`[truncated ${cut} chars]`);
+  if (last < lines.length) notes.push(`[showing lines ${offset}-${last} of ${lines.length}; continue with offset=${last + 1}]`);
+  return out + notes.join("\n");
+}

@@ -1,0 +1,111 @@
+import { readFileSync } from "node:fs";
+import { readdir, stat } from "node:fs/promises";
+import { join, relative, resolve, sep } from "node:path";
+import { isIgnored, matchIgnoreRules, parseGitignore, type IgnoreRule } from "./gitignore.ts";
+
+/** Answers "would git hide this?" for root-relative `/`-separated paths, reading nested `.gitignore` files on demand. */
+export type Ignore = {
+  root: string;
+  ignores(relPath: string, isDir: boolean): boolean;
+  /** The rules that apply inside `dirRel` (root first, deeper folders later so they win). */
+  rulesFor(dirRel: string): IgnoreRule[];
+};
+
+export function loadIgnore(root: string): Ignore {
+  const cache = new Map<string, IgnoreRule[]>();
+  const own = (dirRel: string): IgnoreRule[] => {
+    let rules = cache.get(dirRel);
+    if (!rules) {
+      let text = "";
+      try {
+        text = readFileSync(join(root, dirRel, ".gitignore"), "utf8");
+      } catch {
+        // No .gitignore here (or unreadable): nothing hidden by this folder.
+      }
+      rules = parseGitignore(text, dirRel);
+      cache.set(dirRel, rules);
+    }
+    return rules;
+  };
+  const rulesFor = (dirRel: string): IgnoreRule[] => {
+    const parts = dirRel.split("/").filter(Boolean);
+    const rules = [...own("")];
+    for (let i = 1; i <= parts.length; i++) rules.push(...own(parts.slice(0, i).join("/")));
+    return rules;
+  };
+  return {
+    root,
+    rulesFor,
+    ignores(relPath, isDir) {
+      const parent = relPath.split("/").filter(Boolean).slice(0, -1).join("/");
+      return isIgnored(rulesFor(parent), relPath, isDir);
+    },
+  };
+}
+
+export type WalkOptions = {
+  /** Stop after this many entries (default 100,000) so a huge tree cannot hang a call. */
+  limit?: number;
+  /** 1 = only the entries directly in `dir`. Unlimited by default. */
+  maxDepth?: number;
+  /** Also list folders (with a trailing `/`). */
+  includeDirs?: boolean;
+};
+export type WalkResult = { paths: string[]; truncated: boolean };
+
+const isInside = (root: string, path: string) => path === root || path.startsWith(root.endsWith(sep) ? root : root + sep);
+const toPosix = (p: string) => p.split(sep).join("/");
+
+/**
+ * Lists the files under `dir` that git would not hide, depth first, folders before files, each folder
+ * sorted by name. Paths come back relative to `root` with `/` separators. A `dir` outside `root` is
+ * walked with its own `.gitignore` files. Symlinked folders are not followed (no loops).
+ */
+export async function walkFiles(root: string, dir: string, options: WalkOptions = {}): Promise<WalkResult> {
+  const limit = options.limit ?? 100_000;
+  const start = resolve(root, dir);
+  const ignoreRoot = isInside(resolve(root), start) ? resolve(root) : start;
+  const ignore = loadIgnore(ignoreRoot);
+  const paths: string[] = [];
+  let truncated = false;
+
+  const visit = async (abs: string, depth: number): Promise<void> => {
+    const dirRel = toPosix(relative(ignoreRoot, abs));
+    let entries;
+    try {
+      entries = await readdir(abs, { withFileTypes: true });
+    } catch {
+      return; // unreadable folder: skip it rather than fail the whole walk
+    }
+    const rules = ignore.rulesFor(dirRel);
+    const items: { name: string; isDir: boolean }[] = [];
+    for (const entry of entries) {
+      let isDir = entry.isDirectory();
+      if (entry.isSymbolicLink()) {
+        const target = await stat(join(abs, entry.name)).catch(() => undefined);
+        if (!target || target.isDirectory()) continue;
+        isDir = false;
+      } else if (!isDir && !entry.isFile()) continue;
+      if (entry.name === ".git") continue;
+      const rel = dirRel === "" ? entry.name : `${dirRel}/${entry.name}`;
+      if (matchIgnoreRules(rules, rel, isDir)) continue;
+      items.push({ name: entry.name, isDir });
+    }
+    items.sort((a, b) => (a.isDir === b.isDir ? (a.name < b.name ? -1 : a.name > b.name ? 1 : 0) : a.isDir ? -1 : 1));
+    for (const item of items) {
+      if (paths.length >= limit) {
+        truncated = true;
+        return;
+      }
+      const childAbs = join(abs, item.name);
+      const rel = toPosix(relative(root, childAbs));
+      if (!item.isDir) paths.push(rel);
+      else {
+        if (options.includeDirs) paths.push(rel + "/");
+        if (options.maxDepth === undefined || depth < options.maxDepth) await visit(childAbs, depth + 1);
+      }
+    }
+  };
+  await visit(start, 1);
+  return { paths, truncated };
+}

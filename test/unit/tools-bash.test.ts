@@ -1,0 +1,94 @@
+import { afterEach, describe, expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { bash } from "../../src/tools/bash.ts";
+import { call, tempProject } from "../support/temp-project.ts";
+
+let project: ReturnType<typeof tempProject>;
+afterEach(() => project.cleanup());
+
+/** True once `pid` is gone (or only a zombie waiting for a reaper). */
+async function diesWithin(pid: number, ms: number): Promise<boolean> {
+  const deadline = Date.now() + ms;
+  while (Date.now() < deadline) {
+    let state: string | undefined;
+    try {
+      state = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.[0];
+    } catch {
+      return true;
+    }
+    if (state === "Z") return true;
+    await Bun.sleep(20);
+  }
+  return false;
+}
+
+const pidFrom = (root: string) => Number(readFileSync(join(root, "bg.pid"), "utf8").trim());
+
+describe("bash", () => {
+  test("runs in the project root, combines stdout and stderr, states exit code 0", async () => {
+    project = tempProject({ "hello.txt": "hi there\n" });
+    const out = await call(bash, { command: "cat hello.txt; echo oops >&2" }, project.ctx());
+    expect(out).toEqual({ output: "hi there\noops\n\nExit code: 0", isError: false });
+    expect(bash.subject({ command: "ls" })).toEqual({ command: "ls" });
+  });
+
+  test("a non-zero exit is a normal result marked as an error", async () => {
+    project = tempProject();
+    const out = await call(bash, { command: "echo failing; exit 3" }, project.ctx());
+    expect(out).toEqual({ output: "failing\n\nExit code: 3", isError: true });
+    expect((await call(bash, { command: "true" }, project.ctx())).output).toBe("(no output)\n\nExit code: 0");
+  });
+
+  test("streams chunks to onOutput as they come", async () => {
+    project = tempProject();
+    const chunks: { text: string; at: number }[] = [];
+    const start = Date.now();
+    await call(bash, { command: "echo first; sleep 0.3; echo second" }, project.ctx({ onOutput: (text) => chunks.push({ text, at: Date.now() - start }) }));
+    expect(chunks.map((c) => c.text).join("")).toBe("first\nsecond\n");
+    expect(chunks[0]!.text).toBe("first\n");
+    expect(chunks[0]!.at).toBeLessThan(250); // arrived before the command finished
+  });
+
+  test("timeout kills the whole process group, background children included", async () => {
+    project = tempProject();
+    const started = Date.now();
+    const out = await call(bash, { command: "sleep 100 & echo $! > bg.pid; echo started; sleep 100", timeout_ms: 400 }, project.ctx());
+    expect(Date.now() - started).toBeLessThan(3000);
+    expect(out).toEqual({ output: "started\n\nTimed out after 0.4 s; the command and every process it started were killed.", isError: true });
+    expect(await diesWithin(pidFrom(project.root), 2000)).toBe(true);
+  });
+
+  test("the turn's abort signal and the command interrupt both kill the group", async () => {
+    project = tempProject();
+    const turn = new AbortController();
+    setTimeout(() => turn.abort(), 300);
+    const aborted = await call(bash, { command: "sleep 100 & echo $! > bg.pid; wait" }, project.ctx({ signal: turn.signal }));
+    expect(aborted.output).toBe("(no output)\n\nInterrupted by the user; the command and every process it started were killed.");
+    expect(await diesWithin(pidFrom(project.root), 2000)).toBe(true);
+
+    const ctrlC = new AbortController();
+    setTimeout(() => ctrlC.abort(), 300);
+    const stopped = await call(bash, { command: "sleep 100 & echo $! > bg.pid; wait" }, project.ctx({ interrupt: ctrlC.signal }));
+    expect(stopped).toEqual({ output: "(no output)\n\nStopped by the user (Ctrl-C); the command and every process it started were killed.", isError: true });
+    expect(await diesWithin(pidFrom(project.root), 2000)).toBe(true);
+  });
+
+  test("a background child still holding the output does not hang the call", async () => {
+    project = tempProject();
+    const started = Date.now();
+    const out = await call(bash, { command: "sleep 100 & echo $! > bg.pid; echo done" }, project.ctx());
+    expect(Date.now() - started).toBeLessThan(3000);
+    expect(out.output).toStartWith("done\n\nExit code: 0. Background processes still holding the output were killed;");
+    expect(await diesWithin(pidFrom(project.root), 2000)).toBe(true);
+  });
+
+  test("output over 30,000 chars keeps head and tail and says what was cut", async () => {
+    project = tempProject();
+    const out = await call(bash, { command: "echo HEAD; head -c 100000 /dev/zero | tr '\\0' x; echo; echo TAIL" }, project.ctx());
+    expect(out.output).toStartWith("HEAD\nxxx");
+    expect(out.output).toContain("\n[… 70011 chars cut from the middle of the output …]\n");
+    expect(out.output).toEndWith("xxx\nTAIL\n\nExit code: 0");
+    expect(out.output.length).toBeLessThan(30_200);
+  });
+});
