@@ -2,6 +2,7 @@ import { z } from "zod";
 import type { AgentEvent } from "./events.ts";
 import type { ToolCallPart } from "./messages.ts";
 import { ToolError, type AnyTool, type ToolContext, type ToolOutput } from "../tools/tool.ts";
+import { dropNullArguments } from "../wire/tool-schema.ts";
 
 export type AuthorizeRequest = { tool: AnyTool; args: unknown; callId: string; root: string };
 export type Authorization = { allowed: true } | { allowed: false; reason: string };
@@ -14,6 +15,7 @@ type Deps = {
   root: string;
   signal: AbortSignal;
   beforeSideEffect?: () => Promise<void>;
+  interruptSignal?: () => AbortSignal;
 };
 
 export type CallOutcome = { output: string; isError: boolean; denied: boolean };
@@ -54,6 +56,7 @@ export async function* runToolCall(call: ToolCallPart, deps: Deps): AsyncGenerat
   const ctx: ToolContext = {
     root: deps.root,
     signal: deps.signal,
+    interrupt: deps.interruptSignal?.(),
     onOutput: (chunk) => {
       chunks.push(chunk);
       wake?.();
@@ -85,7 +88,8 @@ async function validate(call: ToolCallPart, deps: Deps): Promise<{ tool: AnyTool
   } catch (err) {
     return { error: `The arguments of ${call.name} are not valid JSON (${(err as Error).message}). Send a JSON object matching its schema.` };
   }
-  const parsed = tool.schema.safeParse(raw);
+  // Strict tool schemas make optional fields nullable; the tools' own schemas expect them absent.
+  const parsed = tool.schema.safeParse(dropNullArguments(raw));
   if (!parsed.success) return { error: `Invalid arguments for ${call.name}:\n${z.prettifyError(parsed.error)}` };
   return { tool, args: parsed.data };
 }

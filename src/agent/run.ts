@@ -8,7 +8,10 @@ import { runToolCall, type Authorize } from "./run-tool-call.ts";
 export type Compaction = { messagesBefore: number; messagesAfter: number; tokensBefore: number; tokensAfter: number };
 
 /** Builds the next request from the history; `harder` asks for a smaller one after a context overflow. */
-export type BuildRequest = (messages: readonly Message[], opts: { harder: boolean }) => { body: RequestBody; compaction?: Compaction };
+export type BuildRequest = (
+  messages: readonly Message[],
+  opts: { harder: boolean },
+) => { body: RequestBody; compaction?: Compaction } | Promise<{ body: RequestBody; compaction?: Compaction }>;
 
 export type RunOptions = {
   /** The history, ending with the new user message. The run appends to it in place. */
@@ -22,6 +25,8 @@ export type RunOptions = {
   signal: AbortSignal;
   /** Called before a tool with side effects runs (the session store flushes here). */
   beforeSideEffect?: () => Promise<void>;
+  /** A fresh signal per call that stops only that call (the REPL's Ctrl-C during `bash`). */
+  interruptSignal?: () => AbortSignal;
 };
 
 /**
@@ -40,7 +45,7 @@ export async function* run(opts: RunOptions): AsyncGenerator<AgentEvent> {
 
   while (true) {
     if (signal.aborted) return yield end("aborted");
-    const { body, compaction } = opts.buildRequest(messages, { harder: overflowRetried });
+    const { body, compaction } = await opts.buildRequest(messages, { harder: overflowRetried });
     if (compaction && !compactionTold) {
       compactionTold = true;
       yield { type: "compacted", ...compaction };

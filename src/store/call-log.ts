@@ -11,6 +11,8 @@ export type CallInput = {
   /** How many session messages the request was built from (messages.length at build time). */
   messageCount: number;
   harder?: boolean;
+  limits?: { threshold: number; window: number };
+  trailer?: string;
 };
 
 /** Everything needed to rebuild one call's body with the real request builder. */
@@ -25,6 +27,8 @@ export type RecordedCall = {
   /** The session messages the request was built from. */
   messages: Message[];
   harder: boolean;
+  limits?: { threshold: number; window: number };
+  trailer?: string;
   /** The step whose snapshot this call reuses (byte-identical instructions and tools), if any. */
   sameSnapshotAs?: number;
   response?: ResponseSummary;
@@ -48,6 +52,8 @@ export function recordCall(session: { callLog: CallLog }, input: CallInput): num
   snapshots[key] ??= { instructions: input.instructions, tools: [...input.tools] };
   const call: CallRecord = { model: input.model, params: input.params, messageCount: input.messageCount, snapshot: key };
   if (input.harder) call.harder = true;
+  if (input.limits) call.limits = input.limits;
+  if (input.trailer !== undefined) call.trailer = input.trailer;
   calls.push(call);
   return calls.length;
 }
@@ -74,6 +80,8 @@ export function callsOf(session: { callLog: CallLog; messages: readonly Message[
       messageCount: call.messageCount,
       messages: session.messages.slice(0, call.messageCount),
       harder: call.harder ?? false,
+      ...(call.limits ? { limits: call.limits } : {}),
+      ...(call.trailer !== undefined ? { trailer: call.trailer } : {}),
       ...(sameSnapshotAs !== undefined ? { sameSnapshotAs } : {}),
       ...(call.response ? { response: call.response } : {}),
     };

@@ -8,6 +8,8 @@ export type InspectOptions = {
   step?: number;
   /** Print long strings whole instead of clipped. */
   full: boolean;
+  /** One line per call: the body exactly as sent (compact JSON), for scripts and diffing. */
+  json?: boolean;
   /** The real request builder, so the printed body is exactly what the loop transmitted. */
   rebuild: (call: RecordedCall) => object;
 };
@@ -31,6 +33,7 @@ export function inspectSession(session: Session, opts: InspectOptions): string {
     throw new InspectError(opts.step, calls.length);
   }
   const chosen = opts.step === undefined ? calls : [calls[opts.step - 1]!];
+  if (opts.json) return chosen.map((call) => JSON.stringify(opts.rebuild(call))).join("\n");
   const blocks = chosen.map((call) => {
     const prompt = call.sameSnapshotAs ? `instructions+tools as call ${call.sameSnapshotAs}` : "new instructions+tools";
     const head = `── call ${call.step} of ${calls.length} · ${call.model} · built from ${call.messageCount} messages · ${prompt}${call.harder ? " · compacted harder" : ""}`;

@@ -66,6 +66,10 @@ export const callRecordSchema = z.object({
   snapshot: z.string(),
   /** The builder was asked for a smaller request (after a context overflow). */
   harder: z.boolean().optional(),
+  /** The compaction limits in force, so the same pruning can be redone. */
+  limits: z.object({ threshold: z.number(), window: z.number() }).optional(),
+  /** The per-step text sent after the history (the task list at that moment). */
+  trailer: z.string().optional(),
   response: responseSummarySchema.optional(),
 });
 export type CallRecord = z.infer<typeof callRecordSchema>;

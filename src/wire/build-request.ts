@@ -23,20 +23,12 @@ export type BuildRequestBodyOptions = {
 /** Models that reason (and so accept `reasoning` and return encrypted reasoning): gpt-5*, o1/o3/o4*. */
 export const isReasoningModel = (model: string): boolean => /^(gpt-5|o[134])([-.]|$)/.test(model);
 
-/**
- * The stateless request body. Key order is fixed (stable prefix first, `input` last) because the
- * body is compared byte for byte between runs.
- */
-export function buildRequestBody(opts: BuildRequestBodyOptions): RequestBody {
+export type RequestParams = Omit<RequestBody, "model" | "instructions" | "tools" | "input">;
+
+/** Every body field but the prompt (instructions, tools) and the input, in wire order. */
+export function requestParams(opts: Pick<BuildRequestBodyOptions, "model" | "sessionId" | "reasoningEffort" | "maxOutputTokens">): RequestParams {
   const reasoning = isReasoningModel(opts.model);
-  const input: ResponseInputItem[] = serialiseInput(opts.messages, { model: opts.model });
-  if (opts.trailer !== undefined) {
-    input.push({ type: "message", role: "developer", content: [{ type: "input_text", text: opts.trailer }] });
-  }
   return {
-    model: opts.model,
-    instructions: opts.instructions,
-    tools: opts.tools.map(toolSchema),
     tool_choice: "auto",
     parallel_tool_calls: true,
     // Without an effort the model's own default applies (it differs between gpt-5 and gpt-5.1).
@@ -47,6 +39,28 @@ export function buildRequestBody(opts: BuildRequestBodyOptions): RequestBody {
     ...(reasoning ? { include: ["reasoning.encrypted_content" as const] } : {}),
     prompt_cache_key: opts.sessionId,
     stream: true,
-    input,
+  };
+}
+
+/** The history as input items, with the per-step trailer (if any) after it. */
+export function wireInput(messages: readonly Message[], opts: { model: string; trailer?: string }): ResponseInputItem[] {
+  const input = serialiseInput(messages, { model: opts.model });
+  if (opts.trailer !== undefined) {
+    input.push({ type: "message", role: "developer", content: [{ type: "input_text", text: opts.trailer }] });
+  }
+  return input;
+}
+
+/**
+ * The stateless request body. Key order is fixed (stable prefix first, `input` last) because the
+ * body is compared byte for byte between runs.
+ */
+export function buildRequestBody(opts: BuildRequestBodyOptions): RequestBody {
+  return {
+    model: opts.model,
+    instructions: opts.instructions,
+    tools: opts.tools.map(toolSchema),
+    ...requestParams(opts),
+    input: wireInput(opts.messages, opts),
   };
 }

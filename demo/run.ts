@@ -1,0 +1,40 @@
+/**
+ * `bun run demo`: the compiled binary finishes a real tool-using job offline. A local stand-in for
+ * the Responses API (the strict test server with a scripted model) answers instead of OpenAI; shiro
+ * itself runs exactly as it would against the real API.
+ */
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { BINARY, ensureBinary } from "../test/support/binary.ts";
+import { tempDir } from "../test/support/run-shiro.ts";
+import { startStrictServer } from "../test/support/strict-server.ts";
+import { demoModel } from "../test/support/scripts.ts";
+
+ensureBinary();
+const server = await startStrictServer({ defaultModel: demoModel, paceMs: 4 });
+const project = tempDir("demo");
+mkdirSync(join(project, "notes"));
+writeFileSync(join(project, "notes/todo.txt"), "write the release notes\nanswer the support ticket about exports\nupgrade the CI image\n");
+writeFileSync(join(project, "notes/done.txt"), "fix the login redirect\nreview the caching pull request\n");
+
+const prompt = "Read my notes (todo and done) and write notes/summary.md listing both, then tell me what you did.";
+console.log(`$ cd ${project}`);
+console.log(`$ shiro -p --yolo "${prompt}"\n`);
+
+const proc = Bun.spawn([BINARY, "-p", "--yolo", prompt], {
+  cwd: project,
+  stdout: "inherit",
+  stderr: "inherit",
+  stdin: "ignore",
+  env: { ...process.env, OPENAI_BASE_URL: server.url, OPENAI_API_KEY: "offline-demo", SHIRO_HOME: tempDir("demo-home") },
+});
+const code = await proc.exited;
+await server.stop();
+
+const summary = Bun.file(join(project, "notes/summary.md"));
+if (code !== 0 || !(await summary.exists())) {
+  console.error(`\ndemo failed: shiro exited ${code}${(await summary.exists()) ? "" : " and notes/summary.md was not written"}`);
+  process.exit(1);
+}
+console.log(`\n$ cat notes/summary.md\n${await summary.text()}`);
+console.log(`shiro exited ${code} after ${server.calls} model calls. Run it for real with OPENAI_API_KEY set (see README.md).`);

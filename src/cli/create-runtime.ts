@@ -1,0 +1,171 @@
+import type { AgentEvent } from "../agent/events.ts";
+import { textOf, type Message } from "../agent/messages.ts";
+import { run, type BuildRequest } from "../agent/run.ts";
+import type { Authorize } from "../agent/run-tool-call.ts";
+import { composeRequest } from "../context/compose-request.ts";
+import { contextMeter, type ContextMeter } from "../context/context-meter.ts";
+import { estimateNextRequest } from "../context/estimate.ts";
+import { acceptSummary, buildSummaryRequestText } from "../context/summary.ts";
+import { todoTrailer } from "../context/todo-trailer.ts";
+import { learnWindow, thresholdInForce, windowFor } from "../context/windows.ts";
+import { createAutosave } from "../store/autosave.ts";
+import { recordCall, recordResponse } from "../store/call-log.ts";
+import { costUsd } from "../store/cost.ts";
+import type { Session } from "../store/session-file.ts";
+import type { SessionStore } from "../store/session-store.ts";
+import { buildRequestBody, requestParams } from "../wire/build-request.ts";
+import type { ModelStream } from "../wire/model-stream.ts";
+import type { Config } from "./config.ts";
+import type { Prompt } from "./load-prompt.ts";
+import { loadById, resolveId } from "./open-session.ts";
+
+/** One session at work: its history, prompt, tools, gate, model connection and store. */
+export type Runtime = {
+  session: Session;
+  readonly prompt: Prompt;
+  readonly store: SessionStore;
+  readonly config: Config;
+  /** Appends the prompt and runs the agent until it answers, stops or is aborted. */
+  runTurn(text: string, signal: AbortSignal): AsyncGenerator<AgentEvent>;
+  /** Starts a new session; the current one stays saved. */
+  reset(): Promise<void>;
+  resume(idOrPrefix: string): Promise<void>;
+  save(): Promise<void>;
+  /** `/compact`: replaces the wire transcript with a model-written summary; unchanged on any failure. */
+  compact(focus: string, signal: AbortSignal): Promise<{ ok: boolean; message: string }>;
+  /** A single model call without tools; null when it failed or said nothing. */
+  ask(text: string, signal: AbortSignal): Promise<string | null>;
+  contextUse(): ContextMeter & { tokens: number; threshold: number };
+  /** The cost of this run's usage, for the `--json` result; undefined for unpriced models. */
+  costOf(usage: Parameters<typeof costUsd>[1]): number | undefined;
+};
+
+export type RuntimeOptions = {
+  config: Config & { apiKey: string };
+  cwd: string;
+  session: Session;
+  store: SessionStore;
+  prompt: Prompt;
+  authorize: Authorize;
+  stream: ModelStream;
+  warn: (line: string) => void;
+  interruptSignal?: () => AbortSignal;
+};
+
+export function createRuntime(opts: RuntimeOptions): Runtime {
+  const { config, cwd, store, prompt, stream, warn } = opts;
+  let learnedWindow: number | undefined;
+  let lastSentTokens = 0;
+  const autosave = createAutosave(() => (runtime.session.messages.length ? store.save(runtime.session) : Promise.resolve()), {
+    onError: (err) => warn(`could not save the session: ${(err as Error).message}`),
+  });
+
+  const limits = () => {
+    const window = windowFor(runtime.session.model, { configured: config.contextWindow, learned: learnedWindow });
+    return { window, threshold: thresholdInForce({ compactAt: config.compactAt, window }) };
+  };
+
+  const buildRequest: BuildRequest = (messages, { harder }) => {
+    const session = runtime.session;
+    // An overflow proves the window is smaller than what was just sent; learn it once per overflow.
+    if (harder && lastSentTokens > 0) {
+      learnedWindow = learnWindow(windowFor(session.model, { configured: config.contextWindow, learned: learnedWindow }), lastSentTokens);
+      lastSentTokens = 0;
+    }
+    const spec = {
+      model: session.model,
+      instructions: prompt.instructions,
+      tools: prompt.toolSchemas,
+      params: requestParams({ model: session.model, sessionId: session.id, reasoningEffort: config.reasoningEffort }),
+      limits: limits(),
+      harder,
+      trailer: todoTrailer(session.notebook.todos),
+    };
+    const composed = composeRequest(messages, spec);
+    if (!harder) lastSentTokens = composed.tokens;
+    recordCall(session, { ...spec, messageCount: messages.length });
+    return composed;
+  };
+
+  const runtime: Runtime = {
+    session: opts.session,
+    prompt,
+    store,
+    config,
+    async *runTurn(text, signal) {
+      const session = runtime.session;
+      const user: Message = { role: "user", text };
+      session.messages.push(user);
+      autosave.schedule();
+      yield { type: "message", message: user };
+      const events = run({
+        messages: session.messages,
+        tools: prompt.tools,
+        stream,
+        buildRequest,
+        authorize: opts.authorize,
+        root: cwd,
+        maxSteps: config.maxSteps,
+        signal,
+        interruptSignal: opts.interruptSignal,
+        beforeSideEffect: autosave.flush,
+      });
+      for await (const event of events) {
+        if (event.type === "message") {
+          if (event.message.role === "assistant") {
+            const m = event.message;
+            recordResponse(session, { status: m.incomplete ? "aborted" : "completed", ...(m.responseId ? { responseId: m.responseId } : {}), ...(m.usage ? { usage: m.usage } : {}) });
+          }
+          autosave.schedule();
+        }
+        if (event.type === "error") recordResponse(session, { status: "error", error: event.error.message });
+        if (event.type === "end") await autosave.flush();
+        yield event;
+      }
+    },
+    async reset() {
+      await autosave.flush();
+      runtime.session = store.create({ cwd, model: runtime.session.model });
+      learnedWindow = undefined;
+    },
+    async resume(idOrPrefix) {
+      await autosave.flush();
+      runtime.session = await loadById(store, await resolveId(store, idOrPrefix, warn), undefined, warn);
+      learnedWindow = undefined;
+    },
+    async save() {
+      autosave.schedule();
+      await autosave.flush();
+    },
+    async compact(focus, signal) {
+      const session = runtime.session;
+      if (!session.messages.some((m) => m.role === "user")) return { ok: false, message: "nothing to compact yet" };
+      const summary = acceptSummary((await runtime.ask(buildSummaryRequestText(session.messages, focus || undefined), signal)) ?? undefined);
+      if (!summary) return { ok: false, message: "the summary failed or was empty; the transcript is unchanged" };
+      session.messages.push(summary);
+      await runtime.save();
+      return { ok: true, message: `compacted: the next request starts from a ${summary.summary.length.toLocaleString("en-US")}-char summary` };
+    },
+    async ask(text, signal) {
+      const body = buildRequestBody({
+        model: runtime.session.model,
+        instructions: "You answer precisely and only with what is asked, without tools.",
+        tools: [],
+        messages: [{ role: "user", text }],
+        sessionId: runtime.session.id,
+      });
+      for await (const event of stream(body, signal)) {
+        if (event.type === "done") return textOf(event.message).trim() || null;
+        if (event.type === "error") return null;
+      }
+      return null;
+    },
+    contextUse() {
+      const { threshold } = limits();
+      const tokens = estimateNextRequest(runtime.session.messages, { model: runtime.session.model, instructionsChars: prompt.instructions.length });
+      return { ...contextMeter(tokens, threshold), tokens, threshold };
+    },
+    costOf: (usage) => costUsd(runtime.session.model, usage),
+  };
+  return runtime;
+}

@@ -1,0 +1,61 @@
+import { join } from "node:path";
+import type { AskAnswer, AskRequest } from "../guard/authorize.ts";
+import { createAuthorize } from "../guard/authorize.ts";
+import { permissionsSchema } from "../guard/rules.ts";
+import { SessionAllows } from "../guard/session-allows.ts";
+import { loadPluginChecks } from "../registry/plugin-checks.ts";
+import { createSessionStore } from "../store/session-store.ts";
+import { createOpenAIStream } from "../wire/openai-stream.ts";
+import { UsageError, type Flags } from "./args.ts";
+import type { Config } from "./config.ts";
+import { createRuntime, type Runtime } from "./create-runtime.ts";
+import { loadPrompt } from "./load-prompt.ts";
+import { openSession } from "./open-session.ts";
+
+export type StartOptions = {
+  flags: Flags;
+  config: Config & { apiKey: string };
+  cwd: string;
+  warn: (line: string) => void;
+  /** The REPL asks the person; print mode has no `ask`, so an ask becomes a denial. */
+  ask?: (request: AskRequest) => Promise<AskAnswer>;
+  interruptSignal?: () => AbortSignal;
+};
+
+/** Opens (or resumes) a session and wires its prompt, gate, model stream and store into a runtime. */
+export async function startSession(opts: StartOptions): Promise<Runtime> {
+  const { flags, config, cwd, warn } = opts;
+  const rules = permissionsSchema.safeParse(config.permissions);
+  if (!rules.success) {
+    const issue = rules.error.issues[0]!;
+    throw new UsageError(`permissions[${issue.path.join("].")}] in ${join(config.home, "config.json")}: ${issue.message}`);
+  }
+  const store = createSessionStore(join(config.home, "sessions"));
+  const session = await openSession(store, { flags, cwd, model: config.model, warn });
+  // todo_write keeps replacing the task list of whichever session is current (after /clear or /resume too).
+  const notebook = {
+    get todos() {
+      return runtime.session.notebook.todos;
+    },
+    set todos(todos) {
+      runtime.session.notebook.todos = todos;
+    },
+  };
+  const [prompt, pluginChecks] = await Promise.all([
+    loadPrompt({ home: config.home, cwd, noInstructions: flags.noInstructions, noMemory: flags.noMemory, notebook, warn }),
+    loadPluginChecks(config.home, warn),
+  ]);
+  const authorize = createAuthorize({ rules: rules.data, extraChecks: pluginChecks, yolo: flags.yolo, sessionAllows: new SessionAllows(), ask: opts.ask });
+  const runtime: Runtime = createRuntime({
+    config,
+    cwd,
+    session,
+    store,
+    prompt,
+    authorize,
+    stream: createOpenAIStream({ apiKey: config.apiKey, baseURL: config.baseUrl }),
+    warn,
+    interruptSignal: opts.interruptSignal,
+  });
+  return runtime;
+}

@@ -1,0 +1,79 @@
+import { parseArgs } from "node:util";
+import { join } from "node:path";
+import { composeRequest } from "../context/compose-request.ts";
+import type { RequestParams } from "../wire/build-request.ts";
+import { DEFAULT_REGISTRY_URL } from "../registry/limits.ts";
+import { registryCommand } from "../registry/registry-command.ts";
+import type { RecordedCall } from "../store/call-log.ts";
+import { InspectError, inspectSession } from "../store/inspect.ts";
+import { sessionsJson, sessionsTable } from "../store/list-sessions-view.ts";
+import { createSessionStore } from "../store/session-store.ts";
+import { UsageError } from "./args.ts";
+import type { Config } from "./config.ts";
+import { loadById, resolveId } from "./open-session.ts";
+import { askYesNo } from "./ask-yes-no.ts";
+
+const out = (line: string) => process.stdout.write(line + "\n");
+const err = (line: string) => process.stderr.write(line + "\n");
+
+/** `shiro sessions`, `shiro inspect`, `shiro registry`: script-friendly, no model involved. */
+export async function runSubcommand(name: string, args: string[], config: Config): Promise<number> {
+  const store = createSessionStore(join(config.home, "sessions"));
+  switch (name) {
+    case "sessions": {
+      const { values } = parse(args, { json: { type: "boolean" } }, 0);
+      const { sessions, warnings } = await store.list();
+      warnings.forEach((w) => err(`! ${w}`));
+      out(values.json ? JSON.stringify(sessionsJson(sessions)) : sessions.length ? sessionsTable(sessions, new Date(), sessions.length) : "no saved sessions");
+      return 0;
+    }
+    case "inspect": {
+      const { values, positionals } = parse(args, { full: { type: "boolean" }, json: { type: "boolean" } }, 2);
+      if (!positionals[0]) throw new UsageError("usage: shiro inspect <session> [step] [--full] [--json]");
+      const step = positionals[1] === undefined ? undefined : Number(positionals[1]);
+      if (step !== undefined && !Number.isInteger(step)) throw new UsageError(`step must be a whole number, got "${positionals[1]}"`);
+      const session = await loadById(store, await resolveId(store, positionals[0], err), undefined, err);
+      try {
+        out(inspectSession(session, { step, full: values.full ?? false, json: values.json ?? false, rebuild: rebuildBody }));
+      } catch (e) {
+        if (e instanceof InspectError) throw new UsageError(e.message);
+        throw e;
+      }
+      return 0;
+    }
+    case "registry":
+      return registryCommand(args, {
+        out,
+        err,
+        confirm: process.stdin.isTTY ? askYesNo : undefined,
+        home: config.home,
+        registryUrl: config.registryUrl ?? DEFAULT_REGISTRY_URL,
+      });
+    default:
+      throw new UsageError(`unknown command "${name}"`);
+  }
+}
+
+/** The body a recorded call sent, rebuilt through the same composer the loop transmits through. */
+export const rebuildBody = (call: RecordedCall): object =>
+  composeRequest(call.messages, {
+    model: call.model,
+    instructions: call.instructions,
+    tools: call.tools as never,
+    params: call.params as RequestParams,
+    limits: call.limits ?? { threshold: Number.MAX_SAFE_INTEGER, window: Number.MAX_SAFE_INTEGER },
+    harder: call.harder,
+    trailer: call.trailer,
+  }).body;
+
+type BoolOptions = Record<string, { type: "boolean" }>;
+
+function parse<O extends BoolOptions>(args: string[], options: O, maxPositionals: number) {
+  try {
+    const parsed = parseArgs({ args, options, allowPositionals: true, strict: true }) as { values: { [K in keyof O]?: boolean }; positionals: string[] };
+    if (parsed.positionals.length > maxPositionals) throw new Error(`unexpected argument "${parsed.positionals[maxPositionals]}"`);
+    return parsed;
+  } catch (e) {
+    throw new UsageError((e as Error).message.split("\n")[0]!);
+  }
+}

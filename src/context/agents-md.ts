@@ -1,0 +1,36 @@
+import { existsSync } from "node:fs";
+import { dirname, join, relative } from "node:path";
+
+export const AGENTS_MD_CAP = 32 * 1024;
+
+export type AgentsMd = { text: string; files: string[]; truncated: boolean };
+
+/**
+ * The person's instructions: $SHIRO_HOME/AGENTS.md, then every AGENTS.md from the git root down to
+ * the working folder (outer first, so the nearest file has the last word), capped at 32 KiB.
+ */
+export async function loadAgentsMd(home: string, cwd: string): Promise<AgentsMd> {
+  const files = [join(home, "AGENTS.md"), ...foldersFromGitRoot(cwd).map((d) => join(d, "AGENTS.md"))].filter((f) => existsSync(f));
+  let text = "";
+  let truncated = false;
+  for (const file of files) {
+    const body = (await Bun.file(file).text()).trim();
+    const label = file.startsWith(home) ? "~shiro/AGENTS.md" : relative(cwd, file) || "AGENTS.md";
+    text += `${text ? "\n\n" : ""}## ${label}\n\n${body}`;
+  }
+  const bytes = Buffer.from(text);
+  if (bytes.length > AGENTS_MD_CAP) {
+    truncated = true;
+    text = `${bytes.subarray(0, AGENTS_MD_CAP).toString("utf8").replace(/\uFFFD$/, "")}\n\n[AGENTS.md content cut at 32 KiB]`;
+  }
+  return { text, files, truncated };
+}
+
+function foldersFromGitRoot(cwd: string): string[] {
+  const chain: string[] = [];
+  for (let dir = cwd; ; dir = dirname(dir)) {
+    chain.unshift(dir);
+    if (existsSync(join(dir, ".git"))) return chain;
+    if (dirname(dir) === dir) return [cwd]; // not in a git repository: only the working folder
+  }
+}

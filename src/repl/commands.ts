@@ -1,0 +1,66 @@
+import pc from "picocolors";
+import type { Runtime } from "../cli/create-runtime.ts";
+import { renderTodoPanel } from "../ui/todo-panel.ts";
+import { helpMenu, type SlashCommand } from "./slash-commands.ts";
+import { sessionCommands } from "./session-commands.ts";
+import { memoryCommands } from "./memory-commands.ts";
+import { registryCommands } from "./registry-commands.ts";
+
+/** What a slash command can reach. */
+export type ReplContext = {
+  runtime: Runtime;
+  print: (text: string) => void;
+  /** Asks the person a yes/no question at the prompt. */
+  confirm: (question: string) => Promise<boolean>;
+  color: boolean;
+};
+
+export type ReplCommand = SlashCommand<ReplContext>;
+
+const coreCommands: ReplCommand[] = [
+  {
+    name: "help",
+    summary: "show this menu",
+    run: async (ctx) =>
+      ctx.print(
+        `${helpMenu(COMMANDS)}\n\nKeys: Esc aborts the turn · Ctrl-C stops a running command (twice at the prompt quits) · Ctrl-D quits · Tab completes /commands and @paths`,
+      ),
+  },
+  {
+    name: "model",
+    args: "[id]",
+    summary: "show or switch the model",
+    run: async (ctx, arg) => {
+      if (arg) ctx.runtime.session.model = arg;
+      ctx.print(`model: ${ctx.runtime.session.model}`);
+    },
+  },
+  {
+    name: "tools",
+    summary: "list the tools the model can use",
+    run: async (ctx) => {
+      const tools = ctx.runtime.prompt.tools;
+      const width = Math.max(...tools.map((t) => t.name.length));
+      ctx.print(tools.map((t) => `  ${t.name.padEnd(width)}  ${t.kind.padEnd(5)}  ${t.description.split(/(?<=\.)\s/)[0]}`).join("\n"));
+    },
+  },
+  { name: "exit", summary: "quit shiro", run: async () => "exit" },
+];
+
+/** The one table behind the parser, /help and tab completion. */
+export const COMMANDS: ReplCommand[] = [...coreCommands, ...sessionCommands, ...memoryCommands, ...registryCommands];
+
+/** `context 42%`, amber from two thirds of the compaction threshold, red from 90%. */
+export function contextLine(runtime: Runtime, c: ReturnType<typeof pc.createColors>): string {
+  const use = runtime.contextUse();
+  const text = `context ${use.percent}%`;
+  return use.level === "red" ? c.red(text) : use.level === "amber" ? c.yellow(text) : c.dim(text);
+}
+
+/** Printed above the prompt after every turn: the task list while one exists, and the context meter. */
+export async function showBeforePrompt(ctx: ReplContext): Promise<void> {
+  const panel = renderTodoPanel(ctx.runtime.session.notebook.todos, { color: ctx.color });
+  if (panel) ctx.print(panel);
+  const use = ctx.runtime.contextUse();
+  if (use.level !== "normal") ctx.print(contextLine(ctx.runtime, pc.createColors(ctx.color)) + (use.percent >= 100 ? " — the next request will be compacted" : ""));
+}

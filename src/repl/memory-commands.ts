@@ -1,0 +1,32 @@
+import { mergeMemory } from "../context/merge-memory.ts";
+import { renderNotesTable } from "../ui/notes-table.ts";
+import { renderTodoPanel } from "../ui/todo-panel.ts";
+import type { ReplCommand } from "./commands.ts";
+
+const MEMORY_OFF = "project memory is off (--no-memory)";
+
+export const memoryCommands: ReplCommand[] = [
+  {
+    name: "notes",
+    summary: "what shiro remembers about this project",
+    run: async (ctx) => {
+      const memory = ctx.runtime.prompt.memory;
+      ctx.print(memory ? renderNotesTable(await memory.list(), { color: ctx.color }) : MEMORY_OFF);
+    },
+  },
+  {
+    name: "memory",
+    summary: "have the model merge overlapping notes (recalled notes stay verbatim)",
+    run: async (ctx) => {
+      const memory = ctx.runtime.prompt.memory;
+      if (!memory) return ctx.print(MEMORY_OFF);
+      const outcome = await mergeMemory(memory, (prompt) => ctx.runtime.ask(prompt, new AbortController().signal));
+      ctx.print(outcome.status === "merged" ? `merged ${outcome.before} notes into ${outcome.after}` : outcome.message);
+    },
+  },
+  {
+    name: "todos",
+    summary: "the current task list",
+    run: async (ctx) => ctx.print(renderTodoPanel(ctx.runtime.session.notebook.todos, { color: ctx.color }) || "no task list"),
+  },
+];

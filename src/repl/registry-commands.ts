@@ -1,0 +1,32 @@
+import { loadSkills } from "../registry/load-skills.ts";
+import { DEFAULT_REGISTRY_URL } from "../registry/limits.ts";
+import { registryCommand } from "../registry/registry-command.ts";
+import { renderSkillsTable } from "../registry/skills-table.ts";
+import type { ReplCommand } from "./commands.ts";
+
+export const registryCommands: ReplCommand[] = [
+  {
+    name: "skills",
+    summary: "available skills and where each came from",
+    run: async (ctx) => {
+      const { home } = ctx.runtime.config;
+      const skills = await loadSkills({ home, root: ctx.runtime.session.cwd, warn: (w) => ctx.print(`! ${w}`) });
+      ctx.print(skills.length ? renderSkillsTable(skills).join("\n") : "no skills (see /registry list)");
+    },
+  },
+  {
+    name: "registry",
+    args: "[list|search|add|remove|installed]",
+    summary: "browse and install skills and plugins",
+    run: async (ctx, arg) => {
+      const { home, registryUrl } = ctx.runtime.config;
+      await registryCommand(arg.split(/\s+/).filter(Boolean), {
+        out: ctx.print,
+        err: ctx.print,
+        confirm: ctx.confirm,
+        home,
+        registryUrl: registryUrl ?? DEFAULT_REGISTRY_URL,
+      });
+    },
+  },
+];

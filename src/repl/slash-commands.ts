@@ -1,0 +1,38 @@
+import { nearest } from "./nearest.ts";
+
+/** One row of the table that feeds the parser, `/help` and tab completion. */
+export type SlashCommand<Ctx> = {
+  name: string;
+  /** Shown in /help, e.g. "<id>" or "[focus]". */
+  args?: string;
+  summary: string;
+  run(ctx: Ctx, arg: string): Promise<void | "exit">;
+};
+
+export type ParsedSlash<Ctx> =
+  | { kind: "command"; command: SlashCommand<Ctx>; arg: string }
+  | { kind: "unknown"; name: string; suggestion?: string };
+
+export function parseSlash<Ctx>(line: string, table: readonly SlashCommand<Ctx>[]): ParsedSlash<Ctx> {
+  const match = /^\/(\S*)\s*([\s\S]*)$/.exec(line.trim())!;
+  const name = match[1]!.toLowerCase();
+  const command = table.find((c) => c.name === name);
+  if (command) return { kind: "command", command, arg: match[2]!.trim() };
+  const suggestion = nearest(name, table.map((c) => c.name));
+  return { kind: "unknown", name, ...(suggestion ? { suggestion } : {}) };
+}
+
+export function unknownCommandLine(parsed: { name: string; suggestion?: string }): string {
+  return `unknown command /${parsed.name}${parsed.suggestion ? ` — did you mean /${parsed.suggestion}?` : ""} (see /help)`;
+}
+
+/** The aligned menu for /help. */
+export function helpMenu<Ctx>(table: readonly SlashCommand<Ctx>[]): string {
+  const left = table.map((c) => `/${c.name}${c.args ? ` ${c.args}` : ""}`);
+  const width = Math.max(...left.map((l) => l.length));
+  return table.map((c, i) => `  ${left[i]!.padEnd(width)}  ${c.summary}`).join("\n");
+}
+
+export function completeSlash<Ctx>(prefix: string, table: readonly SlashCommand<Ctx>[]): string[] {
+  return table.filter((c) => `/${c.name}`.startsWith(prefix)).map((c) => `/${c.name}`);
+}

@@ -1,0 +1,34 @@
+import { z } from "zod";
+import { join } from "node:path";
+import { atomicWrite } from "./atomic-write.ts";
+import { readJson } from "./read-json.ts";
+import { projectKey } from "./project-key.ts";
+
+export const HISTORY_CAP = 200;
+const historySchema = z.object({ entries: z.array(z.string()) });
+
+export type PromptHistory = {
+  /** Oldest first. */
+  entries: string[];
+  warning?: string;
+  add(line: string): Promise<void>;
+};
+
+/** Prompt history per project folder: $SHIRO_HOME/history/<key>.json, capped, no immediate repeats. */
+export async function openHistory(home: string, cwd: string): Promise<PromptHistory> {
+  const path = join(home, "history", `${projectKey(cwd)}.json`);
+  const read = await readJson(path, historySchema);
+  const entries = read.ok ? read.value.entries.slice(-HISTORY_CAP) : [];
+  const warning = !read.ok && read.reason === "corrupt" ? `prompt history skipped: ${read.message}` : undefined;
+  return {
+    entries,
+    warning,
+    async add(line) {
+      if (line.trim() === "" || entries.at(-1) === line) return;
+      entries.push(line);
+      if (entries.length > HISTORY_CAP) entries.splice(0, entries.length - HISTORY_CAP);
+      // A corrupt file is left alone rather than overwritten with this session's few lines.
+      if (!warning) await atomicWrite(path, JSON.stringify({ entries }));
+    },
+  };
+}
