@@ -1,0 +1,43 @@
+// A tiny node:readline REPL shaped like shiro's, for proving the pty harness and recording how Bun's
+// readline behaves in a real terminal. Every event it sees is printed in [brackets] so tests can wait for it.
+//   REPL_ESC_MS=n    pass escapeCodeTimeout n and let createInterface set up keypress events itself
+//                    (otherwise emitKeypressEvents(stdin) runs first, as shiro does)
+//   REPL_NO_SIGINT=1 no 'SIGINT' listener on the interface
+import * as readline from "node:readline";
+
+const commands = ["/help", "/history", "/quit"];
+const escapeMs = process.env.REPL_ESC_MS;
+
+if (escapeMs === undefined) readline.emitKeypressEvents(process.stdin);
+const rl = readline.createInterface({
+  input: process.stdin,
+  output: process.stdout,
+  terminal: true,
+  prompt: "repl> ",
+  historySize: 50,
+  completer: (line: string) => [commands.filter((c) => c.startsWith(line)), line],
+  ...(escapeMs === undefined ? {} : { escapeCodeTimeout: Number(escapeMs) }),
+});
+
+process.stdin.on("keypress", (_text, key: readline.Key | undefined) => {
+  if (key?.name === "escape") process.stdout.write(`\n[escape meta=${key.meta}]\n`);
+});
+rl.on("line", (line) => {
+  process.stdout.write(`[line ${JSON.stringify(line)}]\n`);
+  rl.prompt();
+});
+if (process.env.REPL_NO_SIGINT !== "1") {
+  rl.on("SIGINT", () => {
+    process.stdout.write(`\n[sigint line=${JSON.stringify(rl.line)}]\n`);
+    rl.prompt();
+  });
+}
+process.on("SIGINT", () => process.stdout.write("[process sigint]\n"));
+rl.on("close", () => {
+  process.stdout.write("[closed]\n");
+  process.exit(0);
+});
+
+const stdin = process.stdin as typeof process.stdin & { isRaw?: boolean };
+process.stdout.write(`[tty in=${stdin.isTTY} out=${process.stdout.isTTY} raw=${stdin.isRaw} cols=${process.stdout.columns}]\n`);
+rl.prompt();
