@@ -52,7 +52,7 @@ export interface Pty {
   currentLine(): string;
   /** An offset into output() for `waitFor(..., { since })`. */
   mark(): number;
-  /** Resolves with the matched text; rejects on timeout or exit with the screen's last 30 lines. */
+  /** Resolves with the matched text; rejects on timeout (default 3 s) or exit, showing the screen's last 30 lines. */
   waitFor(pattern: string | RegExp, options?: WaitOptions): Promise<string>;
   resize(cols: number, rows: number): void;
   /** The exit code (128+n when killed by signal n), once the child is gone and its output drained. */
@@ -70,6 +70,8 @@ interface Waiter {
 }
 
 const TAIL_LINES = 30;
+// Below bun test's 5 s per-test limit, so a stuck wait fails with the screen rather than a bare timeout.
+const DEFAULT_WAIT_MS = 3000;
 // After the child exits, how long to wait for the pty to report EOF (a grandchild may hold it open).
 const DRAIN_GRACE_MS = 500;
 
@@ -117,6 +119,7 @@ export function spawnPty(cmd: string[], options: PtyOptions): Pty {
 
   function find(pattern: string | RegExp, text: string): string | undefined {
     if (typeof pattern === "string") return text.includes(pattern) ? pattern : undefined;
+    pattern.lastIndex = 0; // a /g or /y pattern would otherwise resume where the previous check stopped
     return pattern.exec(text)?.[0];
   }
 
@@ -175,7 +178,7 @@ export function spawnPty(cmd: string[], options: PtyOptions): Pty {
     currentLine: () => screen.currentLine(),
     mark: () => received.length,
     waitFor(pattern, waitOptions = {}) {
-      const timeoutMs = waitOptions.timeoutMs ?? 5000;
+      const timeoutMs = waitOptions.timeoutMs ?? DEFAULT_WAIT_MS;
       // Created here so a failing test's stack points at the waitFor call, not at a timer.
       const error = new Error();
       return new Promise<string>((resolve, reject) => {

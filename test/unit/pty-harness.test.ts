@@ -15,8 +15,8 @@ function bunEval(code: string): string[] {
   return [process.execPath, "-e", code];
 }
 
-async function startRepl(extraEnv: Record<string, string> = {}): Promise<Pty> {
-  const pty = spawnPty([process.execPath, replScript], { cwd, env: { ...env, ...extraEnv }, cols: 100 });
+async function startRepl(extraEnv: Record<string, string> = {}, cols = 100): Promise<Pty> {
+  const pty = spawnPty([process.execPath, replScript], { cwd, env: { ...env, ...extraEnv }, cols });
   await pty.waitFor("repl> ");
   return pty;
 }
@@ -95,6 +95,32 @@ describe("Bun's node:readline in a pty", () => {
     expect(pty.screen().match(/hello/g)?.length).toBe(2);
   });
 
+  test("keys typed before the prompt are not lost, but the kernel echoes them too", async () => {
+    await using pty = spawnPty([process.execPath, replScript], { cwd, env });
+    pty.write(`early${keys.enter}`);
+    await pty.waitFor('[line "early"]');
+    // The tty was still in cooked mode: it echoed the line before readline drew the prompt and echoed it again.
+    expect(pty.screen()).toMatch(/^early\n\[tty [^\n]*\]\nrepl> early\n\[line "early"\]/);
+  });
+
+  test("an input line longer than the terminal is wide wraps and redraws cleanly from history", async () => {
+    await using pty = await startRepl({}, 20);
+    const long = "abcdefghijklmnopqrstuvwxyz";
+    pty.write(long + keys.enter);
+    await pty.waitFor(`[line "${long}"]`);
+    pty.write(keys.up);
+    await pty.waitFor(new RegExp(`repl> ${long}$`));
+    pty.write(keys.backspace.repeat(10));
+    await pty.waitFor(/repl> abcdefghijklmnop$/);
+    // An edited recalled entry becomes the new draft: down keeps it, up searches history with it as prefix.
+    pty.write(keys.down);
+    await Bun.sleep(50);
+    expect(pty.currentLine()).toBe("repl> abcdefghijklmnop");
+    pty.write(keys.up);
+    await pty.waitFor(new RegExp(`repl> ${long}$`));
+    expect(pty.screen().split("\n").slice(-2)).toEqual([`[line "${long}"]`, `repl> ${long}`]);
+  });
+
   test("up/down walk the history; down past the newest restores the half-typed line", async () => {
     await using pty = await startRepl();
     for (const line of ["one", "two"]) {
@@ -165,12 +191,20 @@ describe("Bun's node:readline in a pty", () => {
     expect(elapsed).toBeLessThan(1000);
   });
 
-  test("escapeCodeTimeout shortens that delay when createInterface sets up keypress events", async () => {
+  test("escapeCodeTimeout shortens that delay; stdin 'keypress' fires without calling emitKeypressEvents", async () => {
     await using pty = await startRepl({ REPL_ESC_MS: "50" });
     const started = Date.now();
     pty.write(keys.esc);
     await pty.waitFor("[escape meta=true]");
     expect(Date.now() - started).toBeLessThan(300);
+  });
+
+  test("calling emitKeypressEvents(stdin) before createInterface pins the Esc delay at 500 ms", async () => {
+    await using pty = await startRepl({ REPL_ESC_MS: "50", REPL_KEYPRESS_FIRST: "1" });
+    const started = Date.now();
+    pty.write(keys.esc);
+    await pty.waitFor("[escape meta=true]");
+    expect(Date.now() - started).toBeGreaterThanOrEqual(450);
   });
 
   test("Esc followed at once by another key is read as Meta+key, not as Esc", async () => {

@@ -1,14 +1,14 @@
 // A tiny node:readline REPL shaped like shiro's, for proving the pty harness and recording how Bun's
 // readline behaves in a real terminal. Every event it sees is printed in [brackets] so tests can wait for it.
-//   REPL_ESC_MS=n    pass escapeCodeTimeout n and let createInterface set up keypress events itself
-//                    (otherwise emitKeypressEvents(stdin) runs first, as shiro does)
-//   REPL_NO_SIGINT=1 no 'SIGINT' listener on the interface
+//   REPL_ESC_MS=n          pass escapeCodeTimeout: n to createInterface
+//   REPL_KEYPRESS_FIRST=1  call readline.emitKeypressEvents(stdin) before createInterface
+//   REPL_NO_SIGINT=1       no 'SIGINT' listener on the interface
 import * as readline from "node:readline";
 
 const commands = ["/help", "/history", "/quit"];
 const escapeMs = process.env.REPL_ESC_MS;
 
-if (escapeMs === undefined) readline.emitKeypressEvents(process.stdin);
+if (process.env.REPL_KEYPRESS_FIRST === "1") readline.emitKeypressEvents(process.stdin);
 const rl = readline.createInterface({
   input: process.stdin,
   output: process.stdout,
