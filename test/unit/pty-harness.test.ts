@@ -76,6 +76,16 @@ describe("pty harness", () => {
     expect(await pty.waitFor(/\[line "\w+"\]/, { since: mark })).toBe('[line "ping"]');
   });
 
+  test("resize reaches the child as a resize event with the new size", async () => {
+    await using pty = spawnPty(
+      bunEval("process.stdout.on('resize', () => console.log(`size=${process.stdout.columns}x${process.stdout.rows}`)); console.log('ready'); setTimeout(() => {}, 3000)"),
+      { cwd, env },
+    );
+    await pty.waitFor("ready");
+    pty.resize(50, 20);
+    await pty.waitFor("size=50x20");
+  });
+
   test("kill ends a running child and exited reports the signal as 128+n", async () => {
     const pty = spawnPty(["sleep", "30"], { cwd, env });
     pty.kill();
@@ -165,19 +175,22 @@ describe("Bun's node:readline in a pty", () => {
     expect(pty.screen().split("\n").slice(-3)).toEqual(["/help     /history", "", "repl> /h"]);
   });
 
-  test("Ctrl-C emits 'SIGINT' on the interface (not the process) and keeps the typed line", async () => {
+  test("Ctrl-C emits 'SIGINT' on the interface (not the process); prompt() keeps the draft, cursor at its start", async () => {
     await using pty = await startRepl();
     await pty.type("draft");
     pty.write(keys.ctrlC);
     await pty.waitFor('[sigint line="draft"]');
     expect(pty.screen()).not.toContain("[process sigint]");
     expect(pty.currentLine()).toBe("repl> draft");
+    // A REPL that wants Ctrl-C to discard the draft must clear rl.line itself.
+    pty.write(`X${keys.enter}`);
+    await pty.waitFor('[line "Xdraft"]');
   });
 
   test("Ctrl-C without a 'SIGINT' listener closes the interface", async () => {
     await using pty = await startRepl({ REPL_NO_SIGINT: "1" });
     pty.write(keys.ctrlC);
-    await pty.waitFor("[closed]");
+    await pty.waitFor("[closed raw=false]");
     expect(await pty.exited).toBe(0);
   });
 
@@ -212,6 +225,7 @@ describe("Bun's node:readline in a pty", () => {
     pty.write(`${keys.esc}b`);
     await Bun.sleep(200);
     expect(pty.screen()).not.toContain("[escape");
+    expect(pty.currentLine()).toBe("repl> ");
   });
 
   test("Ctrl-D on an empty line closes with exit code 0; on a non-empty line it deletes forward", async () => {
@@ -220,7 +234,8 @@ describe("Bun's node:readline in a pty", () => {
     pty.write(keys.left + keys.left + keys.ctrlD);
     await pty.waitFor(/repl> b$/);
     pty.write(keys.ctrlD + keys.ctrlD);
-    await pty.waitFor("[closed]");
+    // Closing restores cooked mode and nothing keeps the event loop alive.
+    await pty.waitFor("[closed raw=false]");
     expect(await pty.exited).toBe(0);
   });
 });

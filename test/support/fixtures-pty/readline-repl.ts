@@ -33,11 +33,9 @@ if (process.env.REPL_NO_SIGINT !== "1") {
   });
 }
 process.on("SIGINT", () => process.stdout.write("[process sigint]\n"));
-rl.on("close", () => {
-  process.stdout.write("[closed]\n");
-  process.exit(0);
-});
-
 const stdin = process.stdin as typeof process.stdin & { isRaw?: boolean };
+// No process.exit: closing the interface must be enough for the program to end.
+rl.on("close", () => process.stdout.write(`[closed raw=${stdin.isRaw}]\n`));
+
 process.stdout.write(`[tty in=${stdin.isTTY} out=${process.stdout.isTTY} raw=${stdin.isRaw} cols=${process.stdout.columns}]\n`);
 rl.prompt();
