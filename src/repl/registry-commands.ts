@@ -16,7 +16,7 @@ export const registryCommands: ReplCommand[] = [
   },
   {
     name: "registry",
-    args: "[list|search|add|remove|installed]",
+    args: "[subcommand]",
     summary: "browse and install skills and plugins",
     run: async (ctx, arg) => {
       const { home, registryUrl } = ctx.runtime.config;
