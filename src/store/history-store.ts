@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { atomicWrite } from "./atomic-write.ts";
 import { readJson } from "./read-json.ts";
 import { projectKey } from "./project-key.ts";
@@ -16,7 +16,7 @@ export type PromptHistory = {
 
 /** Prompt history per project folder: $SHIRO_HOME/history/<key>.json, capped, no immediate repeats. */
 export async function openHistory(home: string, cwd: string): Promise<PromptHistory> {
-  const path = join(home, "history", `${projectKey(cwd)}.json`);
+  const path = join(home, "history", `${projectKey(resolve(cwd))}.json`);
   const read = await readJson(path, historySchema);
   const entries = read.ok ? read.value.entries.slice(-HISTORY_CAP) : [];
   const warning = !read.ok && read.reason === "corrupt" ? `prompt history skipped: ${read.message}` : undefined;

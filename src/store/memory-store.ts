@@ -1,5 +1,6 @@
 import { join, resolve } from "node:path";
 import { atomicWrite } from "./atomic-write.ts";
+import { projectKey } from "./project-key.ts";
 import { withFileLock, type LockOptions } from "./file-lock.ts";
 import { readJson } from "./read-json.ts";
 import {
@@ -49,8 +50,7 @@ export type MemoryStore = {
 
 /** `<home>/memory/<first 16 hex of sha256(absolute project path)>.json` */
 export function memoryFilePath(home: string, projectPath: string): string {
-  const hash = new Bun.CryptoHasher("sha256").update(resolve(projectPath)).digest("hex").slice(0, 16);
-  return join(home, "memory", `${hash}.json`);
+  return join(home, "memory", `${projectKey(resolve(projectPath))}.json`);
 }
 
 /**
