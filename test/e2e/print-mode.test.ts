@@ -156,6 +156,19 @@ describe("print mode end to end (compiled binary ↔ strict local API)", () => {
     expect(await proc.exited).toBe(130);
   });
 
+  test("the binary ignores the project's .env and bunfig.toml", async () => {
+    const cwd = tempDir("autoload");
+    // Were either loaded, the key would be replaced and a preload would leave a marker file.
+    writeFileSync(join(cwd, ".env"), "OPENAI_BASE_URL=http://127.0.0.1:9/v1\nSHIRO_MODEL=from-dotenv\n");
+    writeFileSync(join(cwd, "bunfig.toml"), 'preload = ["./evil.ts"]\n');
+    writeFileSync(join(cwd, "evil.ts"), `require("fs").writeFileSync(${JSON.stringify(join(cwd, "preloaded"))}, "x")`);
+    const before = server.requests.length;
+    const r = await runShiro(["-p", "-m", "echo-model", "hi"], { cwd, env: env() });
+    expect([r.code, r.stdout]).toEqual([0, "You said: hi\n"]);
+    expect(since(before)[0]!.body.model).toBe("echo-model");
+    expect(existsSync(join(cwd, "preloaded"))).toBe(false);
+  });
+
   test("--version and --help answer without a key or a server", async () => {
     const v = await runShiro(["--version"], { cwd: tempDir("v"), env: { OPENAI_API_KEY: undefined } });
     expect(v.stdout).toMatch(/^shiro \d+\.\d+\.\d+\n$/);
