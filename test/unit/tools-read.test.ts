@@ -83,6 +83,7 @@ describe("glob", () => {
     project = tempProject({ ".gitignore": "gen/\n", "src/b.ts": "", "src/a.ts": "", "src/x/c.ts": "", "src/gen/d.ts": "", "src/e.js": "" });
     expect((await call(glob, { pattern: "**/*.ts" }, project.ctx())).output).toBe("src/a.ts\nsrc/b.ts\nsrc/x/c.ts");
     expect((await call(glob, { pattern: "*.ts", path: "src" }, project.ctx())).output).toBe("src/a.ts\nsrc/b.ts");
+    expect((await call(glob, { pattern: "./src/*.ts" }, project.ctx())).output).toBe("src/a.ts\nsrc/b.ts");
     expect((await call(glob, { pattern: "*.py" }, project.ctx())).output).toBe("No files match *.py in the project root.");
   });
 
