@@ -8,7 +8,9 @@ export type ChunkResult = { ok: true; content: string } | { ok: false; chunk: nu
  * trailing, then surrounding whitespace. Pure; says which chunk (1-based) did not match.
  */
 export function applyChunks(content: string, chunks: readonly PatchChunk[]): ChunkResult {
-  const lines = content.split("\n");
+  // CRLF files keep their line endings; the patch's lines carry none.
+  const eol = content.includes("\r\n") ? "\r\n" : "\n";
+  const lines = content.split(/\r?\n/);
   if (lines[lines.length - 1] === "") lines.pop();
   const replacements: { at: number; remove: number; insert: string[] }[] = [];
   let cursor = 0;
@@ -39,7 +41,7 @@ export function applyChunks(content: string, chunks: readonly PatchChunk[]): Chu
   }
   replacements.sort((a, b) => b.at - a.at);
   for (const r of replacements) lines.splice(r.at, r.remove, ...r.insert);
-  return { ok: true, content: lines.length ? lines.join("\n") + "\n" : "" };
+  return { ok: true, content: lines.length ? lines.join(eol) + eol : "" };
 }
 
 const comparisons: ((a: string, b: string) => boolean)[] = [

@@ -12,7 +12,7 @@ const schema = z.object({
 });
 
 /** One file's planned change; `after` undefined = delete. `from` is the source of a move. */
-type Change = { abs: string; before: string | undefined; after: string | undefined; from?: string; summary: string; diff: string };
+type Change = { abs: string; after: string | undefined; from?: string; summary: string; diff: string };
 
 export const applyPatch = defineTool({
   name: "apply_patch",
@@ -70,12 +70,12 @@ async function plan(patch: string, ctx: ToolContext): Promise<Change[]> {
       if (op.type === "add") {
         if (before !== undefined) throw new ToolError(`Add File ${shown}: the file already exists; use "*** Update File:" to change it.`);
         staged.set(abs, op.content);
-        changes.push({ abs, before, after: op.content, summary: `A ${shown} (+${lineChanges("", op.content).added} lines)`, diff: fileDiff(shown, undefined, op.content) });
+        changes.push({ abs, after: op.content, summary: `A ${shown} (+${lineChanges("", op.content).added} lines)`, diff: fileDiff(shown, undefined, op.content) });
       } else if (before === undefined) {
         throw new ToolError(`${op.type === "delete" ? "Delete" : "Update"} File ${shown}: the file does not exist.`);
       } else if (op.type === "delete") {
         staged.set(abs, undefined);
-        changes.push({ abs, before, after: undefined, summary: `D ${shown}`, diff: fileDiff(shown, before, undefined) });
+        changes.push({ abs, after: undefined, summary: `D ${shown}`, diff: fileDiff(shown, before, undefined) });
       } else {
         const result = applyChunks(before, op.chunks);
         if (!result.ok) throw new ToolError(`Update File ${shown}: hunk ${result.chunk} did not match — ${result.message}`);
@@ -83,15 +83,15 @@ async function plan(patch: string, ctx: ToolContext): Promise<Change[]> {
         const target = op.moveTo === undefined ? abs : resolveIn(ctx.root, op.moveTo);
         if (target === abs) {
           staged.set(abs, result.content);
-          changes.push({ abs, before, after: result.content, summary: `M ${shown} (+${added} −${removed} lines)`, diff: fileDiff(shown, before, result.content) });
+          changes.push({ abs, after: result.content, summary: `M ${shown} (+${added} −${removed} lines)`, diff: fileDiff(shown, before, result.content) });
           continue;
         }
         const targetShown = displayPath(ctx.root, target);
         if ((await current(target)) !== undefined) throw new ToolError(`Update File ${shown}: cannot move to ${targetShown}, which already exists.`);
         staged.set(target, result.content);
         staged.set(abs, undefined);
-        changes.push({ abs: target, before: undefined, after: result.content, from: abs, summary: `R ${shown} → ${targetShown} (+${added} −${removed} lines)`, diff: fileDiff(shown, before, result.content, targetShown) });
-        changes.push({ abs, before, after: undefined, summary: "", diff: "" });
+        changes.push({ abs: target, after: result.content, from: abs, summary: `R ${shown} → ${targetShown} (+${added} −${removed} lines)`, diff: fileDiff(shown, before, result.content, targetShown) });
+        changes.push({ abs, after: undefined, summary: "", diff: "" });
       }
     } catch (err) {
       if (!(err instanceof ToolError)) throw err;

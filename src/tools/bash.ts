@@ -7,6 +7,8 @@ export const BASH_MAX_TIMEOUT_MS = 600_000;
 export const BASH_MAX_OUTPUT_CHARS = 30_000;
 // After the command exits, how long background children may keep its output pipes open.
 const PIPE_GRACE_MS = 250;
+// How long a killed command gets to run its exit traps before SIGKILL.
+const KILL_GRACE_MS = 1000;
 
 const schema = z.object({
   command: z.string().min(1).describe("The shell command, run with `bash -lc` in the project root."),
@@ -30,12 +32,18 @@ export const bash = defineTool({
     const timeoutMs = args.timeout_ms ?? BASH_DEFAULT_TIMEOUT_MS;
     // detached: the command leads its own process group, so one kill reaches everything it started.
     const proc = Bun.spawn(["bash", "-lc", args.command], { cwd: ctx.root, stdin: "ignore", stdout: "pipe", stderr: "pipe", detached: true });
-    const killGroup = () => {
+    const signalGroup = (signal: NodeJS.Signals) => {
       try {
-        process.kill(-proc.pid, "SIGKILL");
+        process.kill(-proc.pid, signal);
       } catch {
         // The group is already gone.
       }
+    };
+    // SIGTERM first so exit traps run (a login shell killed mid-profile can leave stale lock files); SIGKILL what remains.
+    let escalation: ReturnType<typeof setTimeout> | undefined;
+    const killGroup = () => {
+      signalGroup("SIGTERM");
+      escalation ??= setTimeout(() => signalGroup("SIGKILL"), KILL_GRACE_MS);
     };
     const output = new CappedOutput(BASH_MAX_OUTPUT_CHARS);
     const take = (chunk: string) => {

@@ -24,7 +24,7 @@ export const glob = defineTool({
     const dir = resolveIn(ctx.root, args.path ?? ".");
     const info = await stat(dir).catch(() => undefined);
     if (!info?.isDirectory()) throw new ToolError(`${displayPath(ctx.root, dir)} is not a folder. Give glob a folder as \`path\` (or leave it out for the project root).`);
-    const matcher = new Bun.Glob(args.pattern);
+    const matcher = new Bun.Glob(args.pattern.replace(/^(\.\/)+/, ""));
     const { paths, truncated } = await walkFiles(ctx.root, dir);
     const matches = paths
       .map((p) => resolveIn(ctx.root, p))

@@ -5,7 +5,10 @@ export type EditRequest = { old_string: string; new_string: string; replace_all?
 
 /** The new content after an exact-string replacement, or a ToolError explaining why it cannot be made. Pure. */
 export function planEdit(content: string, edit: EditRequest, shown: string): { updated: string; count: number } {
-  const { old_string: oldText, new_string: newText } = edit;
+  // The model writes "\n"; in a CRLF file its text only matches (and stays consistent) with "\r\n".
+  const crlf = content.includes("\r\n") && !edit.old_string.includes("\r");
+  const oldText = crlf ? edit.old_string.replace(/\n/g, "\r\n") : edit.old_string;
+  const newText = crlf ? edit.new_string.replace(/\n/g, "\r\n") : edit.new_string;
   if (oldText === "") throw new ToolError(`old_string is empty. To create or overwrite ${shown}, use write_file.`);
   if (oldText === newText) throw new ToolError("old_string and new_string are identical; there is nothing to change.");
   const starts = occurrences(content, oldText);

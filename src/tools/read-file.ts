@@ -32,7 +32,7 @@ export const readFile = defineTool({
 /** The `cat -n` window of a text, with notes on what was left out and how to get it. Pure. */
 export function numberLines(text: string, shown: string, offset: number, limit: number): string {
   if (text === "") return `(${shown} is empty)`;
-  const lines = text.split("\n");
+  const lines = text.split(/\r?\n/);
   if (text.endsWith("\n")) lines.pop();
   if (offset > lines.length) throw new ToolError(`offset ${offset} is past the end of ${shown}, which has ${lines.length} lines.`);
   const end = Math.min(lines.length, offset - 1 + limit);

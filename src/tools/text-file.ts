@@ -45,7 +45,7 @@ export function similarity(a: string, b: string): number {
   return longer === 0 ? 1 : 1 - editDistance(a, b) / longer;
 }
 
-export function editDistance(a: string, b: string): number {
+function editDistance(a: string, b: string): number {
   let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
   for (let i = 1; i <= a.length; i++) {
     const row = [i];

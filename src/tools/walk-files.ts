@@ -5,7 +5,6 @@ import { isIgnored, matchIgnoreRules, parseGitignore, type IgnoreRule } from "./
 
 /** Answers "would git hide this?" for root-relative `/`-separated paths, reading nested `.gitignore` files on demand. */
 export type Ignore = {
-  root: string;
   ignores(relPath: string, isDir: boolean): boolean;
   /** The rules that apply inside `dirRel` (root first, deeper folders later so they win). */
   rulesFor(dirRel: string): IgnoreRule[];
@@ -34,7 +33,6 @@ export function loadIgnore(root: string): Ignore {
     return rules;
   };
   return {
-    root,
     rulesFor,
     ignores(relPath, isDir) {
       const parent = relPath.split("/").filter(Boolean).slice(0, -1).join("/");

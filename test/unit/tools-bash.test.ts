@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, test } from "bun:test";
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { bash } from "../../src/tools/bash.ts";
 import { call, tempProject } from "../support/temp-project.ts";
@@ -25,6 +25,16 @@ async function diesWithin(pid: number, ms: number): Promise<boolean> {
 
 const pidFrom = (root: string) => Number(readFileSync(join(root, "bg.pid"), "utf8").trim());
 
+/** Aborts once the command has started its background child (the login profile takes a moment). */
+function abortWhenStarted(root: string, controller: AbortController) {
+  const poll = setInterval(() => {
+    if (existsSync(join(root, "bg.pid"))) {
+      clearInterval(poll);
+      controller.abort();
+    }
+  }, 20);
+}
+
 describe("bash", () => {
   test("runs in the project root, combines stdout and stderr, states exit code 0", async () => {
     project = tempProject({ "hello.txt": "hi there\n" });
@@ -43,32 +53,44 @@ describe("bash", () => {
   test("streams chunks to onOutput as they come", async () => {
     project = tempProject();
     const chunks: { text: string; at: number }[] = [];
-    const start = Date.now();
-    await call(bash, { command: "echo first; sleep 0.3; echo second" }, project.ctx({ onOutput: (text) => chunks.push({ text, at: Date.now() - start }) }));
+    await call(bash, { command: "echo first; sleep 0.5; echo second" }, project.ctx({ onOutput: (text) => chunks.push({ text, at: Date.now() }) }));
+    const finished = Date.now();
     expect(chunks.map((c) => c.text).join("")).toBe("first\nsecond\n");
     expect(chunks[0]!.text).toBe("first\n");
-    expect(chunks[0]!.at).toBeLessThan(250); // arrived before the command finished
+    expect(finished - chunks[0]!.at).toBeGreaterThan(400); // arrived while the command was still running
   });
 
   test("timeout kills the whole process group, background children included", async () => {
     project = tempProject();
     const started = Date.now();
-    const out = await call(bash, { command: "sleep 100 & echo $! > bg.pid; echo started; sleep 100", timeout_ms: 400 }, project.ctx());
-    expect(Date.now() - started).toBeLessThan(3000);
-    expect(out).toEqual({ output: "started\n\nTimed out after 0.4 s; the command and every process it started were killed.", isError: true });
+    const out = await call(bash, { command: "sleep 100 & echo $! > bg.pid; echo started; sleep 100", timeout_ms: 2000 }, project.ctx());
+    expect(Date.now() - started).toBeLessThan(4000);
+    expect(out).toEqual({ output: "started\n\nTimed out after 2 s; the command and every process it started were killed.", isError: true });
+    expect(await diesWithin(pidFrom(project.root), 2000)).toBe(true);
+  });
+
+  test("a command that ignores SIGTERM is killed with SIGKILL a second later", async () => {
+    project = tempProject();
+    const turn = new AbortController();
+    abortWhenStarted(project.root, turn);
+    const started = Date.now();
+    const out = await call(bash, { command: "trap '' TERM; sleep 100 & echo $! > bg.pid; while true; do sleep 0.1; done" }, project.ctx({ signal: turn.signal }));
+    expect(Date.now() - started).toBeLessThan(4000);
+    expect(out.output).toEndWith("Interrupted by the user; the command and every process it started were killed.");
     expect(await diesWithin(pidFrom(project.root), 2000)).toBe(true);
   });
 
   test("the turn's abort signal and the command interrupt both kill the group", async () => {
     project = tempProject();
     const turn = new AbortController();
-    setTimeout(() => turn.abort(), 300);
+    abortWhenStarted(project.root, turn);
     const aborted = await call(bash, { command: "sleep 100 & echo $! > bg.pid; wait" }, project.ctx({ signal: turn.signal }));
     expect(aborted.output).toBe("(no output)\n\nInterrupted by the user; the command and every process it started were killed.");
     expect(await diesWithin(pidFrom(project.root), 2000)).toBe(true);
 
     const ctrlC = new AbortController();
-    setTimeout(() => ctrlC.abort(), 300);
+    abortWhenStarted(project.root, ctrlC);
+    rmSync(join(project.root, "bg.pid"));
     const stopped = await call(bash, { command: "sleep 100 & echo $! > bg.pid; wait" }, project.ctx({ interrupt: ctrlC.signal }));
     expect(stopped).toEqual({ output: "(no output)\n\nStopped by the user (Ctrl-C); the command and every process it started were killed.", isError: true });
     expect(await diesWithin(pidFrom(project.root), 2000)).toBe(true);

@@ -87,6 +87,10 @@ describe("applyChunks", () => {
     expect(applyChunks("a\n", [chunk([], ["b"])])).toEqual({ ok: true, content: "a\nb\n" });
   });
 
+  test("keeps CRLF line endings", () => {
+    expect(applyChunks("a\r\nb\r\n", [chunk(["b"], ["c", "d"])])).toEqual({ ok: true, content: "a\r\nc\r\nd\r\n" });
+  });
+
   test("reports the 1-based chunk that did not match", () => {
     const result = applyChunks("a\nb\n", [chunk(["a"], ["A"]), chunk(["zzz"], ["q"])]);
     expect(result).toEqual({ ok: false, chunk: 2, message: "these lines were not found after line 1:\nzzz" });

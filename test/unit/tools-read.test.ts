@@ -16,6 +16,11 @@ describe("read_file", () => {
     expect(readFile.subject({ path: "a.txt" })).toEqual({ paths: ["a.txt"] });
   });
 
+  test("CRLF line endings are not shown as part of the text", async () => {
+    project = tempProject({ "w.txt": "a\r\nb\r\n" });
+    expect((await call(readFile, { path: "w.txt" }, project.ctx())).output).toBe("     1\ta\n     2\tb\n");
+  });
+
   test("offset and limit, with the offset to continue from", async () => {
     project = tempProject({ "n.txt": Array.from({ length: 10 }, (_, i) => `line ${i + 1}`).join("\n") });
     const out = await call(readFile, { path: "n.txt", offset: 3, limit: 2 }, project.ctx());
@@ -78,6 +83,7 @@ describe("glob", () => {
     project = tempProject({ ".gitignore": "gen/\n", "src/b.ts": "", "src/a.ts": "", "src/x/c.ts": "", "src/gen/d.ts": "", "src/e.js": "" });
     expect((await call(glob, { pattern: "**/*.ts" }, project.ctx())).output).toBe("src/a.ts\nsrc/b.ts\nsrc/x/c.ts");
     expect((await call(glob, { pattern: "*.ts", path: "src" }, project.ctx())).output).toBe("src/a.ts\nsrc/b.ts");
+    expect((await call(glob, { pattern: "./src/*.ts" }, project.ctx())).output).toBe("src/a.ts\nsrc/b.ts");
     expect((await call(glob, { pattern: "*.py" }, project.ctx())).output).toBe("No files match *.py in the project root.");
   });
 

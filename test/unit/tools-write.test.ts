@@ -101,3 +101,11 @@ describe("renderDiff", () => {
     expect(coloured).toEndWith("\n same");
   });
 });
+
+describe("CRLF files", () => {
+  test("edit_file matches \\n text in a CRLF file and keeps CRLF", async () => {
+    project = tempProject({ "w.txt": "one\r\ntwo\r\nthree\r\n" });
+    await call(editFile, { path: "w.txt", old_string: "one\ntwo", new_string: "1\n2" }, project.ctx());
+    expect(read("w.txt")).toBe("1\r\n2\r\nthree\r\n");
+  });
+});

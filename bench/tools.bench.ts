@@ -1,0 +1,46 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { medianMs } from "./median.ts";
+import { walkFiles } from "../src/tools/walk-files.ts";
+import { grep } from "../src/tools/grep.ts";
+import { parsePatch } from "../src/tools/parse-patch.ts";
+import { applyChunks } from "../src/tools/apply-chunks.ts";
+import { findNearMatch } from "../src/tools/near-match.ts";
+
+/** Walk/grep over a 2,000-file tree (with an ignored 2,000-file folder), and patching a 20,000-line file. */
+export async function bench(): Promise<string[]> {
+  const root = mkdtempSync(join(tmpdir(), "shiro-bench-tools-"));
+  try {
+    writeFileSync(join(root, ".gitignore"), "node_modules/\n*.log\n");
+    for (let d = 0; d < 40; d++) {
+      mkdirSync(join(root, `src/m${d}`), { recursive: true });
+      mkdirSync(join(root, `node_modules/p${d}`), { recursive: true });
+      for (let f = 0; f < 50; f++) {
+        const body = Array.from({ length: 40 }, (_, i) => `export const v${i} = "${d}-${f}-${i}";`).join("\n");
+        writeFileSync(join(root, `src/m${d}/f${f}.ts`), body);
+        writeFileSync(join(root, `node_modules/p${d}/f${f}.js`), body);
+      }
+    }
+    const ctx = { root, signal: new AbortController().signal };
+    const walk = await medianMs(5, () => walkFiles(root, "."));
+    const search = await medianMs(5, () => grep.run({ pattern: "v39 = \"7-" }, ctx));
+
+    const big = Array.from({ length: 20_000 }, (_, i) => `line ${i}`).join("\n") + "\n";
+    const hunks = Array.from({ length: 50 }, (_, k) => `@@\n line ${k * 400}\n-line ${k * 400 + 1}\n+changed ${k}\n line ${k * 400 + 2}`).join("\n");
+    const patch = `*** Begin Patch\n*** Update File: big.txt\n${hunks}\n*** End Patch`;
+    const patching = await medianMs(5, () => {
+      const [op] = parsePatch(patch);
+      if (op?.type === "update") applyChunks(big, op.chunks);
+    });
+    const near = await medianMs(5, () => findNearMatch(big, "lien 19999 missing"));
+    return [
+      `walk 2,000 files (2,000 more ignored): median ${walk.toFixed(1)} ms`,
+      `grep over them: median ${search.toFixed(1)} ms`,
+      `parse + apply 50 hunks to a 20,000-line file: median ${patching.toFixed(1)} ms`,
+      `edit_file near-match scan of 20,000 lines: median ${near.toFixed(1)} ms`,
+    ];
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+}
