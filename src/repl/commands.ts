@@ -57,10 +57,15 @@ export function contextLine(runtime: Runtime, c: ReturnType<typeof pc.createColo
   return use.level === "red" ? c.red(text) : use.level === "amber" ? c.yellow(text) : c.dim(text);
 }
 
-/** Printed above the prompt after every turn: the task list while one exists, and the context meter. */
-export async function showBeforePrompt(ctx: ReplContext): Promise<void> {
+/** The task list while one exists; also shown before the first prompt, so a continued session shows its list. */
+export function showTodoPanel(ctx: ReplContext): void {
   const panel = renderTodoPanel(ctx.runtime.session.notebook.todos, { color: ctx.color });
   if (panel) ctx.print(panel);
+}
+
+/** Printed above the prompt after every turn: the task list while one exists, and the context meter. */
+export async function showBeforePrompt(ctx: ReplContext): Promise<void> {
+  showTodoPanel(ctx);
   const use = ctx.runtime.contextUse();
   if (use.level !== "normal") ctx.print(contextLine(ctx.runtime, pc.createColors(ctx.color)) + (use.percent >= 100 ? " — the next request will be compacted" : ""));
 }

@@ -12,7 +12,7 @@ import { renderDiff } from "../ui/diff-view.ts";
 import { VERSION } from "../version.ts";
 import { APPROVAL_PROMPT, parseApproval, type ApprovalAnswer } from "./approval.ts";
 import { attachMentions } from "./attach-mentions.ts";
-import { COMMANDS, contextLine, showBeforePrompt, type ReplContext } from "./commands.ts";
+import { COMMANDS, contextLine, showBeforePrompt, showTodoPanel, type ReplContext } from "./commands.ts";
 import { createCompleter } from "./completer.ts";
 import { parseSlash, unknownCommandLine } from "./slash-commands.ts";
 
@@ -82,6 +82,7 @@ export async function runRepl(flags: Flags, config: Config & { apiKey: string })
   if (history.warning) print(c.yellow(`! ${history.warning}`));
   print(`${c.bold("shiro")} ${VERSION} · ${runtime.session.model} · ${cwd} · ${contextLine(runtime, c)}`);
   print(c.dim("/help for commands · Esc aborts a turn · Ctrl-D quits"));
+  showTodoPanel(ctx);
 
   let exit!: (code: number) => void;
   const exited = new Promise<number>((resolve) => (exit = resolve));
