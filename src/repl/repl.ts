@@ -86,15 +86,20 @@ export async function runRepl(flags: Flags, config: Config & { apiKey: string })
 
   let exit!: (code: number) => void;
   const exited = new Promise<number>((resolve) => (exit = resolve));
+  let closed = false;
+  // Ctrl-D may close readline while a turn or command is still finishing; prompting then would throw.
+  const showPrompt = () => {
+    if (!closed) rl.prompt();
+  };
 
   async function submit(line: string): Promise<void> {
-    if (line.trim() === "") return rl.prompt();
+    if (line.trim() === "") return showPrompt();
     await history.add(line);
     if (line.trimStart().startsWith("/")) {
       const parsed = parseSlash(line, COMMANDS);
       if (parsed.kind === "unknown") print(c.yellow(unknownCommandLine(parsed)));
       else if ((await parsed.command.run(ctx, parsed.arg)) === "exit") return rl.close();
-      return rl.prompt();
+      return showPrompt();
     }
     const { text, attached, refused } = await attachMentions(line, cwd, refuseAttachment);
     if (attached.length) print(c.dim(`· attached ${attached.join(", ")}`));
@@ -117,7 +122,7 @@ export async function runRepl(flags: Flags, config: Config & { apiKey: string })
       print(c.dim(`› ${next}`));
       return submit(next);
     }
-    rl.prompt();
+    showPrompt();
   }
 
   rl.on("line", (line) => {
@@ -154,6 +159,7 @@ export async function runRepl(flags: Flags, config: Config & { apiKey: string })
   });
 
   rl.on("close", () => {
+    closed = true;
     queue.length = 0;
     turn?.controller.abort();
     process.stdout.write("\n");
