@@ -1,9 +1,8 @@
 import pc from "picocolors";
 import type { Runtime } from "../cli/create-runtime.ts";
-import { renderTodoPanel } from "../ui/todo-panel.ts";
 import { helpMenu, type SlashCommand } from "./slash-commands.ts";
 import { sessionCommands } from "./session-commands.ts";
-import { memoryCommands } from "./memory-commands.ts";
+import { memoryCommands, showTodoPanel } from "./memory-commands.ts";
 import { registryCommands } from "./registry-commands.ts";
 
 /** What a slash command can reach. */
@@ -55,12 +54,6 @@ export function contextLine(runtime: Runtime, c: ReturnType<typeof pc.createColo
   const use = runtime.contextUse();
   const text = `context ${use.percent}%`;
   return use.level === "red" ? c.red(text) : use.level === "amber" ? c.yellow(text) : c.dim(text);
-}
-
-/** The task list while one exists; also shown before the first prompt, so a continued session shows its list. */
-export function showTodoPanel(ctx: ReplContext): void {
-  const panel = renderTodoPanel(ctx.runtime.session.notebook.todos, { color: ctx.color });
-  if (panel) ctx.print(panel);
 }
 
 /** Printed above the prompt after every turn: the task list while one exists, and the context meter. */

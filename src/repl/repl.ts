@@ -12,7 +12,8 @@ import { renderDiff } from "../ui/diff-view.ts";
 import { VERSION } from "../version.ts";
 import { APPROVAL_PROMPT, parseApproval, type ApprovalAnswer } from "./approval.ts";
 import { attachMentions } from "./attach-mentions.ts";
-import { COMMANDS, contextLine, showBeforePrompt, showTodoPanel, type ReplContext } from "./commands.ts";
+import { COMMANDS, contextLine, showBeforePrompt, type ReplContext } from "./commands.ts";
+import { showTodoPanel } from "./memory-commands.ts";
 import { createCompleter } from "./completer.ts";
 import { parseSlash, unknownCommandLine } from "./slash-commands.ts";
 
