@@ -220,12 +220,25 @@ describe("the task list in the REPL (pty)", () => {
     expect(await pty.exited).toBe(0);
   });
 
-  test("a session continued with -c shows its list above the first prompt", async () => {
+  test("a session continued with -c or /resume shows its list above the prompt", async () => {
     const cwd = project();
     const home = tempDir("todo-home");
     await print(["-m", "gpt-5-todo-resume", "make a plan"], cwd, home);
-    await using pty = spawnPty([BINARY, "-c"], { cwd, env: ptyEnv(home), cols: 120 });
-    await pty.waitFor(`${PANEL}\n› `);
+    const id: string = sessionFiles(home)[0].id;
+    {
+      await using pty = spawnPty([BINARY, "-c"], { cwd, env: ptyEnv(home), cols: 120 });
+      await pty.waitFor(`${PANEL}\n› `);
+      pty.write(keys.ctrlD);
+      expect(await pty.exited).toBe(0);
+    }
+    await using pty = spawnPty([BINARY], { cwd, env: ptyEnv(home), cols: 120 });
+    await pty.waitFor("› ");
+    expect(pty.screen()).not.toContain("tasks ");
+    const mark = pty.mark();
+    await pty.type(`/resume ${id.slice(0, 8)}`);
+    pty.write(keys.enter);
+    const shown = await pty.waitFor(/resumed [\s\S]*› $/, { since: mark });
+    expect(shown).toBe(`resumed ${id.slice(0, 8)} · 4 messages · gpt-5-todo-resume\n${PANEL}\n› `);
     pty.write(keys.ctrlD);
     expect(await pty.exited).toBe(0);
   });
