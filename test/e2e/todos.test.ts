@@ -156,15 +156,15 @@ describe("the task list end to end (compiled binary ↔ strict local API)", () =
     const [saved] = sessionFiles(home);
     expect(saved.notebook.todos).toEqual(PLAN);
 
-    const continued = await print(["-c", "-m", "mem-echo", "where were we?"], cwd, home);
+    const continued = await print(["-c", "-m", "todo-echo", "where were we?"], cwd, home);
     expect(continued.stdout).toBe("You said: where were we?\n");
     expect(trailerOf(continued.requests[0]!.body)).toBe(TRAILER_PLAN);
 
-    const resumed = await print(["-r", saved.id.slice(0, 8), "-m", "mem-echo", "and now?"], cwd, home);
+    const resumed = await print(["-r", saved.id.slice(0, 8), "-m", "todo-echo", "and now?"], cwd, home);
     expect(trailerOf(resumed.requests[0]!.body)).toBe(TRAILER_PLAN);
 
     // A new session in the same project starts without it.
-    const fresh = await print(["-m", "mem-echo", "hello"], cwd, home);
+    const fresh = await print(["-m", "todo-echo", "hello"], cwd, home);
     expect(trailerOf(fresh.requests[0]!.body)).toBeUndefined();
   });
 });
