@@ -1,9 +1,8 @@
 import pc from "picocolors";
 import type { Runtime } from "../cli/create-runtime.ts";
-import { renderTodoPanel } from "../ui/todo-panel.ts";
 import { helpMenu, type SlashCommand } from "./slash-commands.ts";
 import { sessionCommands } from "./session-commands.ts";
-import { memoryCommands } from "./memory-commands.ts";
+import { memoryCommands, showTodoPanel } from "./memory-commands.ts";
 import { registryCommands } from "./registry-commands.ts";
 
 /** What a slash command can reach. */
@@ -59,8 +58,7 @@ export function contextLine(runtime: Runtime, c: ReturnType<typeof pc.createColo
 
 /** Printed above the prompt after every turn: the task list while one exists, and the context meter. */
 export async function showBeforePrompt(ctx: ReplContext): Promise<void> {
-  const panel = renderTodoPanel(ctx.runtime.session.notebook.todos, { color: ctx.color });
-  if (panel) ctx.print(panel);
+  showTodoPanel(ctx);
   const use = ctx.runtime.contextUse();
   if (use.level !== "normal") ctx.print(contextLine(ctx.runtime, pc.createColors(ctx.color)) + (use.percent >= 100 ? " — the next request will be compacted" : ""));
 }

@@ -1,7 +1,17 @@
 import { mergeMemory } from "../context/merge-memory.ts";
 import { renderNotesTable } from "../ui/notes-table.ts";
 import { renderTodoPanel } from "../ui/todo-panel.ts";
-import type { ReplCommand } from "./commands.ts";
+import type { ReplCommand, ReplContext } from "./commands.ts";
+
+/**
+ * Prints the task list while one exists; false when there is none. Shown above the prompt after every
+ * turn, at start and after /resume, so a continued session shows its list.
+ */
+export function showTodoPanel(ctx: ReplContext): boolean {
+  const panel = renderTodoPanel(ctx.runtime.session.notebook.todos, { color: ctx.color });
+  if (panel) ctx.print(panel);
+  return panel !== "";
+}
 
 const MEMORY_OFF = "project memory is off (--no-memory)";
 
@@ -27,6 +37,8 @@ export const memoryCommands: ReplCommand[] = [
   {
     name: "todos",
     summary: "the current task list",
-    run: async (ctx) => ctx.print(renderTodoPanel(ctx.runtime.session.notebook.todos, { color: ctx.color }) || "no task list"),
+    run: async (ctx) => {
+      if (!showTodoPanel(ctx)) ctx.print("no task list");
+    },
   },
 ];

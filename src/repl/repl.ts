@@ -13,6 +13,7 @@ import { VERSION } from "../version.ts";
 import { APPROVAL_PROMPT, parseApproval, type ApprovalAnswer } from "./approval.ts";
 import { attachMentions } from "./attach-mentions.ts";
 import { COMMANDS, contextLine, showBeforePrompt, type ReplContext } from "./commands.ts";
+import { showTodoPanel } from "./memory-commands.ts";
 import { createCompleter } from "./completer.ts";
 import { parseSlash, unknownCommandLine } from "./slash-commands.ts";
 
@@ -82,18 +83,24 @@ export async function runRepl(flags: Flags, config: Config & { apiKey: string })
   if (history.warning) print(c.yellow(`! ${history.warning}`));
   print(`${c.bold("shiro")} ${VERSION} · ${runtime.session.model} · ${cwd} · ${contextLine(runtime, c)}`);
   print(c.dim("/help for commands · Esc aborts a turn · Ctrl-D quits"));
+  showTodoPanel(ctx);
 
   let exit!: (code: number) => void;
   const exited = new Promise<number>((resolve) => (exit = resolve));
+  let closed = false;
+  // Ctrl-D may close readline while a turn or command is still finishing; prompting then would throw.
+  const showPrompt = () => {
+    if (!closed) rl.prompt();
+  };
 
   async function submit(line: string): Promise<void> {
-    if (line.trim() === "") return rl.prompt();
+    if (line.trim() === "") return showPrompt();
     await history.add(line);
     if (line.trimStart().startsWith("/")) {
       const parsed = parseSlash(line, COMMANDS);
       if (parsed.kind === "unknown") print(c.yellow(unknownCommandLine(parsed)));
       else if ((await parsed.command.run(ctx, parsed.arg)) === "exit") return rl.close();
-      return rl.prompt();
+      return showPrompt();
     }
     const { text, attached, refused } = await attachMentions(line, cwd, refuseAttachment);
     if (attached.length) print(c.dim(`· attached ${attached.join(", ")}`));
@@ -116,7 +123,7 @@ export async function runRepl(flags: Flags, config: Config & { apiKey: string })
       print(c.dim(`› ${next}`));
       return submit(next);
     }
-    rl.prompt();
+    showPrompt();
   }
 
   rl.on("line", (line) => {
@@ -153,6 +160,7 @@ export async function runRepl(flags: Flags, config: Config & { apiKey: string })
   });
 
   rl.on("close", () => {
+    closed = true;
     queue.length = 0;
     turn?.controller.abort();
     process.stdout.write("\n");

@@ -2,6 +2,7 @@ import { UsageError } from "../cli/args.ts";
 import { costReport, sessionsTable } from "../store/list-sessions-view.ts";
 import { sessionTotals } from "../store/session-totals.ts";
 import type { ReplCommand } from "./commands.ts";
+import { showTodoPanel } from "./memory-commands.ts";
 
 export const sessionCommands: ReplCommand[] = [
   {
@@ -31,6 +32,7 @@ export const sessionCommands: ReplCommand[] = [
         await ctx.runtime.resume(arg);
         const s = ctx.runtime.session;
         ctx.print(`resumed ${s.id.slice(0, 8)} · ${s.messages.length} messages · ${s.model}`);
+        showTodoPanel(ctx);
       } catch (err) {
         if (!(err instanceof UsageError)) throw err;
         ctx.print(err.message);
