@@ -13,9 +13,9 @@ export async function runPrint(flags: Flags, config: Config & { apiKey: string }
     silentMs: STDIN_SILENT_MS,
   });
   const color = Boolean(process.stderr.isTTY) && !process.env.NO_COLOR;
-  const warn = (line: string) => {
-    if (!flags.json) process.stderr.write(`! ${line}\n`);
-  };
+  // With --json a warning is an event like any other, so scripts see it too.
+  const warn = (line: string) =>
+    flags.json ? process.stdout.write(JSON.stringify({ type: "notice", level: "warn", text: line }) + "\n") : process.stderr.write(`! ${line}\n`);
   if (notice) warn(notice);
 
   const runtime = await startSession({ flags, config, cwd: process.cwd(), warn });

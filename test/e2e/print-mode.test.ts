@@ -143,6 +143,14 @@ describe("print mode end to end (compiled binary ↔ strict local API)", () => {
     expect(Date.now() - started).toBeLessThan(5000);
   });
 
+  test("with --json, warnings are notice events on stdout, not stray stderr lines", async () => {
+    const r = await runShiro(["-p", "--json", "-m", "echo-model", "quiet"], { cwd: tempDir("jsonwarn"), stdin: "open", env: env() });
+    const lines = r.stdout.trim().split("\n").map((l) => JSON.parse(l));
+    expect(lines[0]).toEqual({ type: "notice", level: "warn", text: "stdin stayed silent for 500 ms; running without it" });
+    expect(lines.at(-1)).toMatchObject({ type: "result", status: "done", text: "You said: quiet" });
+    expect(r.stderr).toBe("");
+  });
+
   test("exit 130 on Ctrl-C (SIGINT) mid-stream", async () => {
     server.inject({ delayMs: 5000, afterEventCount: 3 });
     const proc = Bun.spawn([BINARY, "-p", "-m", "echo-model", "slow"], {
