@@ -39,7 +39,8 @@ const HARDER_SHARE_OF_WINDOW = 0.6;
 /**
  * Shrinks what goes on the wire, lossless first: (1) over the threshold, elide old outputs;
  * (2) still over it, drop old reasoning; (3) only if over the window, drop whole oldest exchanges
- * behind a note of what they did. Every step keeps calls and results paired.
+ * behind a note of what they did (after eliding all but the newest outputs). Every step keeps
+ * calls and results paired.
  */
 export function compactForWire(messages: readonly Message[], opts: CompactOptions): CompactResult {
   const { model, instructionsChars } = opts;
@@ -57,6 +58,12 @@ export function compactForWire(messages: readonly Message[], opts: CompactOption
   let tokens = tokensOf(out);
   if (opts.harder || tokens > threshold) {
     out = dropReasoning(out);
+    tokens = tokensOf(out);
+  }
+  // Over the window, eliding every output but the newest few still beats dropping whole steps:
+  // the prompt cache is lost either way, but elided calls stay on the wire.
+  if (tokens > limit) {
+    out = dropReasoning(elide(messages, { ...ladder.elide, step: 1 }));
     tokens = tokensOf(out);
   }
   if (tokens > limit) {
