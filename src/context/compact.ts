@@ -60,10 +60,11 @@ export function compactForWire(messages: readonly Message[], opts: CompactOption
     out = dropReasoning(out);
     tokens = tokensOf(out);
   }
-  // Over the window, eliding every output but the newest few still beats dropping whole steps:
-  // the prompt cache is lost either way, but elided calls stay on the wire.
-  if (tokens > limit) {
-    out = dropReasoning(elide(messages, { ...ladder.elide, step: 1 }));
+  // Over the window, eliding every output but the newest few (then the newest two) still beats
+  // dropping whole steps: the prompt cache is lost either way, but elided calls stay on the wire.
+  for (const keepRecent of [ladder.elide.keepRecent, HARDER.elide.keepRecent]) {
+    if (tokens <= limit) break;
+    out = dropReasoning(elide(messages, { keepRecent, step: 1 }));
     tokens = tokensOf(out);
   }
   if (tokens > limit) {
