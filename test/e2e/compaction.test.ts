@@ -8,16 +8,10 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { runShiro, tempDir } from "../support/run-shiro.ts";
 import { startStrictServer, type RecordedRequest, type StrictServer } from "../support/strict-server.ts";
-import { firstUserText, sequenceModel, visibleOutputs } from "../support/scripts.ts";
-import { cachedTokens, estimateInputTokens, promptKey } from "../support/prompt-tokens.ts";
+import { firstUserText, visibleOutputs } from "../support/scripts.ts";
+import { estimateInputTokens } from "../support/prompt-tokens.ts";
+import { cachedShares, CODEWORD, codewordIn, LONG_JOB, longJobPrompt, readingModel, readingProject as project, task } from "../support/long-job.ts";
 import type { ScriptedModel } from "../support/turn.ts";
-
-const CODEWORD = "PELICAN-7731";
-const codewordIn = (text: string) => /codeword is (\S+?)\./.exec(text)?.[1] ?? "no codeword";
-const reads = (prefix: string, n: number) => Array.from({ length: n }, (_, i) => ({ name: "read_file", arguments: { path: `${prefix}${i}.txt` } }));
-/** n dependent reads, then an answer that only a model still seeing the first user message gets right. */
-const readingModel = (prefix: string, n: number) =>
-  sequenceModel(reads(prefix, n), (input) => `read ${visibleOutputs(input).length} files; codeword ${codewordIn(firstUserText(input))}`);
 
 const SUMMARY_PREAMBLE = "Summary of the conversation so far";
 /** A reader that, asked without tools (a summary request), writes a summary carrying the codeword; and can continue from one. */
@@ -40,7 +34,7 @@ beforeAll(async () => {
   const models = {
     "gpt-5": readingModel("f", 4),
     "gpt-5-small": readingModel("big", 8),
-    "gpt-5-long": readingModel("long", 40),
+    [LONG_JOB.model]: readingModel(LONG_JOB.prefix, LONG_JOB.files),
     "gpt-5-sum": summarisingModel(goodSummary),
     "gpt-5-nosum": summarisingModel(() => ""),
   };
@@ -52,17 +46,7 @@ afterAll(async () => {
   await inStream.stop();
 });
 
-function project(prefix: string, n: number, chars: number): string {
-  const dir = tempDir("compaction");
-  for (let i = 0; i < n; i++) {
-    const line = `${prefix}${i}: the quick brown fox jumps over the lazy dog\n`;
-    writeFileSync(join(dir, `${prefix}${i}.txt`), line.repeat(Math.ceil(chars / line.length)).slice(0, chars));
-  }
-  return dir;
-}
-
 const jsonLines = (stdout: string): any[] => stdout.trim().split("\n").map((l) => JSON.parse(l));
-const task = (what: string) => `${what} The codeword is ${CODEWORD}. Tell me the codeword at the end.`;
 const ofType = (q: RecordedRequest, type: string): any[] => q.body.input.filter((i: any) => i.type === type);
 const elided = (q: RecordedRequest) => ofType(q, "function_call_output").filter((o) => /^\[output of read_file \S+ elided: /.test(o.output)).length;
 const overWindow = (q: RecordedRequest, window: number) => estimateInputTokens(q.body) > window;
@@ -79,11 +63,6 @@ function expectWholeHistory(reqs: RecordedRequest[], task: string, refused: (q: 
     expect(new Set(visibleOutputs(q.body.input).map((o) => (o.arguments as { path: string }).path)).size).toBe(calls);
     if (!refused(q)) calls++;
   }
-}
-
-/** What the prompt cache of the server reused, per request after the first (its `cached_tokens` over its input). */
-function cachedShares(reqs: RecordedRequest[]): number[] {
-  return reqs.slice(1).map((q, k) => cachedTokens(promptKey(reqs[k]!.body), promptKey(q.body)) / estimateInputTokens(q.body));
 }
 
 describe("compaction end to end (binary ↔ strict server)", () => {
@@ -148,9 +127,9 @@ describe("compaction end to end (binary ↔ strict server)", () => {
 
   test("the long job: 40 reads of large files cross the threshold again and again; minimal calls, task kept, ≥80% cached", async () => {
     const before = server.requests.length;
-    const prompt = task("Read long0.txt to long39.txt one by one.");
-    const r = await runShiro(["-p", "--json", "--yolo", "-m", "gpt-5-long", "--compact-at", "6000", prompt], {
-      cwd: project("long", 40, 4_000),
+    const prompt = longJobPrompt();
+    const r = await runShiro(["-p", "--json", "--yolo", "-m", LONG_JOB.model, "--compact-at", String(LONG_JOB.compactAt), prompt], {
+      cwd: project(LONG_JOB.prefix, LONG_JOB.files, LONG_JOB.chars),
       env: { OPENAI_BASE_URL: server.url },
     });
     expect(r.code).toBe(0);
