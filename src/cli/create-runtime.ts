@@ -73,28 +73,36 @@ export function createRuntime(opts: RuntimeOptions): Runtime {
   const summarise = async (focus: string | undefined, signal: AbortSignal) =>
     acceptSummary((await runtime.ask(buildSummaryRequestText(runtime.session.messages, focus), signal)) ?? undefined);
 
-  const requestBuilder = (signal: AbortSignal): BuildRequest => async (messages, { harder }) => {
-    const session = runtime.session;
-    // An overflow proves the window is smaller than what was just sent; learn it once per overflow.
-    if (harder && lastSentTokens > 0) {
-      session.contextWindow = { model: session.model, tokens: learnWindow(currentWindow(), lastSentTokens) };
-      lastSentTokens = 0;
-      autosave.schedule();
-    }
-    const spec = {
-      model: session.model,
-      instructions: prompt.instructions,
-      tools: prompt.toolSchemas,
-      params: requestParams({ model: session.model, sessionId: session.id, reasoningEffort: config.reasoningEffort }),
-      limits: limits(),
-      harder,
-      trailer: todoTrailer(session.notebook.todos),
+  const requestBuilder = (signal: AbortSignal): BuildRequest => {
+    // A summary that failed is not asked for again in the same turn (each attempt is a model call).
+    let summaryFailed = false;
+    return async (messages, { harder }) => {
+      const session = runtime.session;
+      // An overflow proves the window is smaller than what was just sent; learn it once per overflow.
+      if (harder && lastSentTokens > 0) {
+        session.contextWindow = { model: session.model, tokens: learnWindow(currentWindow(), lastSentTokens) };
+        lastSentTokens = 0;
+        autosave.schedule();
+      }
+      const spec = {
+        model: session.model,
+        instructions: prompt.instructions,
+        tools: prompt.toolSchemas,
+        params: requestParams({ model: session.model, sessionId: session.id, reasoningEffort: config.reasoningEffort }),
+        limits: limits(),
+        harder,
+        trailer: todoTrailer(session.notebook.todos),
+      };
+      let composed = composeRequest(messages, spec);
+      if (composed.needsSummary && !summaryFailed) {
+        const summarised = await summaryFallback(composed, signal, () => composeRequest(messages, spec));
+        summaryFailed = summarised === composed;
+        composed = summarised;
+      }
+      if (!harder) lastSentTokens = composed.tokens;
+      recordCall(session, { ...spec, messageCount: messages.length });
+      return composed;
     };
-    let composed = composeRequest(messages, spec);
-    if (composed.needsSummary) composed = await summaryFallback(composed, signal, () => composeRequest(messages, spec));
-    if (!harder) lastSentTokens = composed.tokens;
-    recordCall(session, { ...spec, messageCount: messages.length });
-    return composed;
   };
 
   /**

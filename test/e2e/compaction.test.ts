@@ -176,6 +176,8 @@ describe("compaction end to end (binary ↔ strict server)", () => {
     expect(r.stderr).toMatch(/error: .*context/i);
     const reqs = server.requests.slice(before);
     expect(reqs.filter((q) => q.status === 400)).toHaveLength(2); // the first overflow and its one retry, no loop
+    expect(reqs.filter((q) => q.body.tools.length === 0)).toHaveLength(1); // a failed summary is not asked for again this turn
+    expect(r.stderr.split("summarising it failed").length).toBe(2);
     expect(reqs.at(-1)!.status).toBe(400);
   });
 });
