@@ -2,7 +2,7 @@ import type { AgentEvent } from "../agent/events.ts";
 import { textOf, type Message } from "../agent/messages.ts";
 import { run, type BuildRequest } from "../agent/run.ts";
 import type { Authorize } from "../agent/run-tool-call.ts";
-import { composeRequest } from "../context/compose-request.ts";
+import { composeRequest, type ComposedRequest } from "../context/compose-request.ts";
 import { contextMeter, type ContextMeter } from "../context/context-meter.ts";
 import { estimateNextRequest } from "../context/estimate.ts";
 import { acceptSummary, buildSummaryRequestText } from "../context/summary.ts";
@@ -54,37 +54,73 @@ export type RuntimeOptions = {
 
 export function createRuntime(opts: RuntimeOptions): Runtime {
   const { config, cwd, store, prompt, stream, warn } = opts;
-  let learnedWindow: number | undefined;
   let lastSentTokens = 0;
   const autosave = createAutosave(() => (runtime.session.messages.length ? store.save(runtime.session) : Promise.resolve()), {
     onError: (err) => warn(`could not save the session: ${(err as Error).message}`),
   });
 
+  // A window learned from an overflow is kept in the session, for the model it was learned with.
+  const currentWindow = () => {
+    const { model, contextWindow } = runtime.session;
+    return windowFor(model, { configured: config.contextWindow, learned: contextWindow?.model === model ? contextWindow.tokens : undefined });
+  };
   const limits = () => {
-    const window = windowFor(runtime.session.model, { configured: config.contextWindow, learned: learnedWindow });
+    const window = currentWindow();
     return { window, threshold: thresholdInForce({ compactAt: config.compactAt, window }) };
   };
 
-  const buildRequest: BuildRequest = (messages, { harder }) => {
-    const session = runtime.session;
-    // An overflow proves the window is smaller than what was just sent; learn it once per overflow.
-    if (harder && lastSentTokens > 0) {
-      learnedWindow = learnWindow(windowFor(session.model, { configured: config.contextWindow, learned: learnedWindow }), lastSentTokens);
-      lastSentTokens = 0;
-    }
-    const spec = {
-      model: session.model,
-      instructions: prompt.instructions,
-      tools: prompt.toolSchemas,
-      params: requestParams({ model: session.model, sessionId: session.id, reasoningEffort: config.reasoningEffort }),
-      limits: limits(),
-      harder,
-      trailer: todoTrailer(session.notebook.todos),
+  /** A model-written summary of the history on the wire, or null when the call failed or was unusable. */
+  const summarise = async (focus: string | undefined, signal: AbortSignal) =>
+    acceptSummary((await runtime.ask(buildSummaryRequestText(runtime.session.messages, focus), signal)) ?? undefined);
+
+  const requestBuilder = (signal: AbortSignal): BuildRequest => {
+    // A summary that failed is not asked for again in the same turn (each attempt is a model call).
+    let summaryFailed = false;
+    return async (messages, { harder }) => {
+      const session = runtime.session;
+      // An overflow proves the window is smaller than what was just sent; learn it once per overflow.
+      if (harder && lastSentTokens > 0) {
+        session.contextWindow = { model: session.model, tokens: learnWindow(currentWindow(), lastSentTokens) };
+        lastSentTokens = 0;
+        autosave.schedule();
+      }
+      const spec = {
+        model: session.model,
+        instructions: prompt.instructions,
+        tools: prompt.toolSchemas,
+        params: requestParams({ model: session.model, sessionId: session.id, reasoningEffort: config.reasoningEffort }),
+        limits: limits(),
+        harder,
+        trailer: todoTrailer(session.notebook.todos),
+      };
+      let composed = composeRequest(messages, spec);
+      if (composed.needsSummary && !summaryFailed) {
+        const summarised = await summaryFallback(composed, signal, () => composeRequest(messages, spec));
+        summaryFailed = summarised === composed;
+        composed = summarised;
+      }
+      if (!harder) lastSentTokens = composed.tokens;
+      recordCall(session, { ...spec, messageCount: messages.length });
+      return composed;
     };
-    const composed = composeRequest(messages, spec);
-    if (!harder) lastSentTokens = composed.tokens;
-    recordCall(session, { ...spec, messageCount: messages.length });
-    return composed;
+  };
+
+  /**
+   * Even dropping old steps does not fit the window: continue from a summary, as `/compact` would.
+   * If the summary fails, the over-large request goes anyway and the API's answer decides.
+   */
+  const summaryFallback = async (composed: ComposedRequest, signal: AbortSignal, recompose: () => ComposedRequest) => {
+    const summary = await summarise(undefined, signal);
+    if (!summary) {
+      warn("the conversation does not fit the context window and summarising it failed; sending it anyway");
+      return composed;
+    }
+    runtime.session.messages.push(summary);
+    autosave.schedule();
+    warn(`the conversation did not fit the context window; continuing from a ${summary.summary.length.toLocaleString("en-US")}-char summary`);
+    const next = recompose();
+    const before = composed.compaction ?? { messagesBefore: 0, tokensBefore: composed.tokens };
+    return { ...next, compaction: { messagesBefore: before.messagesBefore, messagesAfter: 0, tokensBefore: before.tokensBefore, tokensAfter: next.tokens } };
   };
 
   const runtime: Runtime = {
@@ -102,7 +138,7 @@ export function createRuntime(opts: RuntimeOptions): Runtime {
         messages: session.messages,
         tools: prompt.tools,
         stream,
-        buildRequest,
+        buildRequest: requestBuilder(signal),
         authorize: opts.authorize,
         root: cwd,
         maxSteps: config.maxSteps,
@@ -126,12 +162,10 @@ export function createRuntime(opts: RuntimeOptions): Runtime {
     async reset() {
       await autosave.flush();
       runtime.session = store.create({ cwd, model: runtime.session.model });
-      learnedWindow = undefined;
     },
     async resume(idOrPrefix) {
       await autosave.flush();
       runtime.session = await loadById(store, await resolveId(store, idOrPrefix, warn), undefined, warn);
-      learnedWindow = undefined;
     },
     async save() {
       autosave.schedule();
@@ -140,7 +174,7 @@ export function createRuntime(opts: RuntimeOptions): Runtime {
     async compact(focus, signal) {
       const session = runtime.session;
       if (!session.messages.some((m) => m.role === "user")) return { ok: false, message: "nothing to compact yet" };
-      const summary = acceptSummary((await runtime.ask(buildSummaryRequestText(session.messages, focus || undefined), signal)) ?? undefined);
+      const summary = await summarise(focus || undefined, signal);
       if (!summary) return { ok: false, message: "the summary failed or was empty; the transcript is unchanged" };
       session.messages.push(summary);
       await runtime.save();

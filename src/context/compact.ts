@@ -39,7 +39,8 @@ const HARDER_SHARE_OF_WINDOW = 0.6;
 /**
  * Shrinks what goes on the wire, lossless first: (1) over the threshold, elide old outputs;
  * (2) still over it, drop old reasoning; (3) only if over the window, drop whole oldest exchanges
- * behind a note of what they did. Every step keeps calls and results paired.
+ * behind a note of what they did (after eliding all but the newest outputs). Every step keeps
+ * calls and results paired.
  */
 export function compactForWire(messages: readonly Message[], opts: CompactOptions): CompactResult {
   const { model, instructionsChars } = opts;
@@ -57,6 +58,13 @@ export function compactForWire(messages: readonly Message[], opts: CompactOption
   let tokens = tokensOf(out);
   if (opts.harder || tokens > threshold) {
     out = dropReasoning(out);
+    tokens = tokensOf(out);
+  }
+  // Over the window, eliding every output but the newest few (then the newest two) still beats
+  // dropping whole steps: the prompt cache is lost either way, but elided calls stay on the wire.
+  for (const keepRecent of [ladder.elide.keepRecent, HARDER.elide.keepRecent]) {
+    if (tokens <= limit) break;
+    out = dropReasoning(elide(messages, { keepRecent, step: 1 }));
     tokens = tokensOf(out);
   }
   if (tokens > limit) {

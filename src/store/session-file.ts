@@ -23,6 +23,8 @@ export type Session = {
   messages: Message[];
   notebook: Notebook;
   callLog: CallLog;
+  /** A model's window as learned from an overflow (smaller than the configured or known one). */
+  contextWindow?: { model: string; tokens: number };
 };
 
 export type SessionFileError =
@@ -78,13 +80,14 @@ export function serialiseSession(session: Session, now = new Date()): string {
     messages: session.messages,
     notebook: session.notebook,
     callLog: session.callLog,
+    ...(session.contextWindow !== undefined ? { contextWindow: session.contextWindow } : {}),
   };
   return JSON.stringify(file);
 }
 
 export function sessionFromFile(file: SessionFile): Session {
-  const { id, createdAt, cwd, model, messages, notebook, callLog } = file;
-  return { id, createdAt, cwd, model, messages, notebook, callLog };
+  const { id, createdAt, cwd, model, messages, notebook, callLog, contextWindow } = file;
+  return { id, createdAt, cwd, model, messages, notebook, callLog, ...(contextWindow !== undefined ? { contextWindow } : {}) };
 }
 
 const newerSchema = (path: string, id: unknown, schemaVersion: number): SessionFileError => ({

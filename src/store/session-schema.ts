@@ -104,6 +104,8 @@ export const sessionFileSchema = sessionHeaderSchema.extend({
   messages: z.array(messageSchema),
   notebook: notebookSchema,
   callLog: callLogSchema,
+  /** The window learned from a `context_length_exceeded` (for that model), so a resumed session does not overflow again. */
+  contextWindow: z.object({ model: z.string(), tokens: z.number().int().positive() }).optional(),
 });
 export type SessionFile = z.infer<typeof sessionFileSchema>;
 

@@ -41,7 +41,8 @@ describe("the compaction ladder", () => {
     const h = history("TASK: fix the parser", 30, { output: "first line\n" + "x".repeat(8181) });
     h.splice(21, 0, { role: "user", text: "also update the docs" });
     h[4] = { role: "tool", results: [{ callId: "call_2", output: "exit 1: 3 tests failed\nmore", isError: true }] };
-    const r = compactForWire(h, opts({ threshold: 15_000, window: 20_000 }));
+    // Even eliding all but the newest 2 outputs leaves ~6k tokens: over this window, so steps must go.
+    const r = compactForWire(h, opts({ threshold: 4_000, window: 5_000 }));
     const input = wire(r.messages);
     expect(input[0]).toMatchObject({ role: "user", content: [{ text: "TASK: fix the parser" }] });
     const notes = input.filter((i) => i.role === "user" && i.content[0].text.startsWith("[shiro: "));
@@ -53,6 +54,18 @@ describe("the compaction ladder", () => {
     for (let n = 1; n <= 30; n++) if (!callsOnWire.has(`call_${n}`)) expect(noteText).toContain(`- read_file src/f${n}.ts → `);
     for (let n = 27; n <= 30; n++) expect(callsOnWire.has(`call_${n}`)).toBe(true); // the latest stay
     expect(input.some((i) => i.role === "user" && i.content[0].text === "also update the docs")).toBe(true);
+    expect(r.tokens).toBeLessThanOrEqual(5_000);
+    expect(r.needsSummary).toBeUndefined();
+  });
+
+  test("over the window, every output but the newest 8 is elided before any whole step is dropped", () => {
+    // 12 calls: the coarse cut (steps of 16) elides nothing, yet 12 × 8k chars is over a 20k window.
+    const h = history("task", 12, { reasoning: true, output: "x".repeat(8192) });
+    const r = compactForWire(h, opts({ threshold: 15_000, window: 20_000 }));
+    const input = wire(r.messages);
+    expect(ofType(input, "function_call")).toHaveLength(12);
+    expect(input.some((i) => i.role === "user" && i.content[0].text.startsWith("[shiro: "))).toBe(false);
+    expect(fullOutputs(input)).toBe(8);
     expect(r.tokens).toBeLessThanOrEqual(20_000);
     expect(r.needsSummary).toBeUndefined();
   });

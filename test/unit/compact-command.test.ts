@@ -1,0 +1,75 @@
+/**
+ * `/compact` through a real runtime (startSession) against the strict local API: a summary call that
+ * fails or says nothing usable leaves the session file byte-identical; a good one adds a marker.
+ */
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { parseFlags } from "../../src/cli/args.ts";
+import { loadConfig } from "../../src/cli/config.ts";
+import type { Runtime } from "../../src/cli/create-runtime.ts";
+import { startSession } from "../../src/cli/start-session.ts";
+import { tempDir } from "../support/run-shiro.ts";
+import { sequenceModel } from "../support/scripts.ts";
+import { startStrictServer, type StrictServer } from "../support/strict-server.ts";
+
+const GOOD = "## Goal\nRead a.txt and report.\n\n## Files touched\nnone\n\n## Decisions\nnone\n\n## Commands and outcomes\n- read_file a.txt → ok\n\n## What remains\nnothing";
+let summaryReply = "";
+const reader = sequenceModel([{ name: "read_file", arguments: { path: "a.txt" } }], "a.txt says hello");
+
+let server: StrictServer;
+beforeAll(async () => {
+  // Asked without tools (the summary request), it answers whatever the test set; otherwise it reads a.txt.
+  server = await startStrictServer({ models: { "gpt-5": (req) => (req.tools.length === 0 ? { text: summaryReply } : reader(req)) } });
+});
+afterAll(() => server.stop());
+
+async function workedSession(): Promise<{ runtime: Runtime; file: string }> {
+  const home = tempDir("home");
+  const cwd = tempDir("proj");
+  writeFileSync(join(cwd, "a.txt"), "hello\n");
+  const flags = { ...parseFlags(["--yolo"]), print: true };
+  const config = await loadConfig(flags, { SHIRO_HOME: home, OPENAI_BASE_URL: server.url, OPENAI_API_KEY: "test-key-not-a-secret" });
+  const runtime = await startSession({ flags, config: { ...config, apiKey: config.apiKey! }, cwd, warn: () => {} });
+  for await (const event of runtime.runTurn("Read a.txt and tell me what it says.", new AbortController().signal))
+    if (event.type === "end") expect(event.status).toBe("done");
+  return { runtime, file: join(home, "sessions", `${runtime.session.id}.json`) };
+}
+
+describe("/compact", () => {
+  const unusable = [
+    ["the summary call fails (HTTP 400)", () => server.inject({ status: 400 })],
+    ["the summary is empty", () => void (summaryReply = "")],
+    ["the summary is garbage (no Goal section)", () => void (summaryReply = "Sure! ".repeat(40))],
+  ] as const;
+  for (const [what, arrange] of unusable)
+    test(`${what}: the transcript on disk stays byte-identical and the person is told`, async () => {
+      const { runtime, file } = await workedSession();
+      const before = readFileSync(file);
+      const messages = structuredClone(runtime.session.messages);
+      const calls = server.requests.length;
+      arrange();
+      const result = await runtime.compact("", new AbortController().signal);
+      expect(server.requests.length).toBe(calls + 1);
+      expect(result).toEqual({ ok: false, message: "the summary failed or was empty; the transcript is unchanged" });
+      await Bun.sleep(5); // a save would show as a new updatedAt
+      expect(readFileSync(file).equals(before)).toBe(true);
+      expect(runtime.session.messages).toEqual(messages);
+    });
+
+  test("a usable summary is appended as a marker and saved; the next request starts from it", async () => {
+    const { runtime, file } = await workedSession();
+    const before = readFileSync(file, "utf8");
+    summaryReply = GOOD;
+    const result = await runtime.compact("the file contents", new AbortController().signal);
+    expect(result.ok).toBe(true);
+    expect(server.requests.at(-1)!.raw).toContain("Pay particular attention to: the file contents");
+    const after = JSON.parse(readFileSync(file, "utf8"));
+    expect(after.messages.slice(0, -1)).toEqual(JSON.parse(before).messages);
+    expect(after.messages.at(-1)).toEqual({ role: "compaction", summary: GOOD });
+    const next = server.requests.length;
+    for await (const _ of runtime.runTurn("Again, please.", new AbortController().signal));
+    const input = server.requests[next]!.body.input;
+    expect(input.map((i: any) => i.content[0].text)).toEqual([`Summary of the conversation so far (earlier messages were compacted into it):\n\n${GOOD}`, "Again, please."]);
+  });
+});
