@@ -39,6 +39,7 @@ export async function* run(opts: RunOptions): AsyncGenerator<AgentEvent> {
   let usage: Usage = emptyUsage();
   let steps = 0;
   let denials = 0;
+  // The one harder retry a context overflow earns; a step that then succeeds earns the next one.
   let overflowRetried = false;
   let compactionTold = false;
   const end = (status: EndStatus): AgentEvent => ({ type: "end", status, steps, usage, denials });
@@ -82,6 +83,7 @@ export async function* run(opts: RunOptions): AsyncGenerator<AgentEvent> {
       return yield end("error");
     }
 
+    overflowRetried = false;
     usage = addUsage(usage, reply.usage);
     messages.push(reply);
     yield { type: "message", message: reply };

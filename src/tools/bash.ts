@@ -31,7 +31,8 @@ export const bash = defineTool({
   async run(args, ctx) {
     const timeoutMs = args.timeout_ms ?? BASH_DEFAULT_TIMEOUT_MS;
     // detached: the command leads its own process group, so one kill reaches everything it started.
-    const proc = Bun.spawn(["bash", "-lc", args.command], { cwd: ctx.root, stdin: "ignore", stdout: "pipe", stderr: "pipe", detached: true });
+    // env given explicitly: Bun.spawn otherwise uses the environment the process started with.
+    const proc = Bun.spawn(["bash", "-lc", args.command], { cwd: ctx.root, env: process.env, stdin: "ignore", stdout: "pipe", stderr: "pipe", detached: true });
     const signalGroup = (signal: NodeJS.Signals) => {
       try {
         process.kill(-proc.pid, signal);

@@ -103,6 +103,9 @@ describe("agent loop", () => {
     const twice = await drive(() => [overflow]);
     expect(twice.end.status).toBe("error");
     expect(twice.bodies).toHaveLength(2);
+    // After a retry that fits, later steps are built normally again (and earn their own one retry).
+    const later = await drive((_m, n) => (n === 0 ? [overflow] : n === 1 ? [reply([call("c1", "echo", '{"text":"x"}')])] : [reply([{ type: "text", text: "ok" }])]));
+    expect(later.bodies.map((b) => b.model)).toEqual(["m", "harder", "m"]);
   });
 
   test("an abort keeps the streamed text as an incomplete message", async () => {
