@@ -1,0 +1,43 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { REPO } from "./binary.ts";
+import type { TestHttps } from "./https-server.ts";
+import { sha256 } from "./registry-fixture.ts";
+
+/** Where the shipped index points its entries; rewritten to the test server's origin. */
+const SHIPPED_BASE = "https://raw.githubusercontent.com/shiro-neko/shiro-neko/main/";
+
+export type Entry = { name: string; description: string; url: string; sha256?: string; author?: string };
+export type Index = { skills: Entry[]; plugins: Entry[] };
+
+/** The repo's own file, byte for byte (what an install must write). */
+export const shippedFile = (path: string): string => readFileSync(join(REPO, path), "utf8");
+
+/**
+ * Serves the repo's registry-index.json (entry URLs moved to `https.origin`) and every file under
+ * registry/, so the shipped entries install exactly as they would from GitHub, sha256 pins included.
+ * Returns the index URL.
+ */
+export function serveShippedRegistry(https: TestHttps, path = "/registry-index.json"): string {
+  const index = shippedFile("registry-index.json").replaceAll(SHIPPED_BASE, `${https.origin}/`);
+  https.routes.set(path, () => new Response(index, { headers: { "content-type": "application/json" } }));
+  for (const file of new Bun.Glob("registry/**/*").scanSync({ cwd: REPO })) {
+    https.routes.set(`/${file}`, () => new Response(shippedFile(file)));
+  }
+  return `${https.origin}${path}`;
+}
+
+/**
+ * Serves `bodies` (name → text) at /<dir>/<file> and an index listing them, pinned by their sha256
+ * unless the entry already says otherwise. Returns the index URL.
+ */
+export function serveIndex(https: TestHttps, path: string, index: Index, bodies: Record<string, string> = {}): string {
+  for (const [file, text] of Object.entries(bodies)) https.routes.set(`/${file}`, () => new Response(text));
+  const pinned = (entry: Entry): Entry => {
+    const file = entry.url.startsWith(https.origin) ? entry.url.slice(https.origin.length + 1) : "";
+    return entry.sha256 === undefined && bodies[file] !== undefined ? { ...entry, sha256: sha256(bodies[file]) } : entry;
+  };
+  const served = { skills: index.skills.map(pinned), plugins: index.plugins.map(pinned) };
+  https.routes.set(path, () => Response.json(served));
+  return `${https.origin}${path}`;
+}
