@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { makeTestCertificate, removeCertificate, startHttpsServer, type TestCa, type TestHttps } from "../support/https-server.ts";
 import { filesUnder, pluginText, skillText } from "../support/registry-fixture.ts";
-import { serveIndex, serveShippedRegistry, shippedFile } from "../support/registry-site.ts";
+import { homeWithRegistry, serveIndex, serveShippedRegistry, shippedFile } from "../support/registry-site.ts";
 import { runShiro, tempDir } from "../support/run-shiro.ts";
 
 let ca: TestCa;
@@ -38,12 +38,7 @@ afterAll(() => {
   removeCertificate(ca);
 });
 
-/** A fresh $SHIRO_HOME whose config.json points at `registryUrl`. */
-function homeFor(registryUrl: string): string {
-  const home = tempDir("reg-home");
-  writeFileSync(join(home, "config.json"), JSON.stringify({ registryUrl }));
-  return home;
-}
+const homeFor = homeWithRegistry;
 
 const shiro = (args: string[], home: string, env: Record<string, string | undefined> = {}) =>
   runShiro(["registry", ...args], { cwd: tempDir("reg-cwd"), home, env: { NODE_EXTRA_CA_CERTS: ca.certPath, ...env } });

@@ -1,4 +1,5 @@
-import { readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { REPO } from "./binary.ts";
 import type { TestHttps } from "./https-server.ts";
@@ -41,3 +42,13 @@ export function serveIndex(https: TestHttps, path: string, index: Index, bodies:
   https.routes.set(path, () => Response.json(served));
   return `${https.origin}${path}`;
 }
+
+/** A fresh temp $SHIRO_HOME whose config.json points `registryUrl` at a test registry. */
+export function homeWithRegistry(registryUrl: string): string {
+  const home = mkdtempSync(join(tmpdir(), "shiro-reg-home-"));
+  pointAt(home, registryUrl);
+  return home;
+}
+
+/** Switches an existing home to another registry, as a person editing config.json would. */
+export const pointAt = (home: string, registryUrl: string): void => writeFileSync(join(home, "config.json"), JSON.stringify({ registryUrl }));
