@@ -2,8 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { makeTestCertificate, removeCertificate, startHttpsServer, type TestCa, type TestHttps } from "../support/https-server.ts";
-import { pluginText, skillText } from "../support/registry-fixture.ts";
-import { homeWithRegistry, pointAt, serveIndex, serveShippedRegistry, shippedFile } from "../support/registry-site.ts";
+import { TEAM, homeWithRegistry, pointAt, serveShippedRegistry, serveTeamRegistry, shippedFile } from "../support/registry-site.ts";
 import { runShiro, tempDir } from "../support/run-shiro.ts";
 import { sequenceModel, visibleOutputs } from "../support/scripts.ts";
 import { startStrictServer, type StrictServer } from "../support/strict-server.ts";
@@ -15,9 +14,6 @@ const HIDDEN_FORCE_PUSH = `git() { echo "$*" > pushed-hidden.txt; }; git push $(
 const NPM_PUBLISH = `npm() { echo "$*" > published.txt; }; npm publish`;
 const RISKY = [PLAIN_FORCE_PUSH, HIDDEN_FORCE_PUSH, NPM_PUBLISH].map((command) => ({ name: "bash", arguments: { command } }));
 
-const NPM_REASON = "releases are published by CI from a tag, never from a session";
-const SKILL_BODY = "# Release notes\n\nGroup merged changes by user impact. Marker: SKILL-BODY-7f3a.";
-const SKILL_DESCRIPTION = "Draft release notes from the merged changes since the last tag.";
 
 let ca: TestCa;
 let https: TestHttps;
@@ -29,18 +25,7 @@ beforeAll(async () => {
   ca = makeTestCertificate();
   https = startHttpsServer(ca);
   shippedUrl = serveShippedRegistry(https);
-  teamUrl = serveIndex(
-    https,
-    "/team-index.json",
-    {
-      skills: [{ name: "release-notes", description: SKILL_DESCRIPTION, url: `${https.origin}/team/release-notes.md` }],
-      plugins: [{ name: "no-npm-publish", description: "Refuses npm publish.", url: `${https.origin}/team/no-npm-publish.json` }],
-    },
-    {
-      "team/release-notes.md": skillText("release-notes", SKILL_DESCRIPTION, SKILL_BODY),
-      "team/no-npm-publish.json": pluginText("no-npm-publish", [{ tools: ["bash"], commandPattern: "\\bnpm\\s+publish\\b", reason: NPM_REASON }]),
-    },
-  );
+  teamUrl = serveTeamRegistry(https);
   api = await startStrictServer({
     models: {
       risky: sequenceModel(RISKY, "Tried all three."),
@@ -98,7 +83,7 @@ describe("installed plugins and skills reach a scripted model through the binary
     const forcePushReason = JSON.parse(shippedFile("registry/plugins/no-force-push.json")).deny[0].reason;
     expect(outputs.get(PLAIN_FORCE_PUSH)).toStartWith("Denied: guard: destructive command git push --force");
     expect(outputs.get(HIDDEN_FORCE_PUSH)).toBe(`Denied: plugin no-force-push: ${forcePushReason}`);
-    expect(outputs.get(NPM_PUBLISH)).toBe(`Denied: plugin no-npm-publish: ${NPM_REASON}`);
+    expect(outputs.get(NPM_PUBLISH)).toBe(`Denied: plugin no-npm-publish: ${TEAM.pluginReason}`);
     for (const canary of ["pushed.txt", "pushed-hidden.txt", "published.txt"]) expect(existsSync(join(cwd, canary))).toBe(false);
     expect([run.code, run.stdout]).toEqual([4, "Tried all three.\n"]); // 4: the run finished with calls denied
   });
@@ -111,13 +96,13 @@ describe("installed plugins and skills reach a scripted model through the binary
     expect(requests).toHaveLength(2);
     const [first, second] = requests as [StrictServer["requests"][0], StrictServer["requests"][0]];
 
-    expect(first.body.instructions).toContain(`- release-notes: ${SKILL_DESCRIPTION}`);
+    expect(first.body.instructions).toContain(`- release-notes: ${TEAM.skillDescription}`);
     expect(first.body.tools.map((t: { name: string }) => t.name)).toContain("skill");
-    expect(first.raw).not.toContain("SKILL-BODY-7f3a");
+    expect(first.raw).not.toContain(TEAM.bodyMarker);
 
     expect(second.body.instructions).toBe(first.body.instructions);
     const loaded = visibleOutputs(second.body.input).filter((o) => o.name === "skill");
-    expect(loaded).toEqual([{ callId: expect.any(String), name: "skill", arguments: { name: "release-notes" }, output: SKILL_BODY }]);
-    expect(second.raw.split("SKILL-BODY-7f3a")).toHaveLength(2); // exactly once: in that output
+    expect(loaded).toEqual([{ callId: expect.any(String), name: "skill", arguments: { name: "release-notes" }, output: TEAM.skillBody }]);
+    expect(second.raw.split(TEAM.bodyMarker)).toHaveLength(2); // exactly once: in that output
   });
 });

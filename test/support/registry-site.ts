@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { REPO } from "./binary.ts";
 import type { TestHttps } from "./https-server.ts";
-import { sha256 } from "./registry-fixture.ts";
+import { pluginText, sha256, skillText } from "./registry-fixture.ts";
 
 /** Where the shipped index points its entries; rewritten to the test server's origin. */
 const SHIPPED_BASE = "https://raw.githubusercontent.com/shiro-neko/shiro-neko/main/";
@@ -52,3 +52,31 @@ export function homeWithRegistry(registryUrl: string): string {
 
 /** Switches an existing home to another registry, as a person editing config.json would. */
 export const pointAt = (home: string, registryUrl: string): void => writeFileSync(join(home, "config.json"), JSON.stringify({ registryUrl }));
+
+/** A team's own registry: a skill whose body carries a marker, and a plugin the guard has no rule like. */
+export const TEAM = {
+  skillName: "release-notes",
+  skillDescription: "Draft release notes from the merged changes since the last tag.",
+  skillBody: "# Release notes\n\nGroup merged changes by user impact. Marker: SKILL-BODY-7f3a.",
+  bodyMarker: "SKILL-BODY-7f3a",
+  pluginName: "no-npm-publish",
+  pluginPattern: "\\bnpm\\s+publish\\b",
+  pluginReason: "releases are published by CI from a tag, never from a session",
+} as const;
+
+/** Serves TEAM's index at /team-index.json and returns its URL. */
+export function serveTeamRegistry(https: TestHttps): string {
+  const at = (file: string) => `${https.origin}/team/${file}`;
+  return serveIndex(
+    https,
+    "/team-index.json",
+    {
+      skills: [{ name: TEAM.skillName, description: TEAM.skillDescription, url: at(`${TEAM.skillName}.md`) }],
+      plugins: [{ name: TEAM.pluginName, description: "Refuses npm publish.", url: at(`${TEAM.pluginName}.json`) }],
+    },
+    {
+      [`team/${TEAM.skillName}.md`]: skillText(TEAM.skillName, TEAM.skillDescription, TEAM.skillBody),
+      [`team/${TEAM.pluginName}.json`]: pluginText(TEAM.pluginName, [{ tools: ["bash"], commandPattern: TEAM.pluginPattern, reason: TEAM.pluginReason }]),
+    },
+  );
+}
