@@ -56,7 +56,8 @@ describe("/registry and /skills in the REPL (real terminal, compiled binary)", (
     expect(filesUnder(join(home, "registry"))).toEqual([]);
 
     await command("/registry add release-notes", "[y/N]");
-    await command("y", 'installed skill "release-notes"');
+    await command("y", "skill changes reach the model in the next session (restart shiro)");
+    expect(pty.screen()).toContain('installed skill "release-notes"');
     await command("/skills", /release-notes +installed/);
 
     await command("/registry add no-npm-publish", `when the command matches /${TEAM.pluginPattern}/: ${TEAM.pluginReason}`);
