@@ -85,6 +85,9 @@ export async function runRepl(flags: Flags, config: Config & { apiKey: string })
 
   let exit!: (code: number) => void;
   const exited = new Promise<number>((resolve) => (exit = resolve));
+  // Ctrl-D may close readline while a command or turn is finishing; prompting after that throws.
+  let closed = false;
+  const promptAgain = () => (closed ? undefined : rl.prompt());
 
   async function submit(line: string): Promise<void> {
     if (line.trim() === "") return rl.prompt();
@@ -93,7 +96,7 @@ export async function runRepl(flags: Flags, config: Config & { apiKey: string })
       const parsed = parseSlash(line, COMMANDS);
       if (parsed.kind === "unknown") print(c.yellow(unknownCommandLine(parsed)));
       else if ((await parsed.command.run(ctx, parsed.arg)) === "exit") return rl.close();
-      return rl.prompt();
+      return promptAgain();
     }
     const { text, attached, refused } = await attachMentions(line, cwd, refuseAttachment);
     if (attached.length) print(c.dim(`· attached ${attached.join(", ")}`));
@@ -116,7 +119,7 @@ export async function runRepl(flags: Flags, config: Config & { apiKey: string })
       print(c.dim(`› ${next}`));
       return submit(next);
     }
-    rl.prompt();
+    promptAgain();
   }
 
   rl.on("line", (line) => {
@@ -153,6 +156,7 @@ export async function runRepl(flags: Flags, config: Config & { apiKey: string })
   });
 
   rl.on("close", () => {
+    closed = true;
     queue.length = 0;
     turn?.controller.abort();
     process.stdout.write("\n");
