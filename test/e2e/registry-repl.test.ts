@@ -29,6 +29,16 @@ afterAll(async () => {
   removeCertificate(ca);
 });
 
+const replEnv = (home: string) => ({
+  PATH: process.env.PATH,
+  HOME: home,
+  SHIRO_HOME: home,
+  OPENAI_API_KEY: "test-key-not-a-secret",
+  OPENAI_BASE_URL: api.url,
+  NODE_EXTRA_CA_CERTS: ca.certPath,
+  NO_COLOR: "1",
+});
+
 describe("/registry and /skills in the REPL (real terminal, compiled binary)", () => {
   test("browse, confirm an install at the prompt, see it in /skills; a plugin added mid-session applies at once", async () => {
     const home = homeWithRegistry(teamUrl);
@@ -36,7 +46,7 @@ describe("/registry and /skills in the REPL (real terminal, compiled binary)", (
     await using pty = spawnPty([BINARY, "--yolo", "-m", "publisher"], {
       cwd,
       cols: 200,
-      env: { PATH: process.env.PATH, HOME: home, SHIRO_HOME: home, OPENAI_API_KEY: "test-key-not-a-secret", OPENAI_BASE_URL: api.url, NODE_EXTRA_CA_CERTS: ca.certPath, NO_COLOR: "1" },
+      env: replEnv(home),
     });
     const command = async (line: string, expected: string | RegExp) => {
       const mark = pty.mark();
@@ -73,5 +83,20 @@ describe("/registry and /skills in the REPL (real terminal, compiled binary)", (
     pty.write(keys.ctrlD);
     expect(await pty.exited).toBe(0);
     expect(readFileSync(join(home, "registry/plugins/no-npm-publish.json"), "utf8")).toContain(TEAM.pluginReason);
+  });
+
+  test("`shiro registry add` on a terminal asks after the preview; only yes installs", async () => {
+    const home = homeWithRegistry(teamUrl);
+    const add = async (answer: string) => {
+      await using pty = spawnPty([BINARY, "registry", "add", TEAM.skillName], { cwd: tempDir("reg-tty"), env: replEnv(home) });
+      await pty.waitFor("[y/N] ");
+      expect(pty.screen()).toContain(TEAM.skillBody.split("\n").at(-1)!);
+      await pty.type(answer + keys.enter, 1);
+      return await pty.exited;
+    };
+    expect(await add("n")).toBe(1);
+    expect(filesUnder(join(home, "registry"))).toEqual([]);
+    expect(await add("y")).toBe(0);
+    expect(filesUnder(join(home, "registry"))).toEqual([`skills/${TEAM.skillName}.md`, `skills/${TEAM.skillName}.origin.json`]);
   });
 });

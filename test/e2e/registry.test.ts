@@ -90,12 +90,18 @@ describe("shiro registry through the binary (local HTTPS registry, NODE_EXTRA_CA
     expect(usage.stderr).toContain("usage: registry [list | search <query> | add <name> [--yes] | remove <name> | installed]");
   });
 
-  test("without the CA the registry's certificate is refused: one line, exit 1", async () => {
-    const r = await shiro(["list"], homeFor(shippedUrl), { NODE_EXTRA_CA_CERTS: undefined });
-    expect(r.code).toBe(1);
-    expect(lines(r.stderr)).toHaveLength(1);
-    expect(r.stderr).toStartWith(`refused index ${shippedUrl}: cannot fetch`);
-    expect(r.stdout).toBe("");
+  test("the index must be https with a trusted certificate: one line, exit 1", async () => {
+    const untrusted = await shiro(["list"], homeFor(shippedUrl), { NODE_EXTRA_CA_CERTS: undefined });
+    expect(untrusted.code).toBe(1);
+    expect(lines(untrusted.stderr)).toHaveLength(1);
+    expect(untrusted.stderr).toStartWith(`refused index ${shippedUrl}: cannot fetch`);
+    expect(untrusted.stdout).toBe("");
+
+    const plain = shippedUrl.replace("https:", "http:");
+    const before = https.requested.length;
+    const http = await shiro(["list"], homeFor(plain));
+    expect([http.code, http.stdout, http.stderr]).toEqual([1, "", `refused index ${plain}: http: URLs are not allowed, only https:\n`]);
+    expect(https.requested.length).toBe(before);
   });
 
   test("add without --yes and no terminal shows the text, writes nothing, exits 1", async () => {
