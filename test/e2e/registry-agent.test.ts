@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { makeTestCertificate, removeCertificate, startHttpsServer, type TestCa, type TestHttps } from "../support/https-server.ts";
+import { skillText } from "../support/registry-fixture.ts";
 import { TEAM, homeWithRegistry, pointAt, serveShippedRegistry, serveTeamRegistry, shippedFile } from "../support/registry-site.ts";
 import { runShiro, tempDir } from "../support/run-shiro.ts";
 import { sequenceModel, visibleOutputs } from "../support/scripts.ts";
@@ -104,5 +105,20 @@ describe("installed plugins and skills reach a scripted model through the binary
     const loaded = visibleOutputs(second.body.input).filter((o) => o.name === "skill");
     expect(loaded).toEqual([{ callId: expect.any(String), name: "skill", arguments: { name: "release-notes" }, output: TEAM.skillBody }]);
     expect(second.raw.split(TEAM.bodyMarker)).toHaveLength(2); // exactly once: in that output
+  });
+
+  test("a skill the person wrote outranks an installed one of the same name", async () => {
+    const home = homeWithRegistry(teamUrl);
+    await install(home, teamUrl, TEAM.skillName);
+    mkdirSync(join(home, "skills"));
+    writeFileSync(join(home, "skills", `${TEAM.skillName}.md`), skillText(TEAM.skillName, "Our own way of writing release notes.", "Use the house template. Marker: PERSONAL-BODY-41c2."));
+    const { run, requests } = await agentRun(home, "skill-user");
+    expect(run.code).toBe(0);
+    const instructions: string = requests[0]!.body.instructions;
+    expect(instructions).toContain(`- ${TEAM.skillName}: Our own way of writing release notes.`);
+    expect(instructions).not.toContain(TEAM.skillDescription);
+    const loaded = visibleOutputs(requests[1]!.body.input).find((o) => o.name === "skill");
+    expect(loaded?.output).toBe("Use the house template. Marker: PERSONAL-BODY-41c2.");
+    expect(requests.some((q) => q.raw.includes(TEAM.bodyMarker))).toBe(false);
   });
 });
