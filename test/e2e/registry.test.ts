@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { makeTestCertificate, removeCertificate, startHttpsServer, type TestCa, type TestHttps } from "../support/https-server.ts";
-import { filesUnder, pluginText, skillText } from "../support/registry-fixture.ts";
+import { filesUnder, pluginText } from "../support/registry-fixture.ts";
 import { homeWithRegistry, serveIndex, serveShippedRegistry, shippedFile } from "../support/registry-site.ts";
 import { runShiro, tempDir } from "../support/run-shiro.ts";
 
@@ -38,8 +38,6 @@ afterAll(() => {
   removeCertificate(ca);
 });
 
-const homeFor = homeWithRegistry;
-
 const shiro = (args: string[], home: string, env: Record<string, string | undefined> = {}) =>
   runShiro(["registry", ...args], { cwd: tempDir("reg-cwd"), home, env: { NODE_EXTRA_CA_CERTS: ca.certPath, ...env } });
 
@@ -61,7 +59,7 @@ const registryFiles = (home: string) => filesUnder(join(home, "registry"));
 
 describe("shiro registry through the binary (local HTTPS registry, NODE_EXTRA_CA_CERTS)", () => {
   test("list and search print aligned tables of both kinds; usage errors exit 2", async () => {
-    const home = homeFor(shippedUrl);
+    const home = homeWithRegistry(shippedUrl);
     const all = await shiro(["list"], home);
     expect([all.code, all.stderr]).toEqual([0, ""]);
     const table = lines(all.stdout);
@@ -91,7 +89,7 @@ describe("shiro registry through the binary (local HTTPS registry, NODE_EXTRA_CA
   });
 
   test("the index must be https with a trusted certificate: one line, exit 1", async () => {
-    const untrusted = await shiro(["list"], homeFor(shippedUrl), { NODE_EXTRA_CA_CERTS: undefined });
+    const untrusted = await shiro(["list"], homeWithRegistry(shippedUrl), { NODE_EXTRA_CA_CERTS: undefined });
     expect(untrusted.code).toBe(1);
     expect(lines(untrusted.stderr)).toHaveLength(1);
     expect(untrusted.stderr).toStartWith(`refused index ${shippedUrl}: cannot fetch`);
@@ -99,13 +97,13 @@ describe("shiro registry through the binary (local HTTPS registry, NODE_EXTRA_CA
 
     const plain = shippedUrl.replace("https:", "http:");
     const before = https.requested.length;
-    const http = await shiro(["list"], homeFor(plain));
+    const http = await shiro(["list"], homeWithRegistry(plain));
     expect([http.code, http.stdout, http.stderr]).toEqual([1, "", `refused index ${plain}: http: URLs are not allowed, only https:\n`]);
     expect(https.requested.length).toBe(before);
   });
 
   test("add without --yes and no terminal shows the text, writes nothing, exits 1", async () => {
-    const home = homeFor(shippedUrl);
+    const home = homeWithRegistry(shippedUrl);
     const r = await shiro(["add", "commit-message"], home);
     expect(r.code).toBe(1);
     expect(r.stderr).toBe('skill "commit-message" not installed: nobody to confirm; pass --yes to install it without a prompt\n');
@@ -114,7 +112,7 @@ describe("shiro registry through the binary (local HTTPS registry, NODE_EXTRA_CA
   });
 
   test("add --yes, installed, list and remove for a skill and a plugin: files on disk match the registry", async () => {
-    const home = homeFor(shippedUrl);
+    const home = homeWithRegistry(shippedUrl);
     const skill = await shiro(["add", "commit-message", "--yes"], home);
     expect(skill.code).toBe(0);
     expect(skill.stdout).toMatch(/^installed skill "commit-message" \(sha256 b2d21f2a801a\) → .*registry\/skills\/commit-message\.md\n$/);
@@ -156,12 +154,12 @@ describe("shiro registry through the binary (local HTTPS registry, NODE_EXTRA_CA
   });
 
   test("hostile entries are refused with one line and nothing on disk", async () => {
-    const httpHome = homeFor(httpIndexUrl);
+    const httpHome = homeWithRegistry(httpIndexUrl);
     const http = await shiro(["add", "plain-http", "--yes"], httpHome);
     expect([http.code, http.stderr]).toEqual([1, 'refused skill "plain-http": http: URLs are not allowed, only https:\n']);
     expect(registryFiles(httpHome)).toEqual([]);
 
-    const home = homeFor(hostileUrl);
+    const home = homeWithRegistry(hostileUrl);
     const bounce = await shiro(["add", "bounce", "--yes"], home);
     expect(bounce.code).toBe(1);
     expect(lines(bounce.stderr)).toHaveLength(1);

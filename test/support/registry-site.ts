@@ -29,7 +29,7 @@ export function serveShippedRegistry(https: TestHttps, path = "/registry-index.j
 }
 
 /**
- * Serves `bodies` (name → text) at /<dir>/<file> and an index listing them, pinned by their sha256
+ * Serves `bodies` (path → text) at /<path> and an index listing them, pinned by their sha256
  * unless the entry already says otherwise. Returns the index URL.
  */
 export function serveIndex(https: TestHttps, path: string, index: Index, bodies: Record<string, string> = {}): string {
