@@ -1,9 +1,10 @@
 import { join } from "node:path";
+import type { Authorize } from "../agent/run-tool-call.ts";
 import type { AskAnswer, AskRequest } from "../guard/authorize.ts";
 import { createAuthorize } from "../guard/authorize.ts";
 import { permissionsSchema } from "../guard/rules.ts";
 import { SessionAllows } from "../guard/session-allows.ts";
-import { loadPluginChecks } from "../registry/plugin-checks.ts";
+import { livePluginChecks } from "../registry/live-plugin-checks.ts";
 import { createSessionStore } from "../store/session-store.ts";
 import { createOpenAIStream } from "../wire/openai-stream.ts";
 import { UsageError, type Flags } from "./args.ts";
@@ -41,11 +42,16 @@ export async function startSession(opts: StartOptions): Promise<Runtime> {
       runtime.session.notebook.todos = todos;
     },
   };
-  const [prompt, pluginChecks] = await Promise.all([
+  const [prompt, plugins] = await Promise.all([
     loadPrompt({ home: config.home, cwd, noInstructions: flags.noInstructions, noMemory: flags.noMemory, notebook, warn }),
-    loadPluginChecks(config.home, warn),
+    livePluginChecks(config.home, warn),
   ]);
-  const authorize = createAuthorize({ rules: rules.data, extraChecks: pluginChecks, yolo: flags.yolo, sessionAllows: new SessionAllows(), ask: opts.ask });
+  const gate = createAuthorize({ rules: rules.data, extraChecks: plugins.checks, yolo: flags.yolo, sessionAllows: new SessionAllows(), ask: opts.ask });
+  // A plugin installed mid-session (/registry add, or another terminal) guards the very next call.
+  const authorize: Authorize = async (request) => {
+    await plugins.refresh();
+    return gate(request);
+  };
   const runtime: Runtime = createRuntime({
     config,
     cwd,

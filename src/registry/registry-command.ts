@@ -54,12 +54,13 @@ class UsageError extends Error {}
 
 async function list(io: RegistryIo, query: string): Promise<number> {
   const index = await fetchIndex(io.registryUrl, io.fetchOptions);
-  const needle = query.toLowerCase();
+  // Every word must match somewhere, in any order: "force push" finds no-force-push ("git push --force").
+  const words = query.toLowerCase().split(/\s+/).filter(Boolean);
   const rows: string[][] = [];
   for (const kind of KINDS) {
     for (const entry of entriesOf(index, kind)) {
       const haystack = `${entry.name} ${entry.description} ${entry.author ?? ""}`.toLowerCase();
-      if (!haystack.includes(needle)) continue;
+      if (!words.every((word) => haystack.includes(word))) continue;
       const state = (await isInstalled(io.home, kind, entry.name)) ? "installed" : "-";
       rows.push([kind, entry.name, state, entry.description]);
     }

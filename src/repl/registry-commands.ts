@@ -4,6 +4,8 @@ import { registryCommand } from "../registry/registry-command.ts";
 import { renderSkillsTable } from "../registry/skills-table.ts";
 import type { ReplCommand } from "./commands.ts";
 
+const SESSION_NOTE = "Plugins apply from the next tool call; skill changes reach the model in the next session (restart shiro).";
+
 export const registryCommands: ReplCommand[] = [
   {
     name: "skills",
@@ -20,13 +22,16 @@ export const registryCommands: ReplCommand[] = [
     summary: "browse and install skills and plugins",
     run: async (ctx, arg) => {
       const { home, registryUrl } = ctx.runtime.config;
-      await registryCommand(arg.split(/\s+/).filter(Boolean), {
+      const argv = arg.split(/\s+/).filter(Boolean);
+      const code = await registryCommand(argv, {
         out: ctx.print,
         err: ctx.print,
         confirm: ctx.confirm,
         home,
         registryUrl: registryUrl ?? DEFAULT_REGISTRY_URL,
       });
+      // The instructions are fixed for the session (so the request prefix stays cached); say when a change lands.
+      if (code === 0 && (argv[0] === "add" || argv[0] === "remove")) ctx.print(SESSION_NOTE);
     },
   },
 ];

@@ -64,6 +64,8 @@ describe("registry list and search", () => {
     expect(ran.out.slice(1).map((line) => line.split(/\s+/)[1])).toEqual(["no-force-push"]);
     expect((await run(["search", "commit"])).out.slice(1).map((line) => line.split(/\s+/).slice(0, 2).join(":"))).toEqual(["skill:commit-message"]);
     expect((await run(["search", "shared"])).out).toHaveLength(3);
+    expect((await run(["search", "push", "force"])).out.slice(1).map((line) => line.split(/\s+/)[1])).toEqual(["no-force-push"]);
+    expect((await run(["search", "force", "commit"])).out).toEqual(['Nothing in the registry matches "force commit".']);
     expect((await run(["search", "nothing-like-this"])).out).toEqual(['Nothing in the registry matches "nothing-like-this".']);
   });
 

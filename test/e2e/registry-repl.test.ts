@@ -1,0 +1,102 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { BINARY } from "../support/binary.ts";
+import { makeTestCertificate, removeCertificate, startHttpsServer, type TestCa, type TestHttps } from "../support/https-server.ts";
+import { keys, spawnPty } from "../support/pty.ts";
+import { filesUnder } from "../support/registry-fixture.ts";
+import { TEAM, homeWithRegistry, serveTeamRegistry } from "../support/registry-site.ts";
+import { tempDir } from "../support/run-shiro.ts";
+import { sequenceModel } from "../support/scripts.ts";
+import { startStrictServer, type StrictServer } from "../support/strict-server.ts";
+
+const NPM_PUBLISH = `npm() { echo "$*" > published.txt; }; npm publish`;
+
+let ca: TestCa;
+let https: TestHttps;
+let api: StrictServer;
+let teamUrl: string;
+
+beforeAll(async () => {
+  ca = makeTestCertificate();
+  https = startHttpsServer(ca);
+  teamUrl = serveTeamRegistry(https);
+  api = await startStrictServer({ models: { publisher: sequenceModel([{ name: "bash", arguments: { command: NPM_PUBLISH } }], "Tried to publish.") } });
+});
+afterAll(async () => {
+  await api.stop();
+  https.stop();
+  removeCertificate(ca);
+});
+
+const replEnv = (home: string) => ({
+  PATH: process.env.PATH,
+  HOME: home,
+  SHIRO_HOME: home,
+  OPENAI_API_KEY: "test-key-not-a-secret",
+  OPENAI_BASE_URL: api.url,
+  NODE_EXTRA_CA_CERTS: ca.certPath,
+  NO_COLOR: "1",
+});
+
+describe("/registry and /skills in the REPL (real terminal, compiled binary)", () => {
+  test("browse, confirm an install at the prompt, see it in /skills; a plugin added mid-session applies at once", async () => {
+    const home = homeWithRegistry(teamUrl);
+    const cwd = tempDir("reg-repl");
+    await using pty = spawnPty([BINARY, "--yolo", "-m", "publisher"], {
+      cwd,
+      cols: 200,
+      env: replEnv(home),
+    });
+    const command = async (line: string, expected: string | RegExp) => {
+      const mark = pty.mark();
+      await pty.type(line + keys.enter, 1);
+      return pty.waitFor(expected, { since: mark });
+    };
+    await pty.waitFor("› ");
+
+    await command("/skills", "no skills (see /registry list)");
+    await command("/registry list", /plugin +no-npm-publish +- +Refuses npm publish\./);
+    expect(pty.screen()).toMatch(/skill +release-notes +- +Draft release notes/);
+
+    // Declining writes nothing.
+    await command("/registry add release-notes", `Install skill "release-notes" from ${https.origin}/team/release-notes.md? [y/N]`);
+    expect(pty.screen()).toContain(TEAM.skillBody.split("\n").at(-1)!); // the whole text is shown before asking
+    await command("n", 'skill "release-notes" not installed.');
+    expect(filesUnder(join(home, "registry"))).toEqual([]);
+
+    await command("/registry add release-notes", "[y/N]");
+    await command("y", "skill changes reach the model in the next session (restart shiro)");
+    expect(pty.screen()).toContain('installed skill "release-notes"');
+    await command("/skills", /release-notes +installed/);
+
+    await command("/registry add no-npm-publish", `when the command matches /${TEAM.pluginPattern}/: ${TEAM.pluginReason}`);
+    await command("y", 'installed plugin "no-npm-publish"');
+    await command("/registry installed", /plugin +no-npm-publish +\d{4}-\d\d-\d\d +https:/);
+
+    await command("publish the package", "Tried to publish.");
+    expect(pty.screen()).toContain(`plugin no-npm-publish: ${TEAM.pluginReason}`);
+    expect(existsSync(join(cwd, "published.txt"))).toBe(false);
+    const lastInput = api.requests.at(-1)!.body.input as { type: string; output?: string }[];
+    expect(lastInput.find((item) => item.type === "function_call_output")?.output).toBe(`Denied: plugin no-npm-publish: ${TEAM.pluginReason}`);
+
+    pty.write(keys.ctrlD);
+    expect(await pty.exited).toBe(0);
+    expect(readFileSync(join(home, "registry/plugins/no-npm-publish.json"), "utf8")).toContain(TEAM.pluginReason);
+  });
+
+  test("`shiro registry add` on a terminal asks after the preview; only yes installs", async () => {
+    const home = homeWithRegistry(teamUrl);
+    const add = async (answer: string) => {
+      await using pty = spawnPty([BINARY, "registry", "add", TEAM.skillName], { cwd: tempDir("reg-tty"), env: replEnv(home) });
+      await pty.waitFor("[y/N] ");
+      expect(pty.screen()).toContain(TEAM.skillBody.split("\n").at(-1)!);
+      await pty.type(answer + keys.enter, 1);
+      return await pty.exited;
+    };
+    expect(await add("n")).toBe(1);
+    expect(filesUnder(join(home, "registry"))).toEqual([]);
+    expect(await add("y")).toBe(0);
+    expect(filesUnder(join(home, "registry"))).toEqual([`skills/${TEAM.skillName}.md`, `skills/${TEAM.skillName}.origin.json`]);
+  });
+});
