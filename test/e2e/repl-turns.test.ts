@@ -1,0 +1,181 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { keys } from "../support/pty.ts";
+import { PROMPT, savedSessions, startRepl } from "../support/repl-pty.ts";
+import { tempDir } from "../support/run-shiro.ts";
+import { lastUserText, sequenceModel, visibleOutputs } from "../support/scripts.ts";
+import { startStrictServer, type StrictServer } from "../support/strict-server.ts";
+
+// An odd duration so the test can look for this very process.
+const SLEEP = "sleep 30.417";
+const LONG_ANSWER = "Alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu";
+
+let server: StrictServer;
+beforeAll(async () => {
+  server = await startStrictServer({
+    models: {
+      "test-writer": sequenceModel(
+        [(input) => ({ name: "write_file", arguments: { path: lastUserText(input).includes("second") ? "b.txt" : "a.txt", content: "hello\n" } })],
+        (input) => `after the write: ${visibleOutputs(input).at(-1)?.output.split("\n")[0]}`,
+      ),
+      "test-slow": () => ({ text: LONG_ANSWER }),
+      "test-sleeper": sequenceModel([{ name: "bash", arguments: { command: SLEEP } }], (input) => `bash said: ${visibleOutputs(input).at(-1)?.output.trim().split("\n").at(-1)}`),
+    },
+  });
+});
+afterAll(() => server.stop());
+
+const since = (n: number) => server.requests.slice(n);
+const userTextsOf = (body: any): string[] =>
+  body.input.filter((i: any) => i.type === "message" && i.role === "user").map((i: any) => (typeof i.content === "string" ? i.content : i.content.map((p: any) => p.text).join("")));
+
+/** Whether `command` runs as a descendant of process `root` (an orphan from an earlier run does not count). */
+function running(root: number, command: string): boolean {
+  const rows = Bun.spawnSync(["ps", "-eo", "pid=,ppid=,args="]).stdout.toString().trim().split("\n");
+  const procs = rows.map((r) => /^\s*(\d+)\s+(\d+)\s+(.*)$/.exec(r)!).map((m) => ({ pid: +m[1]!, ppid: +m[2]!, args: m[3]! }));
+  const family = new Set([root]);
+  for (let grew = true; grew; ) {
+    grew = false;
+    for (const p of procs) if (family.has(p.ppid) && !family.has(p.pid)) grew = Boolean(family.add(p.pid));
+  }
+  return procs.some((p) => family.has(p.pid) && p.args.includes(command));
+}
+async function until(condition: () => boolean, timeoutMs = 3000): Promise<boolean> {
+  for (const end = Date.now() + timeoutMs; Date.now() < end; await Bun.sleep(25)) if (condition()) return true;
+  return condition();
+}
+
+describe("REPL turns through a real pty (dist/shiro ↔ strict server)", () => {
+  test("header shows model, folder and context use; the answer streams in; colours are on in a terminal", async () => {
+    const cwd = tempDir("repl-proj");
+    await using repl = await startRepl({ cwd, baseUrl: server.url });
+    const header = repl.screen().split("\n")[0]!;
+    expect(header).toContain("gpt-5");
+    expect(header).toContain(cwd);
+    expect(header).toMatch(/context \d+%/);
+    const mark = repl.mark();
+    await repl.send("hello there");
+    await repl.waitFor("You said: hello there", { since: mark });
+    await repl.idle(mark);
+    expect(repl.output()).toMatch(/\x1b\[\d+(;\d+)*m/);
+    expect(await repl.quit()).toBe(0);
+  });
+
+  test("NO_COLOR: no colour escape codes anywhere, even for a diff", async () => {
+    const cwd = tempDir("repl-proj");
+    await using repl = await startRepl({ cwd, baseUrl: server.url, args: ["-m", "test-writer"], env: { NO_COLOR: "1" } });
+    await repl.send("write a file");
+    await repl.waitFor("allow?");
+    await repl.send("y");
+    await repl.waitFor("after the write");
+    await repl.idle();
+    expect(repl.screen()).toContain("+hello");
+    expect(repl.output()).not.toMatch(/\x1b\[[\d;]*m/);
+    expect(await repl.quit()).toBe(0);
+  });
+
+  test("approve a write with y (file written, diff shown), refuse one with `n <reason>` (file absent, reason reaches the model)", async () => {
+    const cwd = tempDir("repl-proj");
+    await using repl = await startRepl({ cwd, baseUrl: server.url, args: ["-m", "test-writer"] });
+    await repl.send("write the first file");
+    await repl.waitFor(/allow\? .*a\.txt: $/);
+    expect(repl.screen()).toContain("+++ a.txt");
+    expect(repl.screen()).toContain("+hello");
+    await repl.send("y");
+    await repl.waitFor("after the write: Created a.txt");
+    await repl.idle();
+    expect(readFileSync(join(cwd, "a.txt"), "utf8")).toBe("hello\n");
+
+    const before = server.requests.length;
+    const mark = repl.mark();
+    await repl.send("now the second file");
+    await repl.waitFor(/allow\? .*b\.txt: $/, { since: mark });
+    await repl.send("n keep it in memory instead");
+    await repl.waitFor("denied", { since: mark });
+    await repl.idle(mark);
+    expect(existsSync(join(cwd, "b.txt"))).toBe(false);
+    const followUp = since(before).at(-1)!.body;
+    const output = followUp.input.filter((i: any) => i.type === "function_call_output").at(-1).output;
+    expect(output).toContain("keep it in memory instead");
+    expect(await repl.quit()).toBe(0);
+  });
+
+  test("Esc mid-stream cancels it: partial text saved as aborted, no further request, the queue is discarded", async () => {
+    const cwd = tempDir("repl-proj");
+    await using repl = await startRepl({ cwd, baseUrl: server.url, args: ["-m", "test-slow"] });
+    // Opening events, item + part added, then three deltas; then the stream stalls for 10 s.
+    server.inject({ delayMs: 10_000, afterEventCount: 7 });
+    const before = server.requests.length;
+    const started = Date.now();
+    await repl.send("tell me a long story");
+    await repl.waitFor("Alpha beta");
+    await repl.send("this line is queued");
+    await repl.waitFor("queued (1): this line is queued");
+    repl.write(keys.esc);
+    await repl.waitFor("! aborted");
+    await repl.idle();
+    expect(Date.now() - started).toBeLessThan(5000);
+    await Bun.sleep(300);
+    const sent = since(before);
+    expect(sent).toHaveLength(1);
+    expect(sent.some((r) => r.raw.includes("this line is queued"))).toBe(false);
+    expect(repl.screen()).not.toContain(LONG_ANSWER);
+    expect(await repl.quit()).toBe(0);
+    const [session] = savedSessions(repl.home);
+    const last = session.messages.at(-1);
+    expect(last).toMatchObject({ role: "assistant", incomplete: "aborted" });
+    const text = last.parts.find((p: any) => p.type === "text").text;
+    expect(text).toStartWith("Alpha");
+    expect(LONG_ANSWER.startsWith(text) && text.length < LONG_ANSWER.length).toBe(true);
+    expect(session.messages.some((m: any) => m.role === "user" && m.text.includes("queued"))).toBe(false);
+  });
+
+  test("a line typed during a turn is queued and sent as the next user message when the turn ends", async () => {
+    const cwd = tempDir("repl-proj");
+    await using repl = await startRepl({ cwd, baseUrl: server.url, args: ["-m", "test-slow"] });
+    server.inject({ delayMs: 800, afterEventCount: 5 });
+    const before = server.requests.length;
+    await repl.send("first question");
+    await repl.waitFor("Alpha");
+    await repl.send("second question");
+    await repl.waitFor("queued (1): second question");
+    await repl.waitFor(/mu\n(.*\n)*.*Alpha(.*\n)*.*mu\n.*› $/, { timeoutMs: 5000 });
+    const sent = since(before);
+    expect(sent).toHaveLength(2);
+    expect(userTextsOf(sent[1]!.body)).toEqual(["first question", "second question"]);
+    expect(sent[1]!.body.input.some((i: any) => i.role === "assistant")).toBe(true);
+    expect(await repl.quit()).toBe(0);
+  });
+
+  test("Ctrl-C during `sleep 30` kills the command but the turn goes on: the model gets a result and answers", async () => {
+    const cwd = tempDir("repl-proj");
+    await using repl = await startRepl({ cwd, baseUrl: server.url, args: ["-m", "test-sleeper", "--yolo"] });
+    const started = Date.now();
+    await repl.send("sleep please");
+    await repl.waitFor(`● bash ${SLEEP}`);
+    expect(await until(() => running(repl.pid, SLEEP))).toBe(true);
+    repl.write(keys.ctrlC);
+    await repl.waitFor("bash said: Stopped by the user (Ctrl-C)");
+    await repl.idle();
+    expect(await until(() => !running(repl.pid, SLEEP))).toBe(true);
+    expect(Date.now() - started).toBeLessThan(10_000);
+    expect(await repl.quit()).toBe(0);
+  });
+
+  test("Ctrl-C twice at an idle prompt quits with 0; once only warns", async () => {
+    const cwd = tempDir("repl-proj");
+    await using repl = await startRepl({ cwd, baseUrl: server.url });
+    repl.write(keys.ctrlC);
+    await repl.waitFor("press Ctrl-C again to quit");
+    await repl.idle();
+    repl.write(keys.ctrlC);
+    expect(await repl.exited).toBe(0);
+  });
+
+  test("Ctrl-D quits with 0", async () => {
+    await using repl = await startRepl({ cwd: tempDir("repl-proj"), baseUrl: server.url });
+    expect(repl.currentLine()).toBe(PROMPT);
+    expect(await repl.quit()).toBe(0);
+  });
+});
