@@ -1,5 +1,6 @@
 import * as readline from "node:readline";
 import pc from "picocolors";
+import type { AgentEvent } from "../agent/events.ts";
 import type { Flags } from "../cli/args.ts";
 import type { Config } from "../cli/config.ts";
 import { startSession } from "../cli/start-session.ts";
@@ -14,15 +15,26 @@ import { APPROVAL_PROMPT, parseApproval, type ApprovalAnswer } from "./approval.
 import { attachMentions } from "./attach-mentions.ts";
 import { COMMANDS, contextLine, showBeforePrompt, type ReplContext } from "./commands.ts";
 import { createCompleter } from "./completer.ts";
+import { gatedOutput } from "./gated-output.ts";
 import { parseSlash, unknownCommandLine } from "./slash-commands.ts";
 
-type Turn = { controller: AbortController; interrupt?: AbortController; toolRunning: boolean };
+type Turn = {
+  controller: AbortController;
+  /** Set while a tool runs: Ctrl-C stops that tool (a `bash` command) instead of the turn. */
+  interrupt?: AbortController;
+  /** The turn's transcript, so notices land on a line of their own between streamed text. */
+  render: (event: AgentEvent) => void;
+};
+
+/** The approval answer an aborted turn gives to a question still waiting. */
+const ABORTED_ANSWER = "n the user pressed Esc to stop this turn";
 
 /** The interactive session: readline, a queue for lines typed during a turn, Esc/Ctrl-C/Ctrl-D. */
 export async function runRepl(flags: Flags, config: Config & { apiKey: string }): Promise<number> {
   const cwd = process.cwd();
   const color = Boolean(process.stdout.isTTY) && !process.env.NO_COLOR;
   const c = pc.createColors(color);
+  const PROMPT = c.bold(c.magenta("› "));
   const print = (text: string) => process.stdout.write(text.endsWith("\n") ? text : text + "\n");
   const history = await openHistory(config.home, cwd);
 
@@ -31,19 +43,27 @@ export async function runRepl(flags: Flags, config: Config & { apiKey: string })
   let pendingAnswer: ((line: string) => void) | undefined;
   let lastIdleInterrupt = 0;
 
-  const askPerson = ({ summary, preview, always }: AskRequest) =>
-    new Promise<ApprovalAnswer>((resolve) => {
-      print(`${c.yellow("?")} ${summary}`);
-      if (preview) print(renderDiff(preview, color));
-      const promptLine = () => process.stdout.write(c.yellow(`${APPROVAL_PROMPT}${always.join(", ")}: `));
-      promptLine();
+  // Both questions are asked through readline's own prompt, so editing the answer redraws them intact.
+  const askLine = (question: string) =>
+    new Promise<string>((resolve) => {
+      // Set first: it opens readline's output during a turn, so the question is drawn.
       pendingAnswer = (line) => {
-        const answer = parseApproval(line);
-        if (!answer) return promptLine();
         pendingAnswer = undefined;
-        resolve(answer);
+        rl.setPrompt(PROMPT);
+        resolve(line);
       };
+      rl.setPrompt(question);
+      rl.prompt(true);
     });
+
+  const askPerson = async ({ summary, preview, always }: AskRequest): Promise<ApprovalAnswer> => {
+    print(`${c.yellow("?")} ${summary}`);
+    if (preview) print(renderDiff(preview, color));
+    for (;;) {
+      const answer = parseApproval(await askLine(c.yellow(`${APPROVAL_PROMPT}${always.join(", ")}: `)));
+      if (answer) return answer;
+    }
+  };
 
   const warn = (line: string) => print(c.yellow(`! ${line}`));
   const runtime = await startSession({
@@ -53,26 +73,20 @@ export async function runRepl(flags: Flags, config: Config & { apiKey: string })
     warn,
     ask: askPerson,
     interruptSignal: () => {
-      turn!.interrupt = new AbortController();
-      return turn!.interrupt.signal;
+      const interrupt = new AbortController();
+      if (turn) turn.interrupt = interrupt;
+      return interrupt.signal;
     },
   });
-  const confirm = (question: string) =>
-    new Promise<boolean>((resolve) => {
-      process.stdout.write(c.yellow(`${question} [y/N] `));
-      pendingAnswer = (line) => {
-        pendingAnswer = undefined;
-        resolve(/^\s*y(es)?\s*$/i.test(line));
-      };
-    });
+  const confirm = async (question: string) => /^\s*y(es)?\s*$/i.test(await askLine(c.yellow(`${question} [y/N] `)));
   const ctx: ReplContext = { runtime, print, color, confirm };
   const refuseAttachment = (path: string) => (isSecret(resolvePath(path, diskEnv(cwd))) ? "a secret file is never attached" : undefined);
 
   const rl = readline.createInterface({
     input: process.stdin,
-    output: process.stdout,
+    output: gatedOutput(process.stdout, () => !turn || pendingAnswer !== undefined),
     terminal: true,
-    prompt: c.bold(c.magenta("› ")),
+    prompt: PROMPT,
     history: [...history.entries].reverse(),
     historySize: HISTORY_CAP,
     completer: createCompleter(cwd, COMMANDS),
@@ -102,11 +116,11 @@ export async function runRepl(flags: Flags, config: Config & { apiKey: string })
   }
 
   async function runTurn(prompt: string): Promise<void> {
-    turn = { controller: new AbortController(), toolRunning: false };
     const render = createTranscript({ write: (t) => process.stdout.write(t), color, diff: renderDiff });
-    for await (const event of runtime.runTurn(prompt, turn.controller.signal)) {
-      if (event.type === "tool-call") turn.toolRunning = true;
-      if (event.type === "tool-result") turn.toolRunning = false;
+    const current: Turn = { controller: new AbortController(), render };
+    turn = current;
+    for await (const event of runtime.runTurn(prompt, current.controller.signal)) {
+      if (event.type === "tool-result") current.interrupt = undefined;
       render(event);
     }
     turn = undefined;
@@ -116,31 +130,42 @@ export async function runRepl(flags: Flags, config: Config & { apiKey: string })
       print(c.dim(`› ${next}`));
       return submit(next);
     }
-    rl.prompt();
+    // Keeps whatever was typed (unseen) during the turn, with the cursor after it.
+    rl.prompt(true);
+  }
+
+  /** Esc, or Ctrl-C with no command running: stop the turn, refuse a waiting question, drop the queue. */
+  function abortTurn(current: Turn): void {
+    queue.length = 0;
+    if (pendingAnswer) {
+      // Wipe the half-typed answer so it does not reappear at the next prompt, and leave the question's line.
+      rl.write(null, { ctrl: true, name: "e" });
+      rl.write(null, { ctrl: true, name: "u" });
+      process.stdout.write("\n");
+      pendingAnswer(ABORTED_ANSWER);
+    }
+    current.controller.abort();
   }
 
   rl.on("line", (line) => {
     if (pendingAnswer) return pendingAnswer(line);
     if (turn) {
+      if (line.trim() === "") return;
       queue.push(line);
-      return print(c.dim(`  queued (${queue.length}): ${line}`));
+      return turn.render({ type: "notice", level: "info", text: `queued (${queue.length}): ${line}` });
     }
     void submit(line);
   });
 
   process.stdin.on("keypress", (_s, key: { name?: string } | undefined) => {
-    if (key?.name !== "escape" || !turn) return;
-    queue.length = 0;
-    pendingAnswer?.("n the user pressed Esc to stop this turn");
-    turn.controller.abort();
+    if (key?.name === "escape" && turn) abortTurn(turn);
   });
 
   rl.on("SIGINT", () => {
     if (turn) {
       // Ctrl-C stops the running command but keeps the turn; with nothing running it stops the turn.
-      if (turn.toolRunning && turn.interrupt) return turn.interrupt.abort();
-      queue.length = 0;
-      return turn.controller.abort();
+      if (turn.interrupt) return turn.interrupt.abort();
+      return abortTurn(turn);
     }
     if (rl.line !== "") {
       rl.write(null, { ctrl: true, name: "u" });
