@@ -12,7 +12,10 @@ const SLEEP = "sleep 30.417";
 const LONG_ANSWER = "Alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu";
 
 let server: StrictServer;
+/** Streams slowly enough (40 ms an event) to type while it runs. */
+let paced: StrictServer;
 beforeAll(async () => {
+  paced = await startStrictServer({ paceMs: 40, models: { "test-slow": () => ({ text: LONG_ANSWER }) } });
   server = await startStrictServer({
     models: {
       "test-writer": sequenceModel(
@@ -24,7 +27,7 @@ beforeAll(async () => {
     },
   });
 });
-afterAll(() => server.stop());
+afterAll(() => Promise.all([server.stop(), paced.stop()]));
 
 const since = (n: number) => server.requests.slice(n);
 const userTextsOf = (body: any): string[] =>
@@ -82,6 +85,10 @@ describe("REPL turns through a real pty (dist/shiro ↔ strict server)", () => {
     await repl.waitFor(/allow\? .*a\.txt: $/);
     expect(repl.screen()).toContain("+++ a.txt");
     expect(repl.screen()).toContain("+hello");
+    // Editing the answer redraws the line with the question intact.
+    await repl.type("nx", 1);
+    repl.write(keys.backspace + keys.backspace);
+    await repl.waitFor(/allow\? .*a\.txt: $/);
     await repl.send("y");
     await repl.waitFor("after the write: Created a.txt");
     await repl.idle();
@@ -131,20 +138,58 @@ describe("REPL turns through a real pty (dist/shiro ↔ strict server)", () => {
     expect(session.messages.some((m: any) => m.role === "user" && m.text.includes("queued"))).toBe(false);
   });
 
-  test("a line typed during a turn is queued and sent as the next user message when the turn ends", async () => {
-    const cwd = tempDir("repl-proj");
-    await using repl = await startRepl({ cwd, baseUrl: server.url, args: ["-m", "test-slow"] });
-    server.inject({ delayMs: 800, afterEventCount: 5 });
-    const before = server.requests.length;
+  test("typing during a stream never splices into it: Enter queues the line (sent next), an unsent draft waits at the prompt", async () => {
+    await using repl = await startRepl({ cwd: tempDir("repl-proj"), baseUrl: paced.url, args: ["-m", "test-slow"] });
+    const before = paced.requests.length;
     await repl.send("first question");
     await repl.waitFor("Alpha");
     await repl.send("second question");
-    await repl.waitFor("queued (1): second question");
-    await repl.waitFor(/mu\n(.*\n)*.*Alpha(.*\n)*.*mu\n.*› $/, { timeoutMs: 5000 });
-    const sent = since(before);
+    await repl.waitFor("· queued (1): second question");
+    await repl.waitFor("› second question");
+    await repl.waitFor("Alpha", { since: repl.mark() });
+    await repl.type("unsent draft", 5);
+    await repl.waitFor(/› unsent draft$/, { timeoutMs: 5000 });
+    // Nothing typed was echoed into the answers; the queued notice sits on a line of its own.
+    const screen = repl.screen();
+    const between = (from: string, to: string) => screen.slice(screen.indexOf(from) + from.length, screen.indexOf(to)).split("\n");
+    const first = between("› first question\n", "\n› second question");
+    expect(first.filter((l) => !l.startsWith("· queued (1): second question")).join("")).toBe(LONG_ANSWER);
+    expect(between("› second question\n", "\n› unsent draft")).toEqual([LONG_ANSWER]);
+    const sent = paced.requests.slice(before);
     expect(sent).toHaveLength(2);
     expect(userTextsOf(sent[1]!.body)).toEqual(["first question", "second question"]);
     expect(sent[1]!.body.input.some((i: any) => i.role === "assistant")).toBe(true);
+    repl.write("\x15");
+    expect(await repl.quit()).toBe(0);
+  });
+
+  test("Esc while a write waits for approval: refused, the half-typed answer is wiped, the next prompt starts clean", async () => {
+    const cwd = tempDir("repl-proj");
+    await using repl = await startRepl({ cwd, baseUrl: server.url, args: ["-m", "test-writer"] });
+    await repl.send("write the first file");
+    await repl.waitFor(/allow\? .*a\.txt: $/);
+    await repl.type("y", 1);
+    repl.write(keys.esc);
+    await repl.waitFor("! aborted");
+    await repl.idle();
+    expect(repl.currentLine()).toBe(PROMPT);
+    expect(existsSync(join(cwd, "a.txt"))).toBe(false);
+    const before = server.requests.length;
+    await repl.send("next");
+    await repl.waitFor(/after the write: .*\n› $/);
+    expect(userTextsOf(since(before)[0]!.body).at(-1)).toBe("next");
+    expect(await repl.quit()).toBe(0);
+  });
+
+  test("Ctrl-C while a write waits for approval stops the turn instead of hanging", async () => {
+    const cwd = tempDir("repl-proj");
+    await using repl = await startRepl({ cwd, baseUrl: server.url, args: ["-m", "test-writer"] });
+    await repl.send("write the first file");
+    await repl.waitFor(/allow\? .*a\.txt: $/);
+    repl.write(keys.ctrlC);
+    await repl.waitFor("! aborted");
+    await repl.idle();
+    expect(existsSync(join(cwd, "a.txt"))).toBe(false);
     expect(await repl.quit()).toBe(0);
   });
 
