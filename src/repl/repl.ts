@@ -22,6 +22,8 @@ type Turn = {
   controller: AbortController;
   /** Set while a tool runs: Ctrl-C stops that tool (a `bash` command) instead of the turn. */
   interrupt?: AbortController;
+  /** The approval question showed the running call's diff: its result need not show it again. */
+  diffShown?: boolean;
   /** The turn's transcript, so notices land on a line of their own between streamed text. */
   render: (event: AgentEvent) => void;
 };
@@ -59,6 +61,7 @@ export async function runRepl(flags: Flags, config: Config & { apiKey: string })
   const askPerson = async ({ summary, preview, always }: AskRequest): Promise<ApprovalAnswer> => {
     print(`${c.yellow("?")} ${summary}`);
     if (preview) print(renderDiff(preview, color));
+    if (preview && turn) turn.diffShown = true;
     for (;;) {
       const answer = parseApproval(await askLine(c.yellow(`${APPROVAL_PROMPT}${always.join(", ")}: `)));
       if (answer) return answer;
@@ -120,8 +123,11 @@ export async function runRepl(flags: Flags, config: Config & { apiKey: string })
     const current: Turn = { controller: new AbortController(), render };
     turn = current;
     for await (const event of runtime.runTurn(prompt, current.controller.signal)) {
-      if (event.type === "tool-result") current.interrupt = undefined;
-      render(event);
+      if (event.type === "tool-result" && current.diffShown) {
+        const { display: _shown, ...rest } = event;
+        render(rest);
+      } else render(event);
+      if (event.type === "tool-result") [current.interrupt, current.diffShown] = [undefined, false];
     }
     turn = undefined;
     await showBeforePrompt(ctx);
