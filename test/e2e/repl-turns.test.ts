@@ -93,6 +93,10 @@ describe("REPL turns through a real pty (dist/shiro ↔ strict server)", () => {
     await repl.waitFor("after the write: Created a.txt");
     await repl.idle();
     expect(readFileSync(join(cwd, "a.txt"), "utf8")).toBe("hello\n");
+    expect(repl.screen()).toContain("✓ Created a.txt");
+    // The diff was shown with the question; the result does not repeat it.
+    expect(repl.screen().match(/^\s*\+hello$/gm)).toHaveLength(1);
+    expect(repl.output()).toContain("\x1b[32m+hello\x1b[39m"); // additions in green
 
     const before = server.requests.length;
     const mark = repl.mark();
@@ -202,6 +206,7 @@ describe("REPL turns through a real pty (dist/shiro ↔ strict server)", () => {
     expect(await until(() => running(repl.pid, SLEEP))).toBe(true);
     repl.write(keys.ctrlC);
     await repl.waitFor("bash said: Stopped by the user (Ctrl-C)");
+    expect(repl.screen()).toContain("✗ Stopped by the user (Ctrl-C)");
     await repl.idle();
     expect(await until(() => !running(repl.pid, SLEEP))).toBe(true);
     expect(Date.now() - started).toBeLessThan(10_000);
