@@ -24,11 +24,15 @@ type Turn = {
   interrupt?: AbortController;
   /** The approval question showed the running call's diff: its result need not show it again. */
   diffShown?: boolean;
+  /** Resolved when the turn's events have all been handled (and its messages recorded). */
+  finished: PromiseWithResolvers<void>;
   /** The turn's transcript, so notices land on a line of their own between streamed text. */
   render: (event: AgentEvent) => void;
 };
 
 /** The approval answer an aborted turn gives to a question still waiting. */
+/** How long quitting waits for an aborted turn to wind down before saving anyway. */
+const QUIT_GRACE_MS = 2000;
 const ABORTED_ANSWER = "n the user pressed Esc to stop this turn";
 
 /** The interactive session: readline, a queue for lines typed during a turn, Esc/Ctrl-C/Ctrl-D. */
@@ -44,6 +48,7 @@ export async function runRepl(flags: Flags, config: Config & { apiKey: string })
   const queue: string[] = [];
   let pendingAnswer: ((line: string) => void) | undefined;
   let lastIdleInterrupt = 0;
+  let closed = false;
 
   // Both questions are asked through readline's own prompt, so editing the answer redraws them intact.
   const askLine = (question: string) =>
@@ -120,7 +125,7 @@ export async function runRepl(flags: Flags, config: Config & { apiKey: string })
 
   async function runTurn(prompt: string): Promise<void> {
     const render = createTranscript({ write: (t) => process.stdout.write(t), color, diff: renderDiff });
-    const current: Turn = { controller: new AbortController(), render };
+    const current: Turn = { controller: new AbortController(), render, finished: Promise.withResolvers<void>() };
     turn = current;
     for await (const event of runtime.runTurn(prompt, current.controller.signal)) {
       if (event.type === "tool-result" && current.diffShown) {
@@ -130,6 +135,8 @@ export async function runRepl(flags: Flags, config: Config & { apiKey: string })
       if (event.type === "tool-result") [current.interrupt, current.diffShown] = [undefined, false];
     }
     turn = undefined;
+    current.finished.resolve();
+    if (closed) return;
     await showBeforePrompt(ctx);
     const next = queue.shift();
     if (next !== undefined) {
@@ -184,10 +191,15 @@ export async function runRepl(flags: Flags, config: Config & { apiKey: string })
   });
 
   rl.on("close", () => {
+    closed = true;
     queue.length = 0;
-    turn?.controller.abort();
+    const ending = turn;
+    pendingAnswer?.(ABORTED_ANSWER);
+    ending?.controller.abort();
     process.stdout.write("\n");
-    void runtime.save().then(() => exit(0));
+    // Save after the aborted turn has recorded its partial answer (bounded, should a tool ignore the abort).
+    const settled = ending ? Promise.race([ending.finished.promise, Bun.sleep(QUIT_GRACE_MS)]) : Promise.resolve();
+    void settled.then(() => runtime.save()).then(() => exit(0));
   });
 
   if (flags.prompt) void submit(flags.prompt);
