@@ -160,6 +160,11 @@ export async function runRepl(flags: Flags, config: Config & { apiKey: string })
     current.controller.abort();
   }
 
+  // readline records every line; an answer to a question is not a prompt worth recalling with ↑.
+  rl.on("history", (entries: string[]) => {
+    if (pendingAnswer && entries[0] === rl.line) entries.shift();
+  });
+
   rl.on("line", (line) => {
     if (pendingAnswer) return pendingAnswer(line);
     if (turn) {
