@@ -109,6 +109,12 @@ describe("REPL turns through a real pty (dist/shiro ↔ strict server)", () => {
     const followUp = since(before).at(-1)!.body;
     const output = followUp.input.filter((i: any) => i.type === "function_call_output").at(-1).output;
     expect(output).toContain("keep it in memory instead");
+    // ↑ recalls prompts, not answers to approval questions.
+    repl.write(keys.up);
+    await repl.waitFor(/› now the second file$/);
+    repl.write(keys.up);
+    await repl.waitFor(/› write the first file$/);
+    repl.write("\x15");
     expect(await repl.quit()).toBe(0);
   });
 
