@@ -49,6 +49,8 @@ export async function runRepl(flags: Flags, config: Config & { apiKey: string })
   let pendingAnswer: ((line: string) => void) | undefined;
   let lastIdleInterrupt = 0;
   let closed = false;
+  /** A line (prompt or slash command) is being handled. */
+  let busy = false;
 
   // Both questions are asked through readline's own prompt, so editing the answer redraws them intact.
   const askLine = (question: string) =>
@@ -92,7 +94,7 @@ export async function runRepl(flags: Flags, config: Config & { apiKey: string })
 
   const rl = readline.createInterface({
     input: process.stdin,
-    output: gatedOutput(process.stdout, () => !turn || pendingAnswer !== undefined),
+    output: gatedOutput(process.stdout, () => !busy || pendingAnswer !== undefined),
     terminal: true,
     prompt: PROMPT,
     history: [...history.entries].reverse(),
@@ -108,19 +110,38 @@ export async function runRepl(flags: Flags, config: Config & { apiKey: string })
   let exit!: (code: number) => void;
   const exited = new Promise<number>((resolve) => (exit = resolve));
 
+  /** Runs a line, then each line queued meanwhile; while busy, typed lines wait in the queue. */
   async function submit(line: string): Promise<void> {
-    if (line.trim() === "") return rl.prompt();
+    busy = true;
+    try {
+      if ((await runLine(line)) === "exit") return rl.close();
+    } catch (err) {
+      print(c.red(`error: ${(err as Error)?.message ?? String(err)}`));
+    }
+    if (closed) return;
+    const next = queue.shift();
+    if (next !== undefined) {
+      print(c.dim(`› ${next}`));
+      return submit(next);
+    }
+    busy = false;
+    // Keeps whatever was typed (unseen) meanwhile, with the cursor after it.
+    rl.prompt(true);
+  }
+
+  async function runLine(line: string): Promise<void | "exit"> {
     await history.add(line);
     if (line.trimStart().startsWith("/")) {
       const parsed = parseSlash(line, COMMANDS);
-      if (parsed.kind === "unknown") print(c.yellow(unknownCommandLine(parsed)));
-      else if ((await parsed.command.run(ctx, parsed.arg)) === "exit") return rl.close();
-      return rl.prompt();
+      if (parsed.kind === "command") return parsed.command.run(ctx, parsed.arg);
+      print(c.yellow(unknownCommandLine(parsed)));
+      return;
     }
     const { text, attached, refused } = await attachMentions(line, cwd, refuseAttachment);
     if (attached.length) print(c.dim(`· attached ${attached.join(", ")}`));
     for (const r of refused) print(c.yellow(`! not attached: ${r}`));
     await runTurn(text);
+    if (!closed) await showBeforePrompt(ctx);
   }
 
   async function runTurn(prompt: string): Promise<void> {
@@ -136,15 +157,6 @@ export async function runRepl(flags: Flags, config: Config & { apiKey: string })
     }
     turn = undefined;
     current.finished.resolve();
-    if (closed) return;
-    await showBeforePrompt(ctx);
-    const next = queue.shift();
-    if (next !== undefined) {
-      print(c.dim(`› ${next}`));
-      return submit(next);
-    }
-    // Keeps whatever was typed (unseen) during the turn, with the cursor after it.
-    rl.prompt(true);
   }
 
   /** Esc, or Ctrl-C with no command running: stop the turn, refuse a waiting question, drop the queue. */
@@ -167,12 +179,12 @@ export async function runRepl(flags: Flags, config: Config & { apiKey: string })
 
   rl.on("line", (line) => {
     if (pendingAnswer) return pendingAnswer(line);
-    if (turn) {
-      if (line.trim() === "") return;
-      queue.push(line);
-      return turn.render({ type: "notice", level: "info", text: `queued (${queue.length}): ${line}` });
-    }
-    void submit(line);
+    if (line.trim() === "") return busy ? undefined : rl.prompt();
+    if (!busy) return void submit(line);
+    queue.push(line);
+    const notice = `queued (${queue.length}): ${line}`;
+    if (turn) turn.render({ type: "notice", level: "info", text: notice });
+    else print(c.dim(`· ${notice}`));
   });
 
   process.stdin.on("keypress", (_s, key: { name?: string } | undefined) => {
@@ -185,6 +197,7 @@ export async function runRepl(flags: Flags, config: Config & { apiKey: string })
       if (turn.interrupt) return turn.interrupt.abort();
       return abortTurn(turn);
     }
+    if (busy) return print(c.dim("(a command is running · Ctrl-D quits)"));
     if (rl.line !== "") {
       rl.write(null, { ctrl: true, name: "u" });
       return rl.prompt();
