@@ -173,6 +173,26 @@ describe("REPL turns through a real pty (dist/shiro ↔ strict server)", () => {
     expect(await repl.quit()).toBe(0);
   });
 
+  test("a line typed while a slash command works (/compact) waits for it, then runs on the compacted history", async () => {
+    await using repl = await startRepl({ cwd: tempDir("repl-proj"), baseUrl: server.url });
+    await repl.send("hi");
+    await repl.waitFor("You said: hi");
+    await repl.idle();
+    server.inject({ delayMs: 800 });
+    const before = server.requests.length;
+    await repl.send("/compact");
+    await repl.waitFor("writing a summary");
+    await repl.send("after compact");
+    await repl.waitFor("· queued (1): after compact");
+    await repl.waitFor(/You said: after compact\n› $/);
+    const [summaryRequest, turnRequest] = since(before);
+    expect(userTextsOf(summaryRequest!.body)[0]).toStartWith("Summarise the coding session");
+    const texts = userTextsOf(turnRequest!.body);
+    expect(texts[0]).toStartWith("Summary of the conversation so far");
+    expect(texts.at(-1)).toBe("after compact");
+    expect(await repl.quit()).toBe(0);
+  });
+
   test("Esc while a write waits for approval: refused, the half-typed answer is wiped, the next prompt starts clean", async () => {
     const cwd = tempDir("repl-proj");
     await using repl = await startRepl({ cwd, baseUrl: server.url, args: ["-m", "test-writer"] });
