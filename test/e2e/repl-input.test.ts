@@ -3,7 +3,7 @@ import { createHash } from "node:crypto";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { keys } from "../support/pty.ts";
-import { PROMPT, startRepl } from "../support/repl-pty.ts";
+import { PROMPT, savedSessions, startRepl } from "../support/repl-pty.ts";
 import { tempDir } from "../support/run-shiro.ts";
 import { startStrictServer, type StrictServer } from "../support/strict-server.ts";
 
@@ -122,6 +122,35 @@ describe("REPL input through a real pty", () => {
     await repl.idle(mark);
     expect(since(next).some((r) => r.raw.includes("do-not-send-7731"))).toBe(false);
     expect(await repl.quit()).toBe(0);
+  });
+
+  test("/model switches the model of the next request, /tools lists the tools, /clear starts afresh, /exit quits with 0", async () => {
+    await using repl = await startRepl({ cwd: tempDir("repl-proj"), baseUrl: server.url });
+    const before = server.requests.length;
+    await repl.send("one");
+    await repl.waitFor("You said: one");
+    await repl.idle();
+    await repl.send("/model gpt-4.1");
+    await repl.waitFor("model: gpt-4.1");
+    await repl.send("/tools");
+    await repl.waitFor(/read_file +read +\S/);
+    expect(repl.screen()).toMatch(/bash +exec +\S/);
+    await repl.send("two");
+    await repl.waitFor("You said: two");
+    await repl.idle();
+    await repl.send("/clear");
+    await repl.waitFor(/new session [0-9a-f]{8}/);
+    await repl.send("three");
+    await repl.waitFor("You said: three");
+    await repl.idle();
+    const [first, second, third] = since(before).map((r) => r.body);
+    expect(first.model).toBe("gpt-5");
+    expect(second.model).toBe("gpt-4.1");
+    expect(second.input.filter((i: any) => i.role === "user")).toHaveLength(2);
+    expect(third.input.filter((i: any) => i.role === "user")).toHaveLength(1);
+    await repl.send("/exit");
+    expect(await repl.exited).toBe(0);
+    expect(savedSessions(repl.home)).toHaveLength(2);
   });
 
   test("an unknown command suggests the nearest and sends nothing", async () => {
