@@ -220,7 +220,10 @@ export async function runRepl(flags: Flags, config: Config & { apiKey: string })
     void settled.then(() => runtime.save()).then(() => exit(0));
   });
 
-  if (flags.prompt) void submit(flags.prompt);
-  else rl.prompt();
+  if (flags.prompt) {
+    // Shown as if typed, so the transcript reads the same as for a queued line.
+    print(c.dim(`› ${flags.prompt}`));
+    void submit(flags.prompt);
+  } else rl.prompt();
   return exited;
 }
