@@ -153,6 +153,14 @@ describe("REPL input through a real pty", () => {
     expect(savedSessions(repl.home)).toHaveLength(2);
   });
 
+  test("a prompt on the command line runs at once, then the REPL waits for more", async () => {
+    await using repl = await startRepl({ cwd: tempDir("repl-proj"), baseUrl: server.url, args: ["start with this"] });
+    expect(repl.screen()).toMatch(/^shiro .*\n(.*\n)*› start with this\nYou said: start with this\n› $/);
+    await repl.send("and this");
+    await repl.waitFor("You said: and this");
+    expect(await repl.quit()).toBe(0);
+  });
+
   test("an unknown command suggests the nearest and sends nothing", async () => {
     await using repl = await startRepl({ cwd: tempDir("repl-proj"), baseUrl: server.url });
     const before = server.requests.length;
