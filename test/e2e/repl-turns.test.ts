@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { keys } from "../support/pty.ts";
+import { watchDisconnects } from "../support/disconnect-watch.ts";
 import { PROMPT, savedSessions, startRepl } from "../support/repl-pty.ts";
 import { tempDir } from "../support/run-shiro.ts";
 import { lastUserText, sequenceModel, visibleOutputs } from "../support/scripts.ts";
@@ -120,7 +121,8 @@ describe("REPL turns through a real pty (dist/shiro ↔ strict server)", () => {
 
   test("Esc mid-stream cancels it: partial text saved as aborted, no further request, the queue is discarded", async () => {
     const cwd = tempDir("repl-proj");
-    await using repl = await startRepl({ cwd, baseUrl: server.url, args: ["-m", "test-slow"] });
+    const watch = watchDisconnects(server.url);
+    await using repl = await startRepl({ cwd, baseUrl: watch.url, args: ["-m", "test-slow"] });
     // Opening events, item + part added, then three deltas; then the stream stalls for 10 s.
     server.inject({ delayMs: 10_000, afterEventCount: 7 });
     const before = server.requests.length;
@@ -134,6 +136,8 @@ describe("REPL turns through a real pty (dist/shiro ↔ strict server)", () => {
     await repl.idle();
     expect(Date.now() - started).toBeLessThan(5000);
     await Bun.sleep(300);
+    expect(watch.disconnects).toBe(1); // the client hung up on the stalled stream
+    await watch.stop();
     const sent = since(before);
     expect(sent).toHaveLength(1);
     expect(sent.some((r) => r.raw.includes("this line is queued"))).toBe(false);
