@@ -1,5 +1,6 @@
 import * as readline from "node:readline";
 import pc from "picocolors";
+import type { AgentEvent } from "../agent/events.ts";
 import type { Flags } from "../cli/args.ts";
 import type { Config } from "../cli/config.ts";
 import { startSession } from "../cli/start-session.ts";
@@ -15,15 +16,32 @@ import { attachMentions } from "./attach-mentions.ts";
 import { COMMANDS, contextLine, showBeforePrompt, type ReplContext } from "./commands.ts";
 import { showTodoPanel } from "./memory-commands.ts";
 import { createCompleter } from "./completer.ts";
+import { gatedOutput } from "./gated-output.ts";
 import { parseSlash, unknownCommandLine } from "./slash-commands.ts";
 
-type Turn = { controller: AbortController; interrupt?: AbortController; toolRunning: boolean };
+type Turn = {
+  controller: AbortController;
+  /** Set while a tool runs: Ctrl-C stops that tool (a `bash` command) instead of the turn. */
+  interrupt?: AbortController;
+  /** The approval question showed the running call's diff: its result need not show it again. */
+  diffShown?: boolean;
+  /** Resolved when the turn's events have all been handled (and its messages recorded). */
+  finished: PromiseWithResolvers<void>;
+  /** The turn's transcript, so notices land on a line of their own between streamed text. */
+  render: (event: AgentEvent) => void;
+};
+
+/** How long quitting waits for an aborted turn to wind down before saving anyway. */
+const QUIT_GRACE_MS = 2000;
+/** The approval answer an aborted turn gives to a question still waiting. */
+const ABORTED_ANSWER = "n the user pressed Esc to stop this turn";
 
 /** The interactive session: readline, a queue for lines typed during a turn, Esc/Ctrl-C/Ctrl-D. */
 export async function runRepl(flags: Flags, config: Config & { apiKey: string }): Promise<number> {
   const cwd = process.cwd();
   const color = Boolean(process.stdout.isTTY) && !process.env.NO_COLOR;
   const c = pc.createColors(color);
+  const PROMPT = c.bold(c.magenta("› "));
   const print = (text: string) => process.stdout.write(text.endsWith("\n") ? text : text + "\n");
   const history = await openHistory(config.home, cwd);
 
@@ -31,20 +49,32 @@ export async function runRepl(flags: Flags, config: Config & { apiKey: string })
   const queue: string[] = [];
   let pendingAnswer: ((line: string) => void) | undefined;
   let lastIdleInterrupt = 0;
+  let closed = false;
+  /** A line (prompt or slash command) is being handled. */
+  let busy = false;
 
-  const askPerson = ({ summary, preview, always }: AskRequest) =>
-    new Promise<ApprovalAnswer>((resolve) => {
-      print(`${c.yellow("?")} ${summary}`);
-      if (preview) print(renderDiff(preview, color));
-      const promptLine = () => process.stdout.write(c.yellow(`${APPROVAL_PROMPT}${always.join(", ")}: `));
-      promptLine();
+  // Both questions are asked through readline's own prompt, so editing the answer redraws them intact.
+  const askLine = (question: string) =>
+    new Promise<string>((resolve) => {
+      // Set first: it opens readline's output during a turn, so the question is drawn.
       pendingAnswer = (line) => {
-        const answer = parseApproval(line);
-        if (!answer) return promptLine();
         pendingAnswer = undefined;
-        resolve(answer);
+        rl.setPrompt(PROMPT);
+        resolve(line);
       };
+      rl.setPrompt(question);
+      rl.prompt(true);
     });
+
+  const askPerson = async ({ summary, preview, always }: AskRequest): Promise<ApprovalAnswer> => {
+    print(`${c.yellow("?")} ${summary}`);
+    if (preview) print(renderDiff(preview, color));
+    if (preview && turn) turn.diffShown = true;
+    for (;;) {
+      const answer = parseApproval(await askLine(c.yellow(`${APPROVAL_PROMPT}${always.join(", ")}: `)));
+      if (answer) return answer;
+    }
+  };
 
   const warn = (line: string) => print(c.yellow(`! ${line}`));
   const runtime = await startSession({
@@ -54,26 +84,20 @@ export async function runRepl(flags: Flags, config: Config & { apiKey: string })
     warn,
     ask: askPerson,
     interruptSignal: () => {
-      turn!.interrupt = new AbortController();
-      return turn!.interrupt.signal;
+      const interrupt = new AbortController();
+      if (turn) turn.interrupt = interrupt;
+      return interrupt.signal;
     },
   });
-  const confirm = (question: string) =>
-    new Promise<boolean>((resolve) => {
-      process.stdout.write(c.yellow(`${question} [y/N] `));
-      pendingAnswer = (line) => {
-        pendingAnswer = undefined;
-        resolve(/^\s*y(es)?\s*$/i.test(line));
-      };
-    });
+  const confirm = async (question: string) => /^\s*y(es)?\s*$/i.test(await askLine(c.yellow(`${question} [y/N] `)));
   const ctx: ReplContext = { runtime, print, color, confirm };
   const refuseAttachment = (path: string) => (isSecret(resolvePath(path, diskEnv(cwd))) ? "a secret file is never attached" : undefined);
 
   const rl = readline.createInterface({
     input: process.stdin,
-    output: process.stdout,
+    output: gatedOutput(process.stdout, () => !busy || pendingAnswer !== undefined),
     terminal: true,
-    prompt: c.bold(c.magenta("› ")),
+    prompt: PROMPT,
     history: [...history.entries].reverse(),
     historySize: HISTORY_CAP,
     completer: createCompleter(cwd, COMMANDS),
@@ -83,72 +107,100 @@ export async function runRepl(flags: Flags, config: Config & { apiKey: string })
   if (history.warning) print(c.yellow(`! ${history.warning}`));
   print(`${c.bold("shiro")} ${VERSION} · ${runtime.session.model} · ${cwd} · ${contextLine(runtime, c)}`);
   print(c.dim("/help for commands · Esc aborts a turn · Ctrl-D quits"));
+  // A continued session shows its task list before the first prompt.
   showTodoPanel(ctx);
 
   let exit!: (code: number) => void;
   const exited = new Promise<number>((resolve) => (exit = resolve));
-  let closed = false;
-  // Ctrl-D may close readline while a turn or command is still finishing; prompting then would throw.
-  const showPrompt = () => {
-    if (!closed) rl.prompt();
-  };
 
+  /** Runs a line, then each line queued meanwhile; while busy, typed lines wait in the queue. */
   async function submit(line: string): Promise<void> {
-    if (line.trim() === "") return showPrompt();
-    await history.add(line);
-    if (line.trimStart().startsWith("/")) {
-      const parsed = parseSlash(line, COMMANDS);
-      if (parsed.kind === "unknown") print(c.yellow(unknownCommandLine(parsed)));
-      else if ((await parsed.command.run(ctx, parsed.arg)) === "exit") return rl.close();
-      return showPrompt();
+    busy = true;
+    try {
+      if ((await runLine(line)) === "exit") return rl.close();
+    } catch (err) {
+      print(c.red(`error: ${(err as Error)?.message ?? String(err)}`));
     }
-    const { text, attached, refused } = await attachMentions(line, cwd, refuseAttachment);
-    if (attached.length) print(c.dim(`· attached ${attached.join(", ")}`));
-    for (const r of refused) print(c.yellow(`! not attached: ${r}`));
-    await runTurn(text);
-  }
-
-  async function runTurn(prompt: string): Promise<void> {
-    turn = { controller: new AbortController(), toolRunning: false };
-    const render = createTranscript({ write: (t) => process.stdout.write(t), color, diff: renderDiff });
-    for await (const event of runtime.runTurn(prompt, turn.controller.signal)) {
-      if (event.type === "tool-call") turn.toolRunning = true;
-      if (event.type === "tool-result") turn.toolRunning = false;
-      render(event);
-    }
-    turn = undefined;
-    await showBeforePrompt(ctx);
+    if (closed) return;
     const next = queue.shift();
     if (next !== undefined) {
       print(c.dim(`› ${next}`));
       return submit(next);
     }
-    showPrompt();
+    busy = false;
+    // Keeps whatever was typed (unseen) meanwhile, with the cursor after it.
+    rl.prompt(true);
   }
+
+  async function runLine(line: string): Promise<void | "exit"> {
+    await history.add(line);
+    if (line.trimStart().startsWith("/")) {
+      const parsed = parseSlash(line, COMMANDS);
+      if (parsed.kind === "command") return parsed.command.run(ctx, parsed.arg);
+      print(c.yellow(unknownCommandLine(parsed)));
+      return;
+    }
+    const { text, attached, refused } = await attachMentions(line, cwd, refuseAttachment);
+    if (attached.length) print(c.dim(`· attached ${attached.join(", ")}`));
+    for (const r of refused) print(c.yellow(`! not attached: ${r}`));
+    await runTurn(text);
+    if (!closed) await showBeforePrompt(ctx);
+  }
+
+  async function runTurn(prompt: string): Promise<void> {
+    const render = createTranscript({ write: (t) => process.stdout.write(t), color, diff: renderDiff });
+    const current: Turn = { controller: new AbortController(), render, finished: Promise.withResolvers<void>() };
+    turn = current;
+    for await (const event of runtime.runTurn(prompt, current.controller.signal)) {
+      if (event.type === "tool-result" && current.diffShown) {
+        const { display: _shown, ...rest } = event;
+        render(rest);
+      } else render(event);
+      if (event.type === "tool-result") [current.interrupt, current.diffShown] = [undefined, false];
+    }
+    turn = undefined;
+    current.finished.resolve();
+  }
+
+  /** Esc, or Ctrl-C with no command running: stop the turn, refuse a waiting question, drop the queue. */
+  function abortTurn(current: Turn): void {
+    queue.length = 0;
+    if (pendingAnswer) {
+      // Wipe the half-typed answer so it does not reappear at the next prompt, and leave the question's line.
+      rl.write(null, { ctrl: true, name: "e" });
+      rl.write(null, { ctrl: true, name: "u" });
+      process.stdout.write("\n");
+      pendingAnswer(ABORTED_ANSWER);
+    }
+    current.controller.abort();
+  }
+
+  // readline records every line; an answer to a question is not a prompt worth recalling with ↑.
+  rl.on("history", (entries: string[]) => {
+    if (pendingAnswer && entries[0] === rl.line) entries.shift();
+  });
 
   rl.on("line", (line) => {
     if (pendingAnswer) return pendingAnswer(line);
-    if (turn) {
-      queue.push(line);
-      return print(c.dim(`  queued (${queue.length}): ${line}`));
-    }
-    void submit(line);
+    if (line.trim() === "") return busy ? undefined : rl.prompt();
+    if (!busy) return void submit(line);
+    queue.push(line);
+    const notice = `queued (${queue.length}): ${line}`;
+    if (turn) turn.render({ type: "notice", level: "info", text: notice });
+    else print(c.dim(`· ${notice}`));
   });
 
   process.stdin.on("keypress", (_s, key: { name?: string } | undefined) => {
-    if (key?.name !== "escape" || !turn) return;
-    queue.length = 0;
-    pendingAnswer?.("n the user pressed Esc to stop this turn");
-    turn.controller.abort();
+    if (key?.name === "escape" && turn) abortTurn(turn);
   });
 
   rl.on("SIGINT", () => {
     if (turn) {
       // Ctrl-C stops the running command but keeps the turn; with nothing running it stops the turn.
-      if (turn.toolRunning && turn.interrupt) return turn.interrupt.abort();
-      queue.length = 0;
-      return turn.controller.abort();
+      if (turn.interrupt) return turn.interrupt.abort();
+      return abortTurn(turn);
     }
+    if (busy) return print(c.dim("(a command is running · Ctrl-D quits)"));
     if (rl.line !== "") {
       rl.write(null, { ctrl: true, name: "u" });
       return rl.prompt();
@@ -162,12 +214,19 @@ export async function runRepl(flags: Flags, config: Config & { apiKey: string })
   rl.on("close", () => {
     closed = true;
     queue.length = 0;
-    turn?.controller.abort();
+    const ending = turn;
+    pendingAnswer?.(ABORTED_ANSWER);
+    ending?.controller.abort();
     process.stdout.write("\n");
-    void runtime.save().then(() => exit(0));
+    // Save after the aborted turn has recorded its partial answer (bounded, should a tool ignore the abort).
+    const settled = ending ? Promise.race([ending.finished.promise, Bun.sleep(QUIT_GRACE_MS)]) : Promise.resolve();
+    void settled.then(() => runtime.save()).then(() => exit(0));
   });
 
-  if (flags.prompt) void submit(flags.prompt);
-  else rl.prompt();
+  if (flags.prompt) {
+    // Shown as if typed, so the transcript reads the same as for a queued line.
+    print(c.dim(`› ${flags.prompt}`));
+    void submit(flags.prompt);
+  } else rl.prompt();
   return exited;
 }

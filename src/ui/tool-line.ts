@@ -23,6 +23,18 @@ export function outcomeLine(output: string, max = 100): string {
   return clip(first, max) + (lines.length > 1 ? ` (+${lines.length - 1} lines)` : "");
 }
 
+/**
+ * The verdict of a failed call: a tool that ends its output with a note after a blank line (bash's
+ * "Exit code: 1", "Stopped by the user (Ctrl-C)…") is summed up by that note, others by their first line.
+ */
+export function failureLine(output: string, max = 100): string {
+  const paragraphs = output.trim().split(/\n\s*\n/);
+  if (paragraphs.length < 2) return outcomeLine(output, max);
+  const note = paragraphs.at(-1)!.split("\n")[0]!;
+  const before = output.trim().split("\n").filter((l) => l.trim() !== "").length - 1;
+  return clip(note, max) + ` (+${before} lines)`;
+}
+
 function patchFiles(patch: string): string[] {
   return [...patch.matchAll(/^\*\*\* (?:Add|Update|Delete) File: (.+)$/gm)].map((m) => m[1]!.trim());
 }

@@ -1,0 +1,74 @@
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { BINARY } from "./binary.ts";
+import { keys, spawnPty, type Pty } from "./pty.ts";
+import { tempDir } from "./run-shiro.ts";
+
+/** The REPL's input prompt. */
+export const PROMPT = "› ";
+
+const QUIT_WAIT_MS = 3000;
+
+export type ReplOptions = {
+  cwd: string;
+  /** The strict server's URL (ends in /v1). */
+  baseUrl: string;
+  home?: string;
+  args?: string[];
+  env?: Record<string, string | undefined>;
+};
+
+export type Repl = Pty & {
+  home: string;
+  /** Types a line and presses Enter. */
+  send(line: string): Promise<void>;
+  /** Waits until the prompt is the last thing on screen (the REPL is idle), after `since`. */
+  idle(since?: number, timeoutMs?: number): Promise<void>;
+  /** Quits with Ctrl-D and returns the exit code. */
+  quit(): Promise<number>;
+};
+
+/** Starts dist/shiro in a pseudo-terminal with a temp SHIRO_HOME, a dummy key and the given server. */
+export async function startRepl(opts: ReplOptions): Promise<Repl> {
+  const home = opts.home ?? tempDir("repl-home");
+  const pty = spawnPty([BINARY, ...(opts.args ?? [])], {
+    cwd: opts.cwd,
+    env: {
+      PATH: process.env.PATH,
+      HOME: home,
+      SHIRO_HOME: home,
+      OPENAI_API_KEY: "test-key-not-a-secret",
+      OPENAI_BASE_URL: opts.baseUrl,
+      ...opts.env,
+    },
+    cols: 120,
+    rows: 40,
+  });
+  const repl = pty as Repl;
+  repl.home = home;
+  repl.send = async (line) => {
+    await pty.type(line, 1);
+    pty.write(keys.enter);
+  };
+  repl.idle = async (since, timeoutMs = 5000) => {
+    await pty.waitFor(/› $/, { ...(since === undefined ? {} : { since }), timeoutMs });
+  };
+  repl.quit = async () => {
+    pty.write(keys.ctrlD);
+    const late = Bun.sleep(QUIT_WAIT_MS).then(() => {
+      throw new Error(`the REPL did not quit on Ctrl-D within ${QUIT_WAIT_MS} ms; screen:\n${pty.screen()}`);
+    });
+    return Promise.race([pty.exited, late]);
+  };
+  await repl.idle(undefined, 5000);
+  return repl;
+}
+
+/** The sessions saved under a SHIRO_HOME, parsed. */
+export function savedSessions(home: string): any[] {
+  const dir = join(home, "sessions");
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir)
+    .filter((n) => n.endsWith(".json"))
+    .map((n) => JSON.parse(readFileSync(join(dir, n), "utf8")));
+}
