@@ -24,9 +24,10 @@ export function destructiveRule(cmd: ShellCommand, env: { root: string; home: st
   }
   if (name === "git") return gitRule(words);
   if (SHELLS.has(name) || name === "source" || name === "." || name === "eval") {
-    const piped = cmd.pipeline.slice(0, cmd.stage).some((stage) => stage === "curl" || stage === "wget");
-    const fetched = cmd.substitutions.some((s) => /\b(curl|wget)\b/.test(s.script));
-    if (piped || fetched) return `curl | ${name}`;
+    const piped = cmd.pipeline.slice(0, cmd.stage).find((stage) => stage === "curl" || stage === "wget");
+    const fetched = cmd.substitutions.map((s) => /\b(curl|wget)\b/.exec(s.script)?.[1]).find(Boolean);
+    const fetcher = piped ?? fetched;
+    if (fetcher) return `${fetcher} | ${name}`;
   }
   if (name.startsWith("mkfs") || name === "mke2fs") return name;
   return undefined;
