@@ -7,23 +7,11 @@ import { describe, expect, test } from "bun:test";
 import { existsSync, lstatSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { danglingLinkToEnv, read, secretProject, type Project } from "../support/guard-projects.ts";
-import { FINAL, scriptedJob, type JobResult } from "../support/scripted-job.ts";
+import { expectEveryCallRefused } from "../support/expect-refused.ts";
+import { scriptedJob } from "../support/scripted-job.ts";
 import type { PlannedCall } from "../support/scripts.ts";
 
 const bash = (command: string): PlannedCall => ({ name: "bash", arguments: { command } });
-const GUARD_SECRET = /^Denied: guard: secret file .+ — the guard never lets anything write secret files; --yolo and permission rules cannot change this\.$/;
-
-/** Each call in order got a guard refusal, first seen in the request right after it was issued. */
-function expectEveryCallRefused(job: JobResult, calls: PlannedCall[], refusal = GUARD_SECRET) {
-  expect(job.outputs.map((o) => [o.name, o.arguments])).toEqual(calls.map((c) => [c.name, c.arguments]));
-  job.outputs.forEach((o, k) => {
-    expect({ call: o.arguments, output: o.output }).toEqual({ call: o.arguments, output: expect.stringMatching(refusal) });
-    expect(o.request).toBe(k + 1);
-  });
-  expect(job.requests).toHaveLength(calls.length + 1);
-  expect([job.code, job.stdout]).toEqual([4, FINAL + "\n"]);
-}
-
 const noSecretAppeared = (p: Project, names: string[]) => names.filter((name) => existsOrLink(join(p.root, name)));
 const existsOrLink = (path: string) => {
   try {
