@@ -42,6 +42,8 @@ describe("guard: writes to a secret file, by every bash route, under --yolo", ()
       "dd if=template.txt of=.env",
       "truncate -s 10 .env",
       "touch .env",
+      "sed -n 's/KEY/LEAK/w .env' template.txt",
+      "awk '{ print > \".env\" }' template.txt",
       "echo KEY=1 > link",
       "cp template.txt link",
       "echo KEY=1 > sub/../.env",
@@ -66,8 +68,8 @@ describe("guard: writes to a secret file, by every bash route, under --yolo", ()
     expect(existsSync(join(p.home, ".ssh"))).toBe(false);
     expect(read(join(p.root, "template.txt"))).toBe("KEY=from-template\n"); // mv never ran
     // The refusal names where a link really lands, and where it was written as.
-    expect(job.outputs[15]!.output).toStartWith("Denied: guard: secret file .env (via link)");
-    expect(job.outputs[19]!.output).toStartWith(`Denied: guard: secret file ${join(p.outer, ".env")}`);
+    expect(job.outputs[17]!.output).toStartWith("Denied: guard: secret file .env (via link)");
+    expect(job.outputs[21]!.output).toStartWith(`Denied: guard: secret file ${join(p.outer, ".env")}`);
     expect(job.stderr).toContain("  ✗ denied: guard: secret file .env — the guard never lets");
   });
 
