@@ -12,7 +12,7 @@ import { scriptedJob } from "../support/scripted-job.ts";
 import type { PlannedCall } from "../support/scripts.ts";
 
 const bash = (command: string): PlannedCall => ({ name: "bash", arguments: { command } });
-const noSecretAppeared = (p: Project, names: string[]) => names.filter((name) => existsOrLink(join(p.root, name)));
+const secretsPresent = (p: Project, names: string[]) => names.filter((name) => existsOrLink(join(p.root, name)));
 const existsOrLink = (path: string) => {
   try {
     lstatSync(path);
@@ -63,7 +63,7 @@ describe("guard: writes to a secret file, by every bash route, under --yolo", ()
     const job = await scriptedJob(calls, { cwd: p.root, home: p.home, args: ["--yolo"] });
 
     expectEveryCallRefused(job, calls);
-    expect(noSecretAppeared(p, [".env", ".ENV", ".Env.Local", "id_rsa", "server.pem"])).toEqual([]);
+    expect(secretsPresent(p, [".env", ".ENV", ".Env.Local", "id_rsa", "server.pem"])).toEqual([]);
     expect(existsSync(join(p.outer, ".env"))).toBe(false);
     expect(existsSync(join(p.home, ".ssh"))).toBe(false);
     expect(read(join(p.root, "template.txt"))).toBe("KEY=from-template\n"); // mv never ran
