@@ -17,16 +17,22 @@ mkdirSync(join(project, "notes"));
 writeFileSync(join(project, "notes/todo.txt"), "write the release notes\nanswer the support ticket about exports\nupgrade the CI image\n");
 writeFileSync(join(project, "notes/done.txt"), "fix the login redirect\nreview the caching pull request\n");
 
-const prompt = "Read my notes (todo and done) and write notes/summary.md listing both, then tell me what you did.";
-console.log(`$ cd ${project}`);
-console.log(`$ shiro -p --yolo "${prompt}"\n`);
+// Instead of --yolo, one permission rule lets shiro write Markdown notes; everything else still asks.
+const home = tempDir("demo-home");
+const config = JSON.stringify({ permissions: [{ decision: "allow", tool: "write_file", pattern: "notes/*.md" }] });
+writeFileSync(join(home, "config.json"), config + "\n");
 
-const proc = Bun.spawn([BINARY, "-p", "--yolo", prompt], {
+const prompt = "Read my notes (todo and done) and write notes/summary.md listing both, then tell me what you did.";
+console.log(`$ cat $SHIRO_HOME/config.json\n${config}`);
+console.log(`$ cd ${project}`);
+console.log(`$ shiro -p "${prompt}"\n`);
+
+const proc = Bun.spawn([BINARY, "-p", prompt], {
   cwd: project,
   stdout: "inherit",
   stderr: "inherit",
   stdin: "ignore",
-  env: { ...process.env, OPENAI_BASE_URL: server.url, OPENAI_API_KEY: "offline-demo", SHIRO_HOME: tempDir("demo-home") },
+  env: { ...process.env, OPENAI_BASE_URL: server.url, OPENAI_API_KEY: "offline-demo", SHIRO_HOME: home },
 });
 const code = await proc.exited;
 await server.stop();

@@ -29,7 +29,8 @@ export async function startSession(opts: StartOptions): Promise<Runtime> {
   const rules = permissionsSchema.safeParse(config.permissions);
   if (!rules.success) {
     const issue = rules.error.issues[0]!;
-    throw new UsageError(`permissions[${issue.path.join("].")}] in ${join(config.home, "config.json")}: ${issue.message}`);
+    const where = issue.path.map((key) => (typeof key === "number" ? `[${key}]` : `.${String(key)}`)).join("");
+    throw new UsageError(`permissions${where} in ${join(config.home, "config.json")}: ${issue.message}`);
   }
   const store = createSessionStore(join(config.home, "sessions"));
   const session = await openSession(store, { flags, cwd, model: config.model, warn });

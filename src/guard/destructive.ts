@@ -22,11 +22,16 @@ export function destructiveRule(cmd: ShellCommand, env: { root: string; home: st
     const target = args().slice(name === "chmod" ? 1 : 0).find((p) => wipes(p, false));
     if (target !== undefined) return `${name} -R ${name === "chmod" ? (args()[0] ?? "") + " " : ""}${target}`;
   }
+  if (name === "find") {
+    const target = findWipes(words, (p) => wipes(p, true));
+    if (target !== undefined) return `find ${target} -delete`;
+  }
   if (name === "git") return gitRule(words);
   if (SHELLS.has(name) || name === "source" || name === "." || name === "eval") {
-    const piped = cmd.pipeline.slice(0, cmd.stage).some((stage) => stage === "curl" || stage === "wget");
-    const fetched = cmd.substitutions.some((s) => /\b(curl|wget)\b/.test(s.script));
-    if (piped || fetched) return `curl | ${name}`;
+    const piped = cmd.pipeline.slice(0, cmd.stage).find((stage) => stage === "curl" || stage === "wget");
+    const fetched = cmd.substitutions.map((s) => /\b(curl|wget)\b/.exec(s.script)?.[1]).find(Boolean);
+    const fetcher = piped ?? fetched;
+    if (fetcher) return `${fetcher} | ${name}`;
   }
   if (name.startsWith("mkfs") || name === "mke2fs") return name;
   return undefined;
@@ -45,9 +50,29 @@ function gitRule(words: string[]): string | undefined {
   const rest = words.slice(i + 1);
   const short = (letter: string) => rest.some((w) => /^-[A-Za-z]+$/.test(w) && w.includes(letter));
   if (sub === "push" && (short("f") || rest.some((w) => w.startsWith("--force") || (w.startsWith("+") && w.length > 1)))) return "git push --force";
+  if (sub === "push" && rest.includes("--mirror")) return "git push --mirror";
   if (sub === "reset" && rest.includes("--hard")) return "git reset --hard";
   if (sub === "clean" && (short("f") || rest.includes("--force"))) return "git clean -f";
   return undefined;
+}
+
+// Expression words that neither narrow what `find` matches nor stop it from deleting.
+const FIND_NEUTRAL = new Set(["-depth", "-xdev", "-mount", "-noleaf", "-ignore_readdir_race", "-mindepth", "-maxdepth"]);
+const FIND_VALUED = new Set(["-mindepth", "-maxdepth"]);
+
+/**
+ * The starting point `find … -delete` (or `-exec rm …`) would empty completely: one that wipes everything
+ * and an expression with no test narrowing it (`find / -delete`, not `find . -name '*.o' -delete`).
+ */
+function findWipes(words: string[], wipes: (path: string) => boolean): string | undefined {
+  const exprAt = words.findIndex((w, k) => k > 0 && (w.startsWith("-") || w === "(" || w === "!"));
+  const starts = words.slice(1, exprAt === -1 ? undefined : exprAt);
+  const expr = exprAt === -1 ? [] : words.slice(exprAt);
+  const execAt = expr.findIndex((w) => w === "-exec" || w === "-execdir");
+  const deletes = expr.includes("-delete") || (execAt !== -1 && expr[execAt + 1] === "rm");
+  const tests = (execAt === -1 ? expr : expr.slice(0, execAt)).filter((w, k, all) => w !== "-delete" && !FIND_NEUTRAL.has(w) && !FIND_VALUED.has(all[k - 1] ?? ""));
+  if (!deletes || tests.length > 0) return undefined;
+  return (starts.length ? starts : ["."]).find(wipes);
 }
 
 /**

@@ -1,5 +1,6 @@
 import { basename, join } from "node:path";
 import type { ShellCommand } from "./shell-commands.ts";
+import { awkScriptWrites, sedScriptWrites } from "./script-writes.ts";
 
 /** A path a command writes, as written (relative to the command's cwd), and how (`>`, `tee`, `cp`…). */
 export type WriteTarget = { path: string; via: string };
@@ -9,6 +10,7 @@ const OUTPUT_REDIRECTS = new Set([">", ">>", ">|", "&>", "&>>", "<>", ">&"]);
 const WRITES_OPERANDS: Record<string, string> = { tee: "", sponge: "", truncate: "sr", touch: "drt" };
 const COPIERS: Record<string, string> = { cp: "St", mv: "St", install: "mogSt", ln: "St", rsync: "eftT", scp: "cFiJloPS" };
 const IN_PLACE: Record<string, string> = { sed: "efl", perl: "eEIlmMx" };
+const AWKS = new Set(["awk", "gawk", "mawk", "nawk"]);
 
 /** Every file a command would write; `isDirectory(path)` tells whether a copy lands inside an existing folder. */
 export function writeTargets(cmd: ShellCommand, isDirectory: (path: string) => boolean): WriteTarget[] {
@@ -29,6 +31,8 @@ export function writeTargets(cmd: ShellCommand, isDirectory: (path: string) => b
     const scriptGiven = options.some((o) => /^-[^-]*[ef]/.test(o.flag) || o.flag.startsWith("--expression"));
     if (inPlace) targets.push(...args.slice(scriptGiven ? 0 : 1).map((path) => ({ path, via: `${name} -i` })));
   }
+  if (name === "sed") targets.push(...sedScriptWrites(cmd.words).map((path) => ({ path, via: "sed w" })));
+  if (AWKS.has(name)) targets.push(...awkScriptWrites(cmd.words).map((path) => ({ path, via: `${name} >` })));
   if (name === "dd") {
     for (const w of cmd.words) if (w.startsWith("of=")) targets.push({ path: w.slice(3), via: "dd of=" });
   }

@@ -58,8 +58,8 @@ export async function renderPrint(
         break;
       case "tool-result":
         if (!io.json) {
-          const mark = event.denied ? c.red("✗ denied") : event.isError ? c.red("✗") : c.green("✓");
-          io.err(`  ${mark} ${outcomeLine(event.output)}\n`);
+          const mark = event.denied ? c.red("✗ denied:") : event.isError ? c.red("✗") : c.green("✓");
+          io.err(`  ${mark} ${outcomeLine(event.denied ? event.output.replace(/^Denied: /, "") : event.output)}\n`);
         }
         break;
       case "notice":

@@ -21,7 +21,10 @@ export function lineChanges(before: string, after: string): { added: number; rem
 export const countLines = (text: string): number => (text === "" ? 0 : text.split("\n").length - (text.endsWith("\n") ? 1 : 0));
 
 export function describeChange(shown: string, before: string | undefined, after: string): string {
-  if (before === undefined) return `Created ${shown} (${countLines(after)} lines)`;
+  if (before === undefined) {
+    const lines = countLines(after);
+    return `Created ${shown} (${lines} ${lines === 1 ? "line" : "lines"})`;
+  }
   if (before === after) return `No change to ${shown}`;
   const { added, removed } = lineChanges(before, after);
   return `Updated ${shown}: +${added} −${removed} lines`;

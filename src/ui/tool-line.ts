@@ -20,7 +20,8 @@ export function callSubject(argumentsJson: string, max = 80): string {
 export function outcomeLine(output: string, max = 100): string {
   const lines = output.split("\n").filter((l) => l.trim() !== "");
   const first = lines[0]?.trim() ?? "(no output)";
-  return clip(first, max) + (lines.length > 1 ? ` (+${lines.length - 1} lines)` : "");
+  const more = lines.length - 1;
+  return clip(first, max) + (more > 0 ? ` (+${more} ${more === 1 ? "line" : "lines"})` : "");
 }
 
 /**
