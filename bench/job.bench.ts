@@ -9,7 +9,7 @@ import { tempDir } from "../test/support/run-shiro.ts";
 import { demoModel } from "../test/support/scripts.ts";
 import { startStrictServer } from "../test/support/strict-server.ts";
 import { median } from "./median.ts";
-import { mb, ms, peakRssKib, rssSource, wallMs, type SpawnOptions } from "./process-figures.ts";
+import { mb, ms, peakRssKib, rssSource, timeRun, type SpawnOptions } from "./process-figures.ts";
 
 const RUNS = 10;
 const RSS_RUNS = 5;
@@ -32,14 +32,14 @@ export async function bench(): Promise<string[]> {
   const cmd = [BINARY, "-p", "--yolo", PROMPT];
   try {
     const before = server.calls;
-    await wallMs(cmd, freshRun()); // warm-up
+    await timeRun(cmd, freshRun()); // warm-up
     if (server.calls - before !== 4) throw new Error(`the demo job made ${server.calls - before} model calls, expected 4`);
-    const times: number[] = [];
-    for (let i = 0; i < RUNS; i++) times.push(await wallMs(cmd, freshRun()));
+    const runs = [];
+    for (let i = 0; i < RUNS; i++) runs.push(await timeRun(cmd, freshRun()));
     let rss = 0;
     for (let i = 0; i < RSS_RUNS; i++) rss = Math.max(rss, await peakRssKib(cmd, freshRun()));
     return [
-      `four-step print-mode job (4 model calls, local server): median ${ms(median(times))} (${RUNS} runs), peak RSS ${mb(rss)}  [aim < 150 ms, < 80 MB]`,
+      `four-step print-mode job (4 model calls, local server): median ${ms(median(runs.map((r) => r.wallMs)))} wall, ${ms(median(runs.map((r) => r.cpuMs)))} CPU (${RUNS} runs); peak RSS ${mb(rss)}  [aim < 150 ms, < 80 MB]`,
       `(peak RSS: max of ${RSS_RUNS} runs via ${rssSource})`,
     ];
   } finally {

@@ -10,14 +10,17 @@ export type SpawnOptions = { cwd?: string; env?: Record<string, string | undefin
 const GNU_TIME = "/usr/bin/time";
 export const rssSource = existsSync(GNU_TIME) ? "/usr/bin/time -f %M" : "Bun.spawn resourceUsage().maxRSS";
 
-/** One run's wall time in ms, without any wrapper process; throws on a non-zero exit. */
-export async function wallMs(cmd: string[], opts: SpawnOptions = {}): Promise<number> {
+/**
+ * One run without any wrapper process: wall time, and CPU time (user + system, all threads), which a
+ * busy shared machine disturbs far less than wall time. Throws on a non-zero exit.
+ */
+export async function timeRun(cmd: string[], opts: SpawnOptions = {}): Promise<{ wallMs: number; cpuMs: number }> {
   const start = performance.now();
   const proc = Bun.spawn(cmd, { ...opts, stdin: "ignore", stdout: "ignore", stderr: "pipe" });
   const code = await proc.exited;
-  const ms = performance.now() - start;
+  const wallMs = performance.now() - start;
   if (code !== 0) throw new Error(`${cmd.join(" ")} exited ${code}: ${await new Response(proc.stderr).text()}`);
-  return ms;
+  return { wallMs, cpuMs: Number(proc.resourceUsage()!.cpuTime.total) / 1000 };
 }
 
 /** One run's peak resident set size in KiB; throws on a non-zero exit. */
