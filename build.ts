@@ -22,6 +22,11 @@ async function compile(target: Target | undefined): Promise<string> {
   const result = await Bun.build({
     entrypoints: ["src/main.ts"],
     minify: true,
+    // Start-up: precompiled bytecode skips parsing ~700 KB of JS on every launch, and split chunks
+    // mean a command loads only the code it imports (bytecode for ESM needs compile; splitting needs ESM).
+    bytecode: true,
+    format: "esm",
+    splitting: true,
     define: { SHIRO_VERSION: JSON.stringify(pkg.version) },
     // The binary must behave the same in any folder: never pick up the user's project config.
     compile: {

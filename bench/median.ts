@@ -1,3 +1,9 @@
+/** The middle value (upper middle for an even count). */
+export function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)]!;
+}
+
 /** Runs `fn` `runs` times (after one warm-up) and returns the median wall time in ms. */
 export async function medianMs(runs: number, fn: () => unknown | Promise<unknown>): Promise<number> {
   await fn();
@@ -7,6 +13,5 @@ export async function medianMs(runs: number, fn: () => unknown | Promise<unknown
     await fn();
     times.push(performance.now() - start);
   }
-  times.sort((a, b) => a - b);
-  return times[Math.floor(times.length / 2)]!;
+  return median(times);
 }

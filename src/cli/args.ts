@@ -1,8 +1,7 @@
 import { parseArgs } from "node:util";
+import { UsageError } from "./usage-error.ts";
 
-export class UsageError extends Error {
-  override name = "UsageError";
-}
+export { UsageError };
 
 export type Flags = {
   prompt?: string;
