@@ -65,7 +65,9 @@ export function createRuntime(opts: RuntimeOptions): Runtime {
     return { window, threshold: thresholdInForce({ compactAt: config.compactAt, window }) };
   };
 
-  const buildRequest: BuildRequest = (messages, { harder }) => {
+  const buildRequest: BuildRequest = async (messages, { harder }) => {
+    // Nothing goes on the wire that the session file lacks, so a kill -9 never loses a result the model saw.
+    await autosave.flush();
     const session = runtime.session;
     // An overflow proves the window is smaller than what was just sent; learn it once per overflow.
     if (harder && lastSentTokens > 0) {
