@@ -66,8 +66,6 @@ export function createRuntime(opts: RuntimeOptions): Runtime {
   };
 
   const buildRequest: BuildRequest = async (messages, { harder }) => {
-    // Nothing goes on the wire that the session file lacks, so a kill -9 never loses a result the model saw.
-    await autosave.flush();
     const session = runtime.session;
     // An overflow proves the window is smaller than what was just sent; learn it once per overflow.
     if (harder && lastSentTokens > 0) {
@@ -86,6 +84,10 @@ export function createRuntime(opts: RuntimeOptions): Runtime {
     const composed = composeRequest(messages, spec);
     if (!harder) lastSentTokens = composed.tokens;
     recordCall(session, { ...spec, messageCount: messages.length });
+    // Nothing goes on the wire that the file lacks: after a kill -9 it still holds every result the
+    // model saw and this call's record for `shiro inspect`.
+    autosave.schedule();
+    await autosave.flush();
     return composed;
   };
 
