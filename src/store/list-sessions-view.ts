@@ -31,11 +31,28 @@ export const usageText = (u: Usage): string =>
 
 const tokensOf = (u: Usage) => u.inputTokens + u.outputTokens;
 
+/**
+ * Each id's shortest prefix (at least ID_PREFIX_CHARS) that no other id shares, so what the table
+ * shows is what `-r` accepts: UUIDv7 ids made within a minute share their first 8 characters.
+ */
+export function uniquePrefixes(ids: readonly string[]): Map<string, string> {
+  const sorted = [...new Set(ids)].sort();
+  const common = (a: string, b = "") => {
+    let n = 0;
+    while (n < a.length && a[n] === b[n]) n++;
+    return n;
+  };
+  return new Map(
+    sorted.map((id, i) => [id, id.slice(0, Math.max(ID_PREFIX_CHARS, common(id, sorted[i - 1]) + 1, common(id, sorted[i + 1]) + 1))]),
+  );
+}
+
 /** The newest sessions, one aligned row each: id prefix, age, title, messages, tokens, cost. */
 export function sessionsTable(sessions: readonly SessionMeta[], now = new Date(), limit = SESSIONS_SHOWN): string {
   if (sessions.length === 0) return "no saved sessions";
+  const prefixes = uniquePrefixes(sessions.map((s) => s.id));
   const rows = sessions.slice(0, limit).map((s) => [
-    s.id.slice(0, ID_PREFIX_CHARS),
+    prefixes.get(s.id)!,
     ageText(s.updatedAt, now),
     s.title || "(no prompt)",
     `${s.messageCount} msgs`,
