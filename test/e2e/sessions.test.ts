@@ -111,10 +111,16 @@ describe("continue and resume (compiled binary ↔ strict server)", () => {
     const ambiguous = await shiro(["-r", first.slice(0, common), "-p", "x"], { cwd, home });
     expect(ambiguous.code).toBe(2);
     expect(ambiguous.stderr).toContain(`"${first.slice(0, common)}" matches 2 sessions; give more of the id:`);
-    expect(ambiguous.stderr).toContain(first.slice(0, 8));
-    expect(ambiguous.stderr).toContain("the first one");
-    expect(ambiguous.stderr).toContain("the second one");
     expect(ambiguous.stdout).toBe("");
+    // The listed matches show ids long enough to tell apart: each one, typed back, resumes its session.
+    const rows = ambiguous.stderr.trimEnd().split("\n").slice(2);
+    expect(rows.map((r) => r.split(/\s{2,}/)[2])).toEqual(["the second one", "the first one"]);
+    for (const [row, id] of [[rows[0]!, second], [rows[1]!, first]] as const) {
+      const shown = row.split(" ")[0]!;
+      expect(id.startsWith(shown)).toBe(true);
+      const again = await shiro(["-r", shown, "-p", "--json", "picked from the list"], { cwd, home });
+      expect(resultOf(again.stdout).sessionId).toBe(id);
+    }
 
     const none = await shiro(["-r", "ffffffff", "-p", "x"], { cwd, home });
     expect([none.code, none.stderr.trim()]).toEqual([2, 'shiro: no session matches "ffffffff" (see shiro sessions)']);
@@ -149,7 +155,8 @@ describe("listing", () => {
     const lines = table.stdout.trimEnd().split("\n");
     expect(lines).toHaveLength(3);
     expect(lines[0]).toMatch(/^id\s+age\s+title\s+messages\s+tokens\s+cost$/);
-    expect(lines[1]).toMatch(new RegExp(`^${unpriced.slice(0, 8)}\\s+\\d+s ago\\s+an unpriced chat\\s+2 msgs\\s+\\S+ tok\\s+\\?$`));
+    expect(unpriced.startsWith(lines[1]!.split(" ")[0]!)).toBe(true);
+    expect(lines[1]).toMatch(new RegExp(`^${unpriced.slice(0, 8)}\\S*\\s+\\d+s ago\\s+an unpriced chat\\s+2 msgs\\s+\\S+ tok\\s+\\?$`));
     expect(lines[2]).toMatch(/ a priced job\s+8 msgs\s+\S+ tok\s+\$\d+\.\d+$/);
     // Right-aligned columns end at the same place on every row.
     const ends = (marker: RegExp) => lines.slice(1).map((l) => l.search(marker) + l.match(marker)![0].length);
