@@ -4,7 +4,8 @@ import type { SessionMeta } from "./session-store.ts";
 
 /** Pure renderers for `/sessions`, `/cost` and `shiro sessions --json`. */
 
-export const ID_PREFIX_CHARS = 8;
+/** A UUIDv7's creation time to the millisecond ("019a2c82-6e70"): the first 8 characters change only once a minute. */
+export const ID_PREFIX_CHARS = 13;
 export const SESSIONS_SHOWN = 15;
 
 export function ageText(iso: string, now: Date): string {
@@ -33,7 +34,7 @@ const tokensOf = (u: Usage) => u.inputTokens + u.outputTokens;
 
 /**
  * Each id's shortest prefix (at least ID_PREFIX_CHARS) that no other id shares, so what the table
- * shows is what `-r` accepts: UUIDv7 ids made within a minute share their first 8 characters.
+ * shows is what `-r` accepts, even for sessions made in the same millisecond.
  */
 export function uniquePrefixes(ids: readonly string[]): Map<string, string> {
   const sorted = [...new Set(ids)].sort();
