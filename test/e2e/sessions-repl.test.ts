@@ -33,7 +33,7 @@ async function enter(pty: Pty, line: string, expected: string | RegExp): Promise
 
 const lastInput = () => itemSummary(server.requests.at(-1)!.body.input);
 
-test("REPL: -c and -r continue a session; /cost, /sessions, /clear, /save, /resume", async () => {
+test("REPL: -c and -r continue a session; /cost, /sessions, /clear, /save, /resume, /compact survives a restart", async () => {
   const home = tempDir("home");
   const cwd = tempDir("proj");
   const first = await runShiro(["-p", "--json", "-m", "echo-model", "first chat"], { cwd, home, env: envFor(home) });
@@ -76,18 +76,21 @@ test("REPL: -c and -r continue a session; /cost, /sessions, /clear, /save, /resu
       "user: back again",
     ]);
     await enter(pty, "/resume zzzz", 'no session matches "zzzz"');
+    await enter(pty, "/compact", "compacted: the next request starts from");
     pty.write(keys.ctrlD);
     expect(await pty.exited).toBe(0);
   }
   const sessions = await loadAll(home);
-  expect(sessions.find((s) => s.id === firstId)!.messages).toHaveLength(6);
+  expect(sessions.find((s) => s.id === firstId)!.messages.map((m) => m.role)).toEqual(["user", "assistant", "user", "assistant", "user", "assistant", "compaction"]);
 
   {
     await using pty = spawnPty([BINARY, "-r", firstId.slice(0, 13)], { cwd, env: envFor(home) });
     await pty.waitFor("› ", { timeoutMs: 5_000 });
     await enter(pty, "via resume", "You said: via resume");
-    expect(lastInput()).toHaveLength(7);
-    expect(lastInput()[0]).toBe("user: first chat");
+    // The compaction made before exit is restored: the request starts from its summary.
+    expect(lastInput()).toHaveLength(2);
+    expect(lastInput()[0]).toStartWith("user: Summary of the conversation so far");
+    expect(lastInput()[1]).toBe("user: via resume");
     pty.write(keys.ctrlD);
     expect(await pty.exited).toBe(0);
   }

@@ -127,16 +127,21 @@ describe("continue and resume (compiled binary ↔ strict server)", () => {
     expect(sessionFiles(home)).toHaveLength(2); // failed resumes never start a session
   });
 
-  test("resume restores the task list: the first request after -c ends with it", async () => {
+  test("resume restores the history byte for byte and the task list", async () => {
     const home = tempDir("home");
     const cwd = tempDir("proj");
+    const first = server.requests.length;
     expect((await shiro(["-p", "--yolo", "do the job"], { cwd, home })).code).toBe(0);
+    const lastLive = since(first).at(-1)!.body.input;
     const before = server.requests.length;
     const r = await shiro(["-c", "-p", "--yolo", "anything left?"], { cwd, home });
     expect([r.code, r.stdout]).toEqual([0, "job done\n"]);
-    const last = since(before)[0]!.body.input.at(-1);
-    expect(last.role).toBe("developer");
-    expect(last.content[0].text).toContain("[~] look around\n[ ] write the report");
+    const resumed = since(before)[0]!.body.input;
+    // Reasoning (encrypted), calls, outputs and text come back exactly as the live run sent them.
+    const history = lastLive.slice(0, -1); // without the task-list trailer
+    expect(JSON.stringify(resumed.slice(0, history.length))).toBe(JSON.stringify(history));
+    expect(itemSummary(resumed.slice(history.length))).toEqual(["reasoning", "assistant: job done", "user: anything left?", expect.stringContaining("developer: ")]);
+    expect(resumed.at(-1).content[0].text).toContain("[~] look around\n[ ] write the report");
   });
 });
 
