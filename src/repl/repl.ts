@@ -93,7 +93,7 @@ export async function runRepl(flags: Flags, config: Config & { apiKey: string })
       const parsed = parseSlash(line, COMMANDS);
       if (parsed.kind === "unknown") print(c.yellow(unknownCommandLine(parsed)));
       else if ((await parsed.command.run(ctx, parsed.arg)) === "exit") return rl.close();
-      return rl.prompt();
+      return rl.prompt(true);
     }
     const { text, attached, refused } = await attachMentions(line, cwd, refuseAttachment);
     if (attached.length) print(c.dim(`· attached ${attached.join(", ")}`));
@@ -116,7 +116,8 @@ export async function runRepl(flags: Flags, config: Config & { apiKey: string })
       print(c.dim(`› ${next}`));
       return submit(next);
     }
-    rl.prompt();
+    // Keep the cursor after what was typed during the turn; prompt() alone moves it to the start.
+    rl.prompt(true);
   }
 
   rl.on("line", (line) => {
