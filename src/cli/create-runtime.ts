@@ -67,6 +67,8 @@ export function createRuntime(opts: RuntimeOptions): Runtime {
 
   const buildRequest: BuildRequest = async (messages, { harder }) => {
     const session = runtime.session;
+    // The loop retries an overflow without an error event; the failed call still gets its outcome.
+    if (harder) recordResponse(session, { status: "error", error: "context_length_exceeded: retried once with a smaller request" });
     // An overflow proves the window is smaller than what was just sent; learn it once per overflow.
     if (harder && lastSentTokens > 0) {
       learnedWindow = learnWindow(windowFor(session.model, { configured: config.contextWindow, learned: learnedWindow }), lastSentTokens);
@@ -122,7 +124,10 @@ export function createRuntime(opts: RuntimeOptions): Runtime {
           }
           autosave.schedule();
         }
-        if (event.type === "error") recordResponse(session, { status: "error", error: event.error.message });
+        if (event.type === "error") {
+          recordResponse(session, { status: "error", error: event.error.message });
+          autosave.schedule();
+        }
         if (event.type === "end") await autosave.flush();
         yield event;
       }
