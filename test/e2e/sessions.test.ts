@@ -22,9 +22,22 @@ const fourSteps = sequenceModel(
   "job done",
 );
 
+/** A big output, then two small steps: the 4th request overflows gpt-5-mini's 7,500-token window here. */
+const overflowing = sequenceModel(
+  [
+    { name: "bash", arguments: { command: "seq 1 3000" } },
+    { name: "todo_write", arguments: { todos: TODOS } },
+    { name: "bash", arguments: { command: "seq 1 600" } },
+  ],
+  "job done",
+);
+
 beforeAll(async () => {
   // gpt-5 has a list price; echo-model has none (its cost is unknown, not zero).
-  server = await startStrictServer({ models: { "gpt-5": fourSteps, "echo-model": echoModel } });
+  server = await startStrictServer({
+    models: { "gpt-5": fourSteps, "echo-model": echoModel, "gpt-5-mini": overflowing },
+    windows: { "gpt-5-mini": 7_500 },
+  });
 });
 afterAll(() => server.stop());
 
@@ -227,6 +240,28 @@ describe("inspect and cost", () => {
       expect(one.stdout.trimEnd()).toBe(sent[2]!.raw);
     });
   }
+
+  test("a context overflow and its smaller retry: inspect rebuilds the refused requests too, and shows each outcome", async () => {
+    const home = tempDir("home");
+    const cwd = tempDir("proj");
+    const before = server.requests.length;
+    const run = await shiro(["-p", "--yolo", "--json", "-m", "gpt-5-mini", "overflow the window"], { cwd, home });
+    const sent = since(before);
+    expect(sent.some((q) => q.status === 400 && q.raw.length > 0)).toBe(true);
+    const notices = json(run.stdout).filter((e) => e.type === "notice").map((e) => e.text);
+    expect(notices).toContain("the request exceeded the model's context window; compacting harder and retrying once");
+
+    const { sessionId } = resultOf(run.stdout);
+    const inspected = await shiro(["inspect", sessionId, "--json"], { cwd, home });
+    const lines = inspected.stdout.trimEnd().split("\n");
+    expect(lines).toHaveLength(sent.length);
+    lines.forEach((line, i) => expect(line).toBe(sent[i]!.raw));
+
+    const text = (await shiro(["inspect", sessionId], { cwd, home })).stdout;
+    const outcomes = text.split("\n").filter((l) => l.startsWith("response: ")).map((l) => l.split(" ")[1]);
+    expect(outcomes).toEqual(sent.map((q) => (q.status === 200 ? "completed" : "error")));
+    expect(text).toContain("· compacted harder");
+  });
 
   test("inspect is clipped unless --full; a step it does not have → exit 2", async () => {
     const home = tempDir("home");
