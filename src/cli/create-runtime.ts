@@ -128,7 +128,12 @@ export function createRuntime(opts: RuntimeOptions): Runtime {
           recordResponse(session, { status: "error", error: event.error.message });
           autosave.schedule();
         }
-        if (event.type === "end") await autosave.flush();
+        if (event.type === "end") {
+          // Stopped mid-stream with nothing kept: the call's outcome is still "aborted", not unknown.
+          if (event.status === "aborted") recordResponse(session, { status: "aborted" });
+          autosave.schedule();
+          await autosave.flush();
+        }
         yield event;
       }
     },
