@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { BINARY } from "../support/binary.ts";
 import { runShiro, tempDir } from "../support/run-shiro.ts";
 import { startStrictServer, type StrictServer } from "../support/strict-server.ts";
 import { echoModel, sequenceModel } from "../support/scripts.ts";
@@ -261,6 +262,27 @@ describe("inspect and cost", () => {
     const outcomes = text.split("\n").filter((l) => l.startsWith("response: ")).map((l) => l.split(" ")[1]);
     expect(outcomes).toEqual(sent.map((q) => (q.status === 200 ? "completed" : "error")));
     expect(text).toContain("· compacted harder");
+  });
+
+  test("Ctrl-C while the model streams: exit 130, the session is saved and inspect says the call was aborted", async () => {
+    const home = tempDir("home");
+    const cwd = tempDir("proj");
+    server.inject({ delayMs: 5_000, afterEventCount: 3 });
+    const before = server.requests.length;
+    const proc = Bun.spawn([BINARY, "-p", "--json", "-m", "echo-model", "stop me"], {
+      cwd,
+      env: { PATH: process.env.PATH!, HOME: home, SHIRO_HOME: home, OPENAI_API_KEY: "test-key-not-a-secret", OPENAI_BASE_URL: server.url },
+      stdout: "pipe",
+      stderr: "pipe",
+    });
+    while (server.requests.length === before) await Bun.sleep(10);
+    await Bun.sleep(100);
+    proc.kill("SIGINT");
+    expect(await proc.exited).toBe(130);
+    const { sessionId, status } = resultOf(await new Response(proc.stdout).text());
+    expect(status).toBe("aborted");
+    const text = (await shiro(["inspect", sessionId], { cwd, home })).stdout;
+    expect(text.split("\n").filter((l) => l.startsWith("response: "))).toEqual(["response: aborted"]);
   });
 
   test("inspect is clipped unless --full; a step it does not have → exit 2", async () => {
