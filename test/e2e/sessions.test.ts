@@ -163,6 +163,7 @@ describe("listing", () => {
   test("`shiro sessions` is an aligned table, `--json` the same data for scripts; a corrupt file is skipped with a warning", async () => {
     const home = tempDir("home");
     const cwd = tempDir("proj");
+    expect(await shiro(["sessions"], { cwd, home })).toEqual({ code: 0, stdout: "no saved sessions\n", stderr: "" });
     const priced = await shiro(["-p", "--yolo", "--json", "a priced job"], { cwd, home });
     const unpriced = await echoTurn("an unpriced chat", cwd, home);
     const corrupt = join(sessionsDir(home), "01a00000-0000-7000-8000-000000000000.json");
