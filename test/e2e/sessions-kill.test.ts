@@ -93,6 +93,7 @@ async function trial(n: number): Promise<Outcome> {
   const before = requestsOf(server.requests, task).length;
   const resumed = await runShiro(["-c", "-p", "--yolo"], { cwd, home, stdin: "carry on", env: env(home) });
   expect([resumed.code, resumed.stdout]).toEqual([0, "all done\n"]);
+  if (pending.length) expect(resumed.stderr).toContain(`! ${pending.length} tool call(s) were interrupted when this session last ran`);
   const firstResumed = requestsOf(server.requests, task)[before]!;
   for (const callId of pending) {
     const output = firstResumed.body.input.find((i: any) => i.type === "function_call_output" && i.call_id === callId);
