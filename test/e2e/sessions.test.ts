@@ -189,10 +189,14 @@ describe("listing", () => {
     const rows = JSON.parse(listed.stdout);
     const result = resultOf(priced.stdout);
     expect(rows.map((s: any) => s.id)).toEqual([unpriced, result.sessionId]);
-    expect(rows[1]).toMatchObject({ cwd, model: "gpt-5", title: "a priced job", messages: 8, costUsd: result.costUsd });
+    expect(rows[1]).toMatchObject({ cwd, model: "gpt-5", title: "a priced job", messages: 8 });
+    // Summed per response vs priced once for the run: equal up to float rounding.
+    expect(rows[1].costUsd).toBeCloseTo(result.costUsd, 12);
     expect(rows[1].tokens).toEqual({ input: result.usage.inputTokens, cached: result.usage.cachedTokens, output: result.usage.outputTokens, reasoning: result.usage.reasoningTokens });
     expect(rows[0].costUsd).toBeNull();
 
+    const named = await shiro(["-r", "01a00000", "-p", "x"], { cwd, home });
+    expect([named.code, named.stderr.trim()]).toEqual([2, `shiro: ${corrupt} is not valid JSON (JSON Parse error: Unexpected EOF)`]);
     // The corrupt file does not stop -c from finding this folder's newest session.
     const cont = await shiro(["-c", "-p", "--json", "still here?"], { cwd, home });
     expect(resultOf(cont.stdout).sessionId).toBe(unpriced);
