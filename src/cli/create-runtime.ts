@@ -78,6 +78,8 @@ export function createRuntime(opts: RuntimeOptions): Runtime {
     let summaryFailed = false;
     return async (messages, { harder }) => {
       const session = runtime.session;
+      // The loop retries an overflow without an error event; the failed call still gets its outcome.
+      if (harder) recordResponse(session, { status: "error", error: "context_length_exceeded: retried once with a smaller request" });
       // An overflow proves the window is smaller than what was just sent; learn it once per overflow.
       if (harder && lastSentTokens > 0) {
         session.contextWindow = { model: session.model, tokens: learnWindow(currentWindow(), lastSentTokens) };
@@ -101,6 +103,10 @@ export function createRuntime(opts: RuntimeOptions): Runtime {
       }
       if (!harder) lastSentTokens = composed.tokens;
       recordCall(session, { ...spec, messageCount: messages.length });
+      // Nothing goes on the wire that the file lacks: after a kill -9 it still holds every result the
+      // model saw and this call's record for `shiro inspect`.
+      autosave.schedule();
+      await autosave.flush();
       return composed;
     };
   };
@@ -154,8 +160,16 @@ export function createRuntime(opts: RuntimeOptions): Runtime {
           }
           autosave.schedule();
         }
-        if (event.type === "error") recordResponse(session, { status: "error", error: event.error.message });
-        if (event.type === "end") await autosave.flush();
+        if (event.type === "error") {
+          recordResponse(session, { status: "error", error: event.error.message });
+          autosave.schedule();
+        }
+        if (event.type === "end") {
+          // Stopped mid-stream with nothing kept: the call's outcome is still "aborted", not unknown.
+          if (event.status === "aborted") recordResponse(session, { status: "aborted" });
+          autosave.schedule();
+          await autosave.flush();
+        }
         yield event;
       }
     },

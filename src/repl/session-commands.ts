@@ -1,5 +1,5 @@
 import { UsageError } from "../cli/args.ts";
-import { costReport, sessionsTable } from "../store/list-sessions-view.ts";
+import { costReport, ID_PREFIX_CHARS, sessionsTable } from "../store/list-sessions-view.ts";
 import { sessionTotals } from "../store/session-totals.ts";
 import type { ReplCommand } from "./commands.ts";
 import { showTodoPanel } from "./memory-commands.ts";
@@ -10,7 +10,7 @@ export const sessionCommands: ReplCommand[] = [
     summary: "start a new session (the current one stays saved)",
     run: async (ctx) => {
       await ctx.runtime.reset();
-      ctx.print(`new session ${ctx.runtime.session.id.slice(0, 8)}`);
+      ctx.print(`new session ${ctx.runtime.session.id.slice(0, ID_PREFIX_CHARS)}`);
     },
   },
   {
@@ -31,7 +31,7 @@ export const sessionCommands: ReplCommand[] = [
       try {
         await ctx.runtime.resume(arg);
         const s = ctx.runtime.session;
-        ctx.print(`resumed ${s.id.slice(0, 8)} · ${s.messages.length} messages · ${s.model}`);
+        ctx.print(`resumed ${s.id.slice(0, ID_PREFIX_CHARS)} · ${s.messages.length} messages · ${s.model}`);
         showTodoPanel(ctx);
       } catch (err) {
         if (!(err instanceof UsageError)) throw err;

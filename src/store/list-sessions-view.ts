@@ -4,7 +4,8 @@ import type { SessionMeta } from "./session-store.ts";
 
 /** Pure renderers for `/sessions`, `/cost` and `shiro sessions --json`. */
 
-export const ID_PREFIX_CHARS = 8;
+/** A UUIDv7's creation time to the millisecond ("019a2c82-6e70"): the first 8 characters change only once a minute. */
+export const ID_PREFIX_CHARS = 13;
 export const SESSIONS_SHOWN = 15;
 
 export function ageText(iso: string, now: Date): string {
@@ -31,11 +32,28 @@ export const usageText = (u: Usage): string =>
 
 const tokensOf = (u: Usage) => u.inputTokens + u.outputTokens;
 
+/**
+ * Each id's shortest prefix (at least ID_PREFIX_CHARS) that no other id shares, so what the table
+ * shows is what `-r` accepts, even for sessions made in the same millisecond.
+ */
+export function uniquePrefixes(ids: readonly string[]): Map<string, string> {
+  const sorted = [...new Set(ids)].sort();
+  const common = (a: string, b = "") => {
+    let n = 0;
+    while (n < a.length && a[n] === b[n]) n++;
+    return n;
+  };
+  return new Map(
+    sorted.map((id, i) => [id, id.slice(0, Math.max(ID_PREFIX_CHARS, common(id, sorted[i - 1]) + 1, common(id, sorted[i + 1]) + 1))]),
+  );
+}
+
 /** The newest sessions, one aligned row each: id prefix, age, title, messages, tokens, cost. */
 export function sessionsTable(sessions: readonly SessionMeta[], now = new Date(), limit = SESSIONS_SHOWN): string {
   if (sessions.length === 0) return "no saved sessions";
+  const prefixes = uniquePrefixes(sessions.map((s) => s.id));
   const rows = sessions.slice(0, limit).map((s) => [
-    s.id.slice(0, ID_PREFIX_CHARS),
+    prefixes.get(s.id)!,
     ageText(s.updatedAt, now),
     s.title || "(no prompt)",
     `${s.messageCount} msgs`,

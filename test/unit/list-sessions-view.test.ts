@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { ageText, costReport, sessionsJson, sessionsTable } from "../../src/store/list-sessions-view.ts";
+import { ageText, costReport, sessionsJson, sessionsTable, uniquePrefixes } from "../../src/store/list-sessions-view.ts";
 import type { SessionMeta } from "../../src/store/session-store.ts";
 import { sessionTotals } from "../../src/store/session-totals.ts";
 
@@ -28,11 +28,20 @@ describe("sessions views", () => {
     );
     expect(table).toBe(
       [
-        "id           age  title              messages     tokens   cost",
-        "019a0000  3m ago  fix the login bug   12 msgs  12.3k tok  $0.04",
-        "019a0000  1d ago  add a README         4 msgs    950 tok      ?",
+        "id                age  title              messages     tokens   cost",
+        "019a0000-aaaa  3m ago  fix the login bug   12 msgs  12.3k tok  $0.04",
+        "019a0000-bbbb  1d ago  add a README         4 msgs    950 tok      ?",
       ].join("\n"),
     );
+  });
+
+  test("id prefixes are the creation millisecond, longer where needed to tell two sessions apart", () => {
+    const ids = ["019a0000-aaaa-7000-8000-000000000001", "019a0000-aaaa-7001-8000-000000000002", "019b1111-0000-7000-8000-000000000003"];
+    const prefixes = uniquePrefixes(ids);
+    expect(ids.map((id) => prefixes.get(id))).toEqual(["019a0000-aaaa-7000", "019a0000-aaaa-7001", "019b1111-0000"]);
+    // Shown prefixes stay unique against sessions listed beyond the first 15.
+    const rows = sessionsTable(ids.map((id, i) => meta(id, 20 - i, "t", 1, 0)), now, 1).split("\n");
+    expect(rows[1]).toStartWith("019a0000-aaaa-7000 ");
   });
 
   test("only the newest 15 are shown, with a pointer to the rest", () => {

@@ -1,0 +1,58 @@
+import { readdirSync } from "node:fs";
+import { join } from "node:path";
+import { createSessionStore } from "../../src/store/session-store.ts";
+import type { Session } from "../../src/store/session-file.ts";
+import type { RecordedRequest } from "./strict-server.ts";
+import { firstUserText } from "./scripts.ts";
+
+/** Helpers for end-to-end session tests: what the binary left on disk, read back through the store. */
+
+export const sessionsDir = (home: string) => join(home, "sessions");
+
+/** The session files (names) in a SHIRO_HOME, temp files excluded. */
+export const sessionFiles = (home: string): string[] => {
+  try {
+    return readdirSync(sessionsDir(home)).filter((n) => n.endsWith(".json"));
+  } catch {
+    return [];
+  }
+};
+
+/** Loads every session of a home through the store; fails on any warning or unreadable file. */
+export async function loadAll(home: string): Promise<Session[]> {
+  const store = createSessionStore(sessionsDir(home));
+  const { sessions, warnings } = await store.list();
+  if (warnings.length) throw new Error(`store warnings: ${warnings.join("; ")}`);
+  const loaded: Session[] = [];
+  for (const meta of sessions) {
+    const r = await store.load(meta.id);
+    if (!r.ok) throw new Error(r.error.message);
+    loaded.push(r.session);
+  }
+  return loaded;
+}
+
+/** The requests whose first user message is `text` (one job among several sharing a server). */
+export const requestsOf = (requests: readonly RecordedRequest[], text: string) =>
+  requests.filter((r) => Array.isArray(r.body?.input) && firstUserText(r.body.input) === text);
+
+/** Call ids whose output a request carried. */
+export const outputIds = (requests: readonly RecordedRequest[]): Set<string> =>
+  new Set(requests.flatMap((r) => (r.body?.input ?? []).filter((i: any) => i.type === "function_call_output").map((i: any) => i.call_id)));
+
+/** Call id → result output, over a session's tool messages. */
+export const resultsOf = (session: Session): Map<string, string> =>
+  new Map(session.messages.flatMap((m) => (m.role === "tool" ? m.results.map((r) => [r.callId, r.output] as const) : [])));
+
+/** Every tool call a session's assistant messages made. */
+export const callsIn = (session: Session) =>
+  session.messages.flatMap((m) => (m.role === "assistant" ? m.parts.filter((p) => p.type === "tool-call") : []));
+
+/** Each input item as "role: text" or "type name", for readable comparisons. */
+export const itemSummary = (input: any[]): string[] =>
+  input.map((i) => {
+    if (i.type === "message") return `${i.role}: ${i.content.map((c: any) => c.text).join("")}`;
+    if (i.type === "function_call") return `call ${i.name}`;
+    if (i.type === "function_call_output") return `output ${i.call_id}`;
+    return i.type;
+  });
