@@ -12,7 +12,10 @@ export const configFileSchema = z.strictObject({
   compactAt: z.number().int().min(1).optional(),
   contextWindow: z.number().int().min(1000).optional(),
   reasoningEffort: z.enum(["minimal", "low", "medium", "high"]).optional(),
-  registryUrl: z.string().optional(),
+  registryUrl: z
+    .string()
+    .refine((url) => URL.canParse(url) && new URL(url).protocol === "https:", "must be an https:// URL (the registry is only fetched over https)")
+    .optional(),
   permissions: z.array(z.unknown()).optional(),
 });
 export type ConfigFile = z.infer<typeof configFileSchema>;

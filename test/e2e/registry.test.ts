@@ -98,7 +98,10 @@ describe("shiro registry through the binary (local HTTPS registry, NODE_EXTRA_CA
     const plain = shippedUrl.replace("https:", "http:");
     const before = https.requested.length;
     const http = await shiro(["list"], homeWithRegistry(plain));
-    expect([http.code, http.stdout, http.stderr]).toEqual([1, "", `refused index ${plain}: http: URLs are not allowed, only https:\n`]);
+    // A plain-http registryUrl is a configuration error: exit 2, naming the file and the field.
+    expect([http.code, http.stdout]).toEqual([2, ""]);
+    expect(lines(http.stderr)).toHaveLength(1);
+    expect(http.stderr).toMatch(/config\.json .*registryUrl.*must be an https:\/\/ URL/);
     expect(https.requested.length).toBe(before);
   });
 
