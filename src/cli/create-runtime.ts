@@ -22,7 +22,8 @@ import { loadById, resolveId } from "./open-session.ts";
 /** One session at work: its history, prompt, tools, gate, model connection and store. */
 export type Runtime = {
   session: Session;
-  readonly prompt: Prompt;
+  /** Rebuilt when a new session starts (/clear, /resume), so notes and skills added meanwhile count. */
+  prompt: Prompt;
   readonly store: SessionStore;
   readonly config: Config;
   /** Appends the prompt and runs the agent until it answers, stops or is aborted. */
@@ -46,6 +47,7 @@ export type RuntimeOptions = {
   session: Session;
   store: SessionStore;
   prompt: Prompt;
+  reloadPrompt: () => Promise<Prompt>;
   authorize: Authorize;
   stream: ModelStream;
   warn: (line: string) => void;
@@ -53,7 +55,7 @@ export type RuntimeOptions = {
 };
 
 export function createRuntime(opts: RuntimeOptions): Runtime {
-  const { config, cwd, store, prompt, stream, warn } = opts;
+  const { config, cwd, store, stream, warn } = opts;
   let lastSentTokens = 0;
   const autosave = createAutosave(() => (runtime.session.messages.length ? store.save(runtime.session) : Promise.resolve()), {
     onError: (err) => warn(`could not save the session: ${(err as Error).message}`),
@@ -88,8 +90,8 @@ export function createRuntime(opts: RuntimeOptions): Runtime {
       }
       const spec = {
         model: session.model,
-        instructions: prompt.instructions,
-        tools: prompt.toolSchemas,
+        instructions: runtime.prompt.instructions,
+        tools: runtime.prompt.toolSchemas,
         params: requestParams({ model: session.model, sessionId: session.id, reasoningEffort: config.reasoningEffort }),
         limits: limits(),
         harder,
@@ -131,7 +133,7 @@ export function createRuntime(opts: RuntimeOptions): Runtime {
 
   const runtime: Runtime = {
     session: opts.session,
-    prompt,
+    prompt: opts.prompt,
     store,
     config,
     async *runTurn(text, signal) {
@@ -142,7 +144,7 @@ export function createRuntime(opts: RuntimeOptions): Runtime {
       yield { type: "message", message: user };
       const events = run({
         messages: session.messages,
-        tools: prompt.tools,
+        tools: runtime.prompt.tools,
         stream,
         buildRequest: requestBuilder(signal),
         authorize: opts.authorize,
@@ -176,10 +178,12 @@ export function createRuntime(opts: RuntimeOptions): Runtime {
     async reset() {
       await autosave.flush();
       runtime.session = store.create({ cwd, model: runtime.session.model });
+      runtime.prompt = await opts.reloadPrompt();
     },
     async resume(idOrPrefix) {
       await autosave.flush();
       runtime.session = await loadById(store, await resolveId(store, idOrPrefix, warn), undefined, warn);
+      runtime.prompt = await opts.reloadPrompt();
     },
     async save() {
       autosave.schedule();
@@ -210,7 +214,7 @@ export function createRuntime(opts: RuntimeOptions): Runtime {
     },
     contextUse() {
       const { threshold } = limits();
-      const tokens = estimateNextRequest(runtime.session.messages, { model: runtime.session.model, instructionsChars: prompt.instructions.length });
+      const tokens = estimateNextRequest(runtime.session.messages, { model: runtime.session.model, instructionsChars: runtime.prompt.instructions.length });
       return { ...contextMeter(tokens, threshold), tokens, threshold };
     },
     costOf: (usage) => costUsd(runtime.session.model, usage),

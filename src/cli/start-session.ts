@@ -43,10 +43,8 @@ export async function startSession(opts: StartOptions): Promise<Runtime> {
       runtime.session.notebook.todos = todos;
     },
   };
-  const [prompt, plugins] = await Promise.all([
-    loadPrompt({ home: config.home, cwd, noInstructions: flags.noInstructions, noMemory: flags.noMemory, notebook, warn }),
-    livePluginChecks(config.home, warn),
-  ]);
+  const reloadPrompt = () => loadPrompt({ home: config.home, cwd, noInstructions: flags.noInstructions, noMemory: flags.noMemory, notebook, warn });
+  const [prompt, plugins] = await Promise.all([reloadPrompt(), livePluginChecks(config.home, warn)]);
   const gate = createAuthorize({ rules: rules.data, extraChecks: plugins.checks, yolo: flags.yolo, sessionAllows: new SessionAllows(), ask: opts.ask });
   // A plugin installed mid-session (/registry add, or another terminal) guards the very next call.
   const authorize: Authorize = async (request) => {
@@ -59,6 +57,7 @@ export async function startSession(opts: StartOptions): Promise<Runtime> {
     session,
     store,
     prompt,
+    reloadPrompt,
     authorize,
     stream: createOpenAIStream({ apiKey: config.apiKey, baseURL: config.baseUrl }),
     warn,

@@ -4,7 +4,7 @@ import { registryCommand } from "../registry/registry-command.ts";
 import { renderSkillsTable } from "../registry/skills-table.ts";
 import type { ReplCommand } from "./commands.ts";
 
-const SESSION_NOTE = "Plugins apply from the next tool call; skill changes reach the model in the next session (restart shiro).";
+const SESSION_NOTE = "Plugins apply from the next tool call; skill changes reach the model in the next session (/clear starts one).";
 
 export const registryCommands: ReplCommand[] = [
   {

@@ -66,7 +66,7 @@ describe("/registry and /skills in the REPL (real terminal, compiled binary)", (
     expect(filesUnder(join(home, "registry"))).toEqual([]);
 
     await command("/registry add release-notes", "[y/N]");
-    await command("y", "skill changes reach the model in the next session (restart shiro)");
+    await command("y", "skill changes reach the model in the next session (/clear starts one)");
     expect(pty.screen()).toContain('installed skill "release-notes"');
     await command("/skills", /release-notes +installed/);
 
@@ -79,6 +79,12 @@ describe("/registry and /skills in the REPL (real terminal, compiled binary)", (
     expect(existsSync(join(cwd, "published.txt"))).toBe(false);
     const lastInput = api.requests.at(-1)!.body.input as { type: string; output?: string }[];
     expect(lastInput.find((item) => item.type === "function_call_output")?.output).toBe(`Denied: plugin no-npm-publish: ${TEAM.pluginReason}`);
+
+    // The skill installed mid-session was not in this session's instructions; /clear starts one where it is.
+    expect(api.requests.at(-1)!.body.instructions).not.toContain("release-notes");
+    await command("/clear", "new session");
+    await command("hello again", "› ");
+    expect(api.requests.at(-1)!.body.instructions).toContain("- release-notes: ");
 
     pty.write(keys.ctrlD);
     expect(await pty.exited).toBe(0);
