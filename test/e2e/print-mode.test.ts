@@ -164,6 +164,16 @@ describe("print mode end to end (compiled binary ↔ strict local API)", () => {
     expect(await proc.exited).toBe(130);
   });
 
+  test("the API key is never written under SHIRO_HOME", async () => {
+    const home = tempDir("keyhome");
+    const key = `sk-canary-${Bun.randomUUIDv7()}`;
+    const r = await runShiro(["-p", "--yolo", TASK], { cwd: notesProject(), home, env: { ...env(), OPENAI_API_KEY: key } });
+    expect(r.code).toBe(0);
+    const files = [...new Bun.Glob("**/*").scanSync({ cwd: home, dot: true })];
+    expect(files.some((f) => f.startsWith("sessions/"))).toBe(true);
+    for (const f of files) expect(readFileSync(join(home, f), "utf8")).not.toContain(key);
+  });
+
   test("the binary ignores the project's .env and bunfig.toml", async () => {
     const cwd = tempDir("autoload");
     // Were either loaded, the key would be replaced and a preload would leave a marker file.
