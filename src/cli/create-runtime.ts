@@ -11,6 +11,7 @@ import { learnWindow, thresholdInForce, windowFor } from "../context/windows.ts"
 import { createAutosave } from "../store/autosave.ts";
 import { recordCall, recordResponse } from "../store/call-log.ts";
 import { costUsd } from "../store/cost.ts";
+import { saveOrFork } from "../store/save-or-fork.ts";
 import type { Session } from "../store/session-file.ts";
 import type { SessionStore } from "../store/session-store.ts";
 import { buildRequestBody, requestParams } from "../wire/build-request.ts";
@@ -57,9 +58,13 @@ export type RuntimeOptions = {
 export function createRuntime(opts: RuntimeOptions): Runtime {
   const { config, cwd, store, stream, warn } = opts;
   let lastSentTokens = 0;
-  const autosave = createAutosave(() => (runtime.session.messages.length ? store.save(runtime.session) : Promise.resolve()), {
-    onError: (err) => warn(`could not save the session: ${(err as Error).message}`),
-  });
+  const saveSession = async () => {
+    const session = runtime.session;
+    if (!session.messages.length) return;
+    const { forkedFrom } = await saveOrFork(store, session);
+    if (forkedFrom) warn(`${forkedFrom.message}; continuing as ${session.id}`);
+  };
+  const autosave = createAutosave(saveSession, { onError: (err) => warn(`could not save the session: ${(err as Error).message}`) });
 
   // A window learned from an overflow is kept in the session, for the model it was learned with.
   const currentWindow = () => {

@@ -1,7 +1,6 @@
 import { toolCallsOf, type Message, type ToolResult } from "../agent/messages.ts";
-
-export const INTERRUPTED_RESULT =
-  "interrupted: the process stopped while this call was running; its outcome is unknown and it was not re-run";
+// One text for "this call never finished", whether the gap is repaired on resume or filled on the wire.
+import { INTERRUPTED_OUTPUT } from "../wire/serialise-input.ts";
 
 /**
  * For a resumed session: every tool call without a result (the process died mid-tool) gets a
@@ -21,7 +20,7 @@ export function repairPending(messages: readonly Message[]): { messages: Message
     const existing = next?.role === "tool" ? next.results : [];
     const missing: ToolResult[] = calls
       .filter((c) => !existing.some((r) => r.callId === c.callId))
-      .map((c) => ({ callId: c.callId, output: INTERRUPTED_RESULT, isError: true }));
+      .map((c) => ({ callId: c.callId, output: INTERRUPTED_OUTPUT, isError: true }));
     if (missing.length === 0) continue;
     repaired.push(...missing.map((r) => r.callId));
     out.push({ role: "tool", results: [...existing, ...missing] });

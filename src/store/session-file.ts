@@ -25,7 +25,14 @@ export type Session = {
   callLog: CallLog;
   /** A model's window as learned from an overflow (smaller than the configured or known one). */
   contextWindow?: { model: string; tokens: number };
+  /** The file version this copy was last loaded from or written as; absent until it is on disk. */
+  onDisk?: DiskVersion;
 };
+
+/** Which write of a session file: another process's save changes both. */
+export type DiskVersion = { revision: number; updatedAt: string };
+
+export const diskVersionOf = (header: SessionHeader): DiskVersion => ({ revision: header.revision ?? 0, updatedAt: header.updatedAt });
 
 export type SessionFileError =
   | { kind: "corrupt"; path: string; message: string }
@@ -64,13 +71,20 @@ export function titleOf(messages: readonly Message[]): string {
  */
 const HEADER_END = ',"messages":';
 
-export function serialiseSession(session: Session, now = new Date()): string {
+/** The file's next version: one write after the version this copy came from. */
+export const nextVersion = (session: Session, now = new Date()): DiskVersion => ({
+  revision: (session.onDisk?.revision ?? 0) + 1,
+  updatedAt: now.toISOString(),
+});
+
+export function serialiseSession(session: Session, version = nextVersion(session)): string {
   const totals = sessionTotals(session.messages);
   const file: SessionFile = {
     schemaVersion: SCHEMA_VERSION,
     id: session.id,
     createdAt: session.createdAt,
-    updatedAt: now.toISOString(),
+    updatedAt: version.updatedAt,
+    revision: version.revision,
     cwd: session.cwd,
     model: session.model,
     title: titleOf(session.messages),
@@ -87,7 +101,7 @@ export function serialiseSession(session: Session, now = new Date()): string {
 
 export function sessionFromFile(file: SessionFile): Session {
   const { id, createdAt, cwd, model, messages, notebook, callLog, contextWindow } = file;
-  return { id, createdAt, cwd, model, messages, notebook, callLog, ...(contextWindow !== undefined ? { contextWindow } : {}) };
+  return { id, createdAt, cwd, model, messages, notebook, callLog, ...(contextWindow !== undefined ? { contextWindow } : {}), onDisk: diskVersionOf(file) };
 }
 
 const newerSchema = (path: string, id: unknown, schemaVersion: number): SessionFileError => ({

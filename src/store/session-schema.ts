@@ -90,6 +90,8 @@ export const sessionHeaderSchema = z.object({
   id: z.string(),
   createdAt: z.string(),
   updatedAt: z.string(),
+  /** Counts the writes of this file; a save checks it to notice another process wrote in between (absent in older files: 0). */
+  revision: z.number().int().nonnegative().optional(),
   cwd: z.string(),
   model: z.string(),
   title: z.string(),

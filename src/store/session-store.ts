@@ -1,22 +1,30 @@
 import { mkdir, open, readdir } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { atomicWrite } from "./atomic-write.ts";
+import { withFileLock } from "./file-lock.ts";
 import {
+  diskVersionOf,
   newSession,
+  nextVersion,
   parseSessionFile,
   parseSessionHeader,
   serialiseSession,
   sessionFromFile,
+  type DiskVersion,
   type Session,
   type SessionFileError,
 } from "./session-file.ts";
 import type { SessionHeader } from "./session-schema.ts";
 
 /** What `/sessions` shows about a session, read without parsing its transcript. */
-export type SessionMeta = Omit<SessionHeader, "schemaVersion"> & { path: string };
+export type SessionMeta = Omit<SessionHeader, "schemaVersion" | "revision"> & { path: string };
 
 export type LoadError = SessionFileError | { kind: "missing"; path: string; message: string };
 export type LoadResult = { ok: true; session: Session } | { ok: false; error: LoadError };
+
+/** The file is not the version this copy came from: writing it would drop another process's turns. */
+export type SaveConflict = { kind: "conflict"; id: string; path: string; message: string };
+export type SaveResult = { ok: true } | { ok: false; error: SaveConflict };
 
 /** Listing results carry one warning line per file that was skipped; the store itself never prints. */
 export type Listed = { sessions: SessionMeta[]; warnings: string[] };
@@ -30,8 +38,11 @@ export type SessionStore = {
   dir: string;
   /** A new session in memory; nothing is written until the first save. */
   create(opts: { cwd: string; model: string }): Session;
-  /** Atomic (temp file + rename), mode 0600. Concurrent writers never leave a torn file. */
-  save(session: Session): Promise<void>;
+  /**
+   * Atomic (temp file + rename), mode 0600. Concurrent writers never leave a torn file, and never
+   * overwrite each other: a file changed since `session.onDisk` is left as it is and a conflict returned.
+   */
+  save(session: Session): Promise<SaveResult>;
   load(id: string): Promise<LoadResult>;
   /** Newest first. */
   list(): Promise<Listed>;
@@ -66,20 +77,10 @@ export function createSessionStore(dir: string): SessionStore {
   async function metaOf(id: string): Promise<{ meta: SessionMeta } | { warning: string }> {
     const path = pathOf(id);
     const skip = (message: string) => ({ warning: `skipping a session file: ${message}` });
-    let header: SessionHeader;
-    try {
-      const prefix = await readPrefix(path);
-      const fromPrefix = parseSessionHeader(prefix.text, path);
-      if (fromPrefix.ok) header = fromPrefix.value;
-      else if (fromPrefix.error) return skip(fromPrefix.error.message);
-      else {
-        const full = parseSessionFile(prefix.complete ? prefix.text : await Bun.file(path).text(), path);
-        if (!full.ok) return skip(full.error.message);
-        header = full.value;
-      }
-    } catch (err) {
-      return skip(`cannot read ${path} (${(err as Error).message})`);
-    }
+    const found = await readHeader(path);
+    if (found.kind === "missing") return skip(`${path} was removed while listing`);
+    if (found.kind === "unreadable") return skip(found.message);
+    const header = found.header;
     if (header.id !== id) return skip(`${path} holds session ${header.id}, not ${id}`);
     const { createdAt, updatedAt, cwd, model, title, messageCount, usage, costUsd } = header;
     return { meta: { id, createdAt, updatedAt, cwd, model, title, messageCount, usage, costUsd, path } };
@@ -104,7 +105,16 @@ export function createSessionStore(dir: string): SessionStore {
 
     async save(session) {
       await mkdir(dir, { recursive: true, mode: 0o700 });
-      await atomicWrite(pathOf(session.id), serialiseSession(session));
+      const path = pathOf(session.id);
+      // Under the lock, checking the version on disk and replacing the file are one step for every shiro.
+      return withFileLock(path, async (): Promise<SaveResult> => {
+        const changed = whyNotOurs(await readHeader(path), session);
+        if (changed) return { ok: false, error: { kind: "conflict", id: session.id, path, message: changed } };
+        const version = nextVersion(session);
+        await atomicWrite(path, serialiseSession(session, version));
+        session.onDisk = version;
+        return { ok: true };
+      });
     },
 
     async load(id) {
@@ -143,6 +153,36 @@ export function createSessionStore(dir: string): SessionStore {
       return { kind: "ambiguous", prefix, matches: listed.sessions, warnings: listed.warnings };
     },
   };
+}
+
+type FoundHeader = { kind: "header"; header: SessionHeader } | { kind: "missing" } | { kind: "unreadable"; message: string };
+
+/** A file's header from its prefix, or from the whole file when the prefix is not enough. */
+async function readHeader(path: string): Promise<FoundHeader> {
+  try {
+    const prefix = await readPrefix(path);
+    const fromPrefix = parseSessionHeader(prefix.text, path);
+    if (fromPrefix.ok) return { kind: "header", header: fromPrefix.value };
+    if (fromPrefix.error) return { kind: "unreadable", message: fromPrefix.error.message };
+    const full = parseSessionFile(prefix.complete ? prefix.text : await Bun.file(path).text(), path);
+    return full.ok ? { kind: "header", header: full.value } : { kind: "unreadable", message: full.error.message };
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === "ENOENT") return { kind: "missing" };
+    return { kind: "unreadable", message: `cannot read ${path} (${(err as Error).message})` };
+  }
+}
+
+/**
+ * Why the file on disk is not the version `session` came from, or undefined when writing it loses
+ * nothing: the same version, or no file at all (new, or deleted by the person).
+ */
+function whyNotOurs(found: FoundHeader, session: Session): string | undefined {
+  if (found.kind === "missing") return undefined;
+  if (found.kind === "unreadable") return `session ${session.id} could not be read back before saving (${found.message})`;
+  const known: DiskVersion | undefined = session.onDisk;
+  const onDisk = diskVersionOf(found.header);
+  const same = found.header.id === session.id && known?.revision === onDisk.revision && known.updatedAt === onDisk.updatedAt;
+  return same ? undefined : `session ${session.id} was changed by another shiro`;
 }
 
 /** The first HEADER_BYTES of a file, and whether that was all of it. */

@@ -1,6 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import type { Message } from "../../src/agent/messages.ts";
-import { INTERRUPTED_RESULT, repairPending } from "../../src/store/repair-pending.ts";
+import { repairPending } from "../../src/store/repair-pending.ts";
+import { INTERRUPTED_OUTPUT, serialiseInput } from "../../src/wire/serialise-input.ts";
 import { everyKind } from "../support/session-fixtures.ts";
 
 const call = (callId: string) => ({ type: "tool-call" as const, callId, name: "bash", arguments: '{"command":"make deploy"}' });
@@ -13,8 +14,8 @@ describe("repairPending", () => {
     ];
     const { messages: repaired, repaired: ids } = repairPending(messages);
     expect(ids).toEqual(["c1"]);
-    expect(repaired).toEqual([...messages, { role: "tool", results: [{ callId: "c1", output: INTERRUPTED_RESULT, isError: true }] }]);
-    expect(INTERRUPTED_RESULT).toContain("outcome is unknown");
+    expect(repaired).toEqual([...messages, { role: "tool", results: [{ callId: "c1", output: INTERRUPTED_OUTPUT, isError: true }] }]);
+    expect(INTERRUPTED_OUTPUT).toContain("outcome is unknown");
     expect(messages).toHaveLength(2); // the input is untouched
   });
 
@@ -32,8 +33,8 @@ describe("repairPending", () => {
         role: "tool",
         results: [
           { callId: "c1", output: "ok" },
-          { callId: "c2", output: INTERRUPTED_RESULT, isError: true },
-          { callId: "c3", output: INTERRUPTED_RESULT, isError: true },
+          { callId: "c2", output: INTERRUPTED_OUTPUT, isError: true },
+          { callId: "c3", output: INTERRUPTED_OUTPUT, isError: true },
         ],
       },
       messages[2]!,
@@ -43,5 +44,15 @@ describe("repairPending", () => {
   test("a complete history comes back unchanged", () => {
     const messages = everyKind();
     expect(repairPending(messages)).toEqual({ messages, repaired: [] });
+  });
+
+  test("the model reads the same words for a gap whether it was repaired on resume or filled on the wire", () => {
+    const messages: Message[] = [
+      { role: "user", text: "deploy" },
+      { role: "assistant", model: "gpt-5", parts: [call("c1")] },
+    ];
+    const onTheWire = serialiseInput(messages, { model: "gpt-5" });
+    expect(serialiseInput(repairPending(messages).messages, { model: "gpt-5" })).toEqual(onTheWire);
+    expect(onTheWire.at(-1)).toEqual({ type: "function_call_output", call_id: "c1", output: INTERRUPTED_OUTPUT });
   });
 });
