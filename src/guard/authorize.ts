@@ -70,10 +70,10 @@ export function createAuthorize(opts: AuthorizeOptions): Authorize {
     const summary = summarise(call, asked);
     if (!opts.ask) {
       // Name only the parts that need approval (`touch x` of `echo a && touch x`): that is what a rule must allow.
-      const parts = call.subject.command !== undefined && !call.subject.paths?.length ? `${call.tool}: ${asked.map(label).join(" and ")}` : summary;
+      const needing = isCommand(call) ? `${call.tool}: ${asked.map(label).join(" and ")} ${asked.length > 1 ? "need" : "needs"}` : `${summary} needs`;
       return {
         allowed: false,
-        reason: `${parts} ${asked.length > 1 ? "need" : "needs"} approval, and this run cannot ask (print mode). Allow it with a permission rule in config.json or run with --yolo.`,
+        reason: `${needing} approval, and this run cannot ask (print mode). Allow it with a permission rule in config.json or run with --yolo.`,
       };
     }
     const always = alwaysPatternFor(call, env);
@@ -87,8 +87,10 @@ export function createAuthorize(opts: AuthorizeOptions): Authorize {
 
 /** The call in one line; a command is shown whole (the REPL asks about all of it). */
 function summarise(call: GateCall, items: SubjectItem[]): string {
-  return call.subject.command !== undefined && !call.subject.paths?.length ? `${call.tool}: ${call.subject.command}` : `${call.tool} ${items.map(label).join(", ")}`;
+  return isCommand(call) ? `${call.tool}: ${call.subject.command}` : `${call.tool} ${items.map(label).join(", ")}`;
 }
+
+const isCommand = (call: GateCall) => call.subject.command !== undefined && !call.subject.paths?.length;
 
 const label = (item: SubjectItem) => item.label + (item.fallback.decision === "ask" && item.fallback.reason ? ` (${item.fallback.reason})` : "");
 

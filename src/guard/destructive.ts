@@ -5,8 +5,9 @@ import { absolutePath, isInside } from "./resolve-path.ts";
 import { programName, SHELLS, type ShellCommand } from "./shell-commands.ts";
 import { operands } from "./shell-writes.ts";
 
-// Writing these loses nothing: sinks, terminals, the process's own streams, and /dev/shm's memory files.
-const SAFE_DEVICES = ["/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom", "/dev/stdout", "/dev/stderr", "/dev/tty", "/dev/fd/", "/dev/pts/", "/dev/shm/"];
+// Writing these loses nothing: sinks, terminals, the process's own streams, /dev/shm's memory files and
+// bash's socket paths (`> /dev/tcp/host/port` opens a connection, not a disk).
+const SAFE_DEVICES = ["/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom", "/dev/stdout", "/dev/stderr", "/dev/tty", "/dev/fd/", "/dev/pts/", "/dev/shm/", "/dev/tcp/", "/dev/udp/"];
 const PURE_WILDCARD = /^[*?.]*\*[*?.]*$/;
 
 /** Names what makes a command destructive (`rm -rf /`, `git push --force`…), or undefined when it is not. */

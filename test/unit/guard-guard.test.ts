@@ -344,6 +344,7 @@ const allowed = [
   "echo x 2>/dev/null >/dev/tty",
   "head -c 8 /dev/urandom > /dev/shm/seed",
   "echo hi > /dev/pts/0",
+  "exec 3<>/dev/tcp/127.0.0.1/8080",
 ];
 
 describe("guard: writes to secret files are refused by every route", () => {
