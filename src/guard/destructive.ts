@@ -79,7 +79,6 @@ function gitRule(words: string[]): string | undefined {
 // Expression words that neither narrow what `find` matches nor stop it from deleting (`-type f` is every file).
 const FIND_NEUTRAL = new Set(["-depth", "-xdev", "-mount", "-noleaf", "-ignore_readdir_race", "-mindepth", "-maxdepth", "-type"]);
 const FIND_VALUED = new Set(["-mindepth", "-maxdepth", "-type"]);
-const FIND_DESTROYERS = new Set(["rm", "shred"]);
 
 /**
  * What `find … -delete` (or `-exec rm|shred …`) would destroy completely: a starting point that wipes
@@ -91,7 +90,7 @@ function findWipes(words: string[], wipes: (path: string) => boolean): string | 
   const expr = exprAt === -1 ? [] : words.slice(exprAt);
   const execAt = expr.findIndex((w) => w === "-exec" || w === "-execdir");
   const executed = execAt === -1 ? "" : programName(expr[execAt + 1]);
-  const action = expr.includes("-delete") ? "-delete" : executed === "shred" ? "-exec shred" : FIND_DESTROYERS.has(executed) ? "-delete" : undefined;
+  const action = expr.includes("-delete") || executed === "rm" ? "-delete" : executed === "shred" ? "-exec shred" : undefined;
   const tests = (execAt === -1 ? expr : expr.slice(0, execAt)).filter((w, k, all) => w !== "-delete" && !FIND_NEUTRAL.has(w) && !FIND_VALUED.has(all[k - 1] ?? ""));
   if (!action || tests.length > 0) return undefined;
   const target = (starts.length ? starts : ["."]).find(wipes);
