@@ -66,11 +66,14 @@ export function createAuthorize(opts: AuthorizeOptions): Authorize {
     if (verdict.decision === "allow" || opts.yolo) return { allowed: true };
 
     const pending = judged.filter((j) => j.verdict.decision === "ask");
-    const summary = summarise(call, pending.length ? pending.map((j) => j.item) : items);
+    const asked = pending.length ? pending.map((j) => j.item) : items;
+    const summary = summarise(call, asked);
     if (!opts.ask) {
+      // Name only the parts that need approval (`touch x` of `echo a && touch x`): that is what a rule must allow.
+      const needing = isCommand(call) ? `${call.tool}: ${asked.map(label).join(" and ")} ${asked.length > 1 ? "need" : "needs"}` : `${summary} needs`;
       return {
         allowed: false,
-        reason: `${summary} needs approval, and this run cannot ask (print mode). Allow it with a permission rule in config.json or run with --yolo.`,
+        reason: `${needing} approval, and this run cannot ask (print mode). Allow it with a permission rule in config.json or run with --yolo.`,
       };
     }
     const always = alwaysPatternFor(call, env);
@@ -82,10 +85,14 @@ export function createAuthorize(opts: AuthorizeOptions): Authorize {
   };
 }
 
+/** The call in one line; a command is shown whole (the REPL asks about all of it). */
 function summarise(call: GateCall, items: SubjectItem[]): string {
-  const labels = items.map((item) => item.label + (item.fallback.decision === "ask" && item.fallback.reason ? ` (${item.fallback.reason})` : ""));
-  return call.subject.command !== undefined && !call.subject.paths?.length ? `${call.tool}: ${call.subject.command}` : `${call.tool} ${labels.join(", ")}`;
+  return isCommand(call) ? `${call.tool}: ${call.subject.command}` : `${call.tool} ${items.map(label).join(", ")}`;
 }
+
+const isCommand = (call: GateCall) => call.subject.command !== undefined && !call.subject.paths?.length;
+
+const label = (item: SubjectItem) => item.label + (item.fallback.decision === "ask" && item.fallback.reason ? ` (${item.fallback.reason})` : "");
 
 async function previewOf(tool: AnyTool, args: unknown, root: string): Promise<string | undefined> {
   if (!tool.preview) return undefined;

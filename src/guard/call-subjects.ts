@@ -64,7 +64,8 @@ const isNeutral = (cmd: ShellCommand) =>
 
 /** A secret file a command names anywhere (an argument, `--opt=value`, a redirection), as shown. */
 function referencedSecret(cmd: ShellCommand, env: PathEnv): string | undefined {
-  const candidates = [...cmd.written, ...cmd.written.map((w) => w.slice(w.indexOf("=") + 1)), ...cmd.redirects.map((r) => r.target)];
+  // The value of `--opt=value` first, so the denial names the file rather than the whole option.
+  const candidates = [...cmd.written.flatMap((w) => (w.includes("=") ? [w.slice(w.indexOf("=") + 1), w] : [w])), ...cmd.redirects.map((r) => r.target)];
   for (const word of candidates) {
     if (word === "") continue;
     const resolved = resolvePath(word, env, cmd.cwd);

@@ -1,9 +1,13 @@
 import { dirname, sep } from "node:path";
+import { gitInvocation } from "./git-invocation.ts";
+import { scriptSource } from "./script-source.ts";
 import { absolutePath, isInside } from "./resolve-path.ts";
-import { SHELLS, type ShellCommand } from "./shell-commands.ts";
+import { programName, SHELLS, type ShellCommand } from "./shell-commands.ts";
 import { operands } from "./shell-writes.ts";
 
-const SAFE_DEVICES = ["/dev/null", "/dev/zero", "/dev/stdout", "/dev/stderr", "/dev/tty", "/dev/fd/"];
+// Writing these loses nothing: sinks, terminals, the process's own streams, /dev/shm's memory files and
+// bash's socket paths (`> /dev/tcp/host/port` opens a connection, not a disk).
+const SAFE_DEVICES = ["/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom", "/dev/stdout", "/dev/stderr", "/dev/tty", "/dev/fd/", "/dev/pts/", "/dev/shm/", "/dev/tcp/", "/dev/udp/"];
 const PURE_WILDCARD = /^[*?.]*\*[*?.]*$/;
 
 /** Names what makes a command destructive (`rm -rf /`, `git push --force`…), or undefined when it is not. */
@@ -24,18 +28,31 @@ export function destructiveRule(cmd: ShellCommand, env: { root: string; home: st
   }
   if (name === "find") {
     const target = findWipes(words, (p) => wipes(p, true));
-    if (target !== undefined) return `find ${target} -delete`;
+    if (target !== undefined) return `find ${target}`;
   }
   if (name === "git") return gitRule(words);
+  const piped = () => cmd.pipeline.slice(0, cmd.stage).find((stage) => stage === "curl" || stage === "wget");
   if (SHELLS.has(name) || name === "source" || name === "." || name === "eval") {
-    const piped = cmd.pipeline.slice(0, cmd.stage).find((stage) => stage === "curl" || stage === "wget");
-    const fetched = cmd.substitutions.map((s) => /\b(curl|wget)\b/.exec(s.script)?.[1]).find(Boolean);
-    const fetcher = piped ?? fetched;
+    const fetcher = piped() ?? cmd.substitutions.map((s) => fetcherIn(s.script)).find(Boolean);
     if (fetcher) return `${fetcher} | ${name}`;
   }
+  const source = scriptSource(name, words);
+  if (source) {
+    // The program comes from the network: piped or redirected into stdin, or a substitution as the script.
+    const feeds = source.from === "stdin" ? cmd.redirects.filter((r) => r.op === "<" || r.op === "<<<").map((r) => r.target) : [source.word];
+    const fetcher = (source.from === "stdin" ? piped() : undefined) ?? cmd.substitutions.filter((s) => feeds.some((f) => f.includes(s.script))).map((s) => fetcherIn(s.script)).find(Boolean);
+    if (fetcher) return `${fetcher} | ${name}`;
+  }
+  if (name === "shred") {
+    const target = args().find((p) => wipes(p, true));
+    if (target !== undefined) return `shred ${target}`;
+  }
+  if (name === "wipefs" && !short("n") && !long("--no-act") && (short("a") || short("o") || long("--all") || long("--offset"))) return "wipefs";
   if (name.startsWith("mkfs") || name === "mke2fs") return name;
   return undefined;
 }
+
+const fetcherIn = (script: string) => /\b(curl|wget)\b/.exec(script)?.[1];
 
 /** A write to a disk device (`dd of=/dev/sda`, `> /dev/sda`); /dev/null and friends are fine. */
 export function writesDevice(absolute: string): boolean {
@@ -43,36 +60,41 @@ export function writesDevice(absolute: string): boolean {
 }
 
 function gitRule(words: string[]): string | undefined {
-  let i = 1;
-  // Global options come before the subcommand; -C and -c take a value.
-  while (i < words.length && words[i]!.startsWith("-")) i += words[i] === "-C" || words[i] === "-c" ? 2 : 1;
-  const sub = words[i];
-  const rest = words.slice(i + 1);
-  const short = (letter: string) => rest.some((w) => /^-[A-Za-z]+$/.test(w) && w.includes(letter));
-  if (sub === "push" && (short("f") || rest.some((w) => w.startsWith("--force") || (w.startsWith("+") && w.length > 1)))) return "git push --force";
-  if (sub === "push" && rest.includes("--mirror")) return "git push --mirror";
-  if (sub === "reset" && rest.includes("--hard")) return "git reset --hard";
-  if (sub === "clean" && (short("f") || rest.includes("--force"))) return "git clean -f";
+  const { sub, args } = gitInvocation(words);
+  const short = (letter: string) => args.some((w) => /^-[A-Za-z]+$/.test(w) && w.includes(letter));
+  // git takes any unambiguous start of a long option (`--har` is `--hard`); `shortest` is where that begins.
+  const long = (flag: string, shortest: number) =>
+    args.some((w) => {
+      const name = w.split("=")[0]!;
+      return name.length >= shortest && flag.startsWith(name);
+    });
+  const forcePush = args.some((w) => w.startsWith("--force")) || long("--force", 5);
+  if (sub === "push" && (short("f") || forcePush || args.some((w) => w.startsWith("+") && w.length > 1))) return "git push --force";
+  if (sub === "push" && long("--mirror", 4)) return "git push --mirror";
+  if (sub === "reset" && long("--hard", 3)) return "git reset --hard";
+  if (sub === "clean" && (short("f") || long("--force", 3))) return "git clean -f";
   return undefined;
 }
 
-// Expression words that neither narrow what `find` matches nor stop it from deleting.
-const FIND_NEUTRAL = new Set(["-depth", "-xdev", "-mount", "-noleaf", "-ignore_readdir_race", "-mindepth", "-maxdepth"]);
-const FIND_VALUED = new Set(["-mindepth", "-maxdepth"]);
+// Expression words that neither narrow what `find` matches nor stop it from deleting (`-type f` is every file).
+const FIND_NEUTRAL = new Set(["-depth", "-xdev", "-mount", "-noleaf", "-ignore_readdir_race", "-mindepth", "-maxdepth", "-type"]);
+const FIND_VALUED = new Set(["-mindepth", "-maxdepth", "-type"]);
 
 /**
- * The starting point `find … -delete` (or `-exec rm …`) would empty completely: one that wipes everything
- * and an expression with no test narrowing it (`find / -delete`, not `find . -name '*.o' -delete`).
+ * What `find … -delete` (or `-exec rm|shred …`) would destroy completely: a starting point that wipes
+ * everything and an expression with no test narrowing it (`find / -delete`, not `find . -name '*.o' -delete`).
  */
 function findWipes(words: string[], wipes: (path: string) => boolean): string | undefined {
   const exprAt = words.findIndex((w, k) => k > 0 && (w.startsWith("-") || w === "(" || w === "!"));
   const starts = words.slice(1, exprAt === -1 ? undefined : exprAt);
   const expr = exprAt === -1 ? [] : words.slice(exprAt);
   const execAt = expr.findIndex((w) => w === "-exec" || w === "-execdir");
-  const deletes = expr.includes("-delete") || (execAt !== -1 && expr[execAt + 1] === "rm");
+  const executed = execAt === -1 ? "" : programName(expr[execAt + 1]);
+  const action = expr.includes("-delete") || executed === "rm" ? "-delete" : executed === "shred" ? "-exec shred" : undefined;
   const tests = (execAt === -1 ? expr : expr.slice(0, execAt)).filter((w, k, all) => w !== "-delete" && !FIND_NEUTRAL.has(w) && !FIND_VALUED.has(all[k - 1] ?? ""));
-  if (!deletes || tests.length > 0) return undefined;
-  return (starts.length ? starts : ["."]).find(wipes);
+  if (!action || tests.length > 0) return undefined;
+  const target = (starts.length ? starts : ["."]).find(wipes);
+  return target === undefined ? undefined : `${target} ${action}`;
 }
 
 /**

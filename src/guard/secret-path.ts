@@ -1,17 +1,29 @@
-import { basename, sep } from "node:path";
+import { basename, dirname, sep } from "node:path";
 import type { ResolvedPath } from "./resolve-path.ts";
 
-/** Names the default rules deny to every tool and the guard never lets anything write (any letter case). */
-export const SECRET_PATTERNS = [".env", ".env.*", "*.pem", "*.key", "id_rsa*", "~/.ssh/**"] as const;
+/**
+ * Names the default rules deny to every tool and the guard never lets anything write (any letter case);
+ * `.env.example` and public keys (`id_*.pub`) are not secrets.
+ */
+export const SECRET_PATTERNS = [
+  ".env", ".env.*", "*.pem", "*.key", "*.p12", "*.pfx", "id_rsa*", "id_dsa*", "id_ecdsa*", "id_ed25519*",
+  ".netrc", ".pgpass", "~/.aws/credentials", "~/.ssh/**",
+] as const;
 
-const SAMPLE_SECRETS = [".env", ".env.local", "server.pem", "server.key", "id_rsa", "id_rsa.pub"];
+const SECRET_NAMES = new Set([".env", ".netrc", ".pgpass"]);
+const SECRET_EXTENSIONS = [".pem", ".key", ".p12", ".pfx"];
+const PRIVATE_KEY_PREFIXES = ["id_rsa", "id_dsa", "id_ecdsa", "id_ed25519"];
+const SAMPLE_SECRETS = [".env", ".env.local", "server.pem", "server.key", "cert.p12", "cert.pfx", "id_rsa", "id_dsa", "id_ecdsa", "id_ed25519", ".netrc", ".pgpass"];
 
-/** Whether one absolute path is a secret: judged on its name, case-insensitively, and on any `.ssh` folder. */
+/** Whether one absolute path is a secret: judged on its name, case-insensitively, and on its folders (`.ssh`, `.aws`). */
 export function isSecretPath(path: string): boolean {
   const name = basename(path).toLowerCase();
-  if (name === ".env" || (name.startsWith(".env.") && name !== ".env.example")) return true;
-  if (name.endsWith(".pem") || name.endsWith(".key") || name.startsWith("id_rsa")) return true;
-  return path.toLowerCase().split(sep).slice(0, -1).includes(".ssh") || name === ".ssh";
+  if (SECRET_NAMES.has(name) || (name.startsWith(".env.") && name !== ".env.example")) return true;
+  if (SECRET_EXTENSIONS.some((ext) => name.endsWith(ext))) return true;
+  if (PRIVATE_KEY_PREFIXES.some((prefix) => name.startsWith(prefix)) && !name.endsWith(".pub")) return true;
+  const folders = path.toLowerCase().split(sep).slice(0, -1);
+  if (folders.at(-1) === ".aws" && name === "credentials") return true;
+  return folders.includes(".ssh") || name === ".ssh";
 }
 
 /** A path is secret when it is one as written or where its symlinks lead. */
@@ -32,5 +44,6 @@ export function globMayNameSecret(word: string): boolean {
   } catch {
     return false; // an unclosed `[` is literal to the shell, and no secret name has one
   }
-  return SAMPLE_SECRETS.some((sample) => pattern.test(sample));
+  const samples = basename(dirname(word)).toLowerCase() === ".aws" ? [...SAMPLE_SECRETS, "credentials"] : SAMPLE_SECRETS;
+  return samples.some((sample) => pattern.test(sample));
 }

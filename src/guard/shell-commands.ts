@@ -1,4 +1,5 @@
 import { basename } from "node:path";
+import { gitInvocation } from "./git-invocation.ts";
 import { absolutePath } from "./resolve-path.ts";
 import { parseShell, type Redirect, type Substitution } from "./shell-words.ts";
 
@@ -85,9 +86,13 @@ function programStart(words: string[]): number {
   return i;
 }
 
-/** Scripts a command runs from its arguments: `bash -c '…'`, `su -c '…'`, `eval …`. */
+/** Scripts a command runs from its arguments: `bash -c '…'`, `su -c '…'`, `eval …`, git's `-c alias.x='!…'`. */
 function innerScripts(name: string, words: string[]): string[] {
   if (name === "eval") return [words.slice(1).join(" ")];
+  if (name === "git") {
+    const { shellAlias, args } = gitInvocation(words);
+    return shellAlias === undefined ? [] : [[shellAlias, ...args].join(" ")];
+  }
   if (!SHELLS.has(name) && name !== "su") return [];
   const at = words.findIndex((w, k) => k > 0 && /^-[A-Za-z]*c[A-Za-z]*$/.test(w));
   if (at === -1) return [];

@@ -7,7 +7,7 @@ export type WriteTarget = { path: string; via: string };
 
 const OUTPUT_REDIRECTS = new Set([">", ">>", ">|", "&>", "&>>", "<>", ">&"]);
 // Programs that write their operands, with their short options that take a value.
-const WRITES_OPERANDS: Record<string, string> = { tee: "", sponge: "", truncate: "sr", touch: "drt" };
+const WRITES_OPERANDS: Record<string, string> = { tee: "", sponge: "", truncate: "sr", touch: "drt", shred: "ns" };
 const COPIERS: Record<string, string> = { cp: "St", mv: "St", install: "mogSt", ln: "St", rsync: "eftT", scp: "cFiJloPS" };
 const IN_PLACE: Record<string, string> = { sed: "efl", perl: "eEIlmMx" };
 const AWKS = new Set(["awk", "gawk", "mawk", "nawk"]);

@@ -81,6 +81,41 @@ describe("guard: destructive commands under --yolo", () => {
     expect(fetched).toBe(0);
   });
 
+  test("git's global options (`--git-dir .git`, `-C dir`, `-c k=v`, aliases) do not hide a force push, reset --hard or clean -f", async () => {
+    const p = secretProject({ "tracked.txt": "committed\n" });
+    const { remote } = gitProject(p);
+    git(p.root, "commit", "-q", "--amend", "-m", "rewritten locally");
+    const remoteHead = git(remote, "rev-parse", "main");
+    writeFileSync(join(p.root, "tracked.txt"), "uncommitted work\n");
+    writeFileSync(join(p.root, "untracked.txt"), "new work\n");
+
+    // The same options really reach this repo: the look-alikes run and see the local commit and changes.
+    const seen = await scriptedJob([bash("git --git-dir .git log -1 --format=%s"), bash("git -C sub --work-tree .. --git-dir ../.git status --short")], { cwd: p.root, home: p.home, args: ["--yolo"] });
+    expect([seen.code, ...seen.outputs.map((o) => o.output)]).toEqual([0, "rewritten locally\n\nExit code: 0", " M ../tracked.txt\n?? ../untracked.txt\n\nExit code: 0"]);
+
+    await refuseAll(
+      [
+        ["git --git-dir .git push --force origin main", "git push --force"],
+        ["git --git-dir=.git --work-tree . push -f origin main", "git push --force"],
+        ["git --work-tree x --git-dir .git push origin +main", "git push --force"],
+        ["git -C sub -c user.name=x push --force origin main", "git push --force"],
+        ["git --namespace x --git-dir .git push --mirror origin", "git push --mirror"],
+        ["git --exec-path=/nowhere -C . push --force-with-lease origin main", "git push --force"],
+        ["git -c alias.p=push p --force origin main", "git push --force"],
+        ["git --git-dir .git reset --hard", "git reset --hard"],
+        ["git -C sub reset --har HEAD", "git reset --hard"],
+        ["git --work-tree . --git-dir .git clean -fdx", "git clean -f"],
+        ["git -c core.pager=cat -C sub clean --force ..", "git clean -f"],
+      ],
+      { cwd: p.root, home: p.home },
+    );
+
+    expect(git(remote, "rev-parse", "main")).toBe(remoteHead);
+    expect(git(remote, "log", "-1", "--format=%s", "main")).toBe("first");
+    expect(read(join(p.root, "tracked.txt"))).toBe("uncommitted work\n");
+    expect(read(join(p.root, "untracked.txt"))).toBe("new work\n");
+  });
+
   test("system-wide: rm -rf /, mkfs, dd of=/dev/…, fork bombs, chmod -R 777 / (in a no-exec sandbox)", async () => {
     const home = noExecHome();
     const p = secretProject();

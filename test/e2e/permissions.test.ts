@@ -27,13 +27,13 @@ describe("permission rules in config.json, end to end", () => {
     expect(read(join(p.root, "made-by-echo.txt"))).toBe("allowed by a rule\n");
   });
 
-  test("every command of a chain must be allowed: `echo a && touch x` asks, so print mode denies it (exit 4)", async () => {
+  test("every command of a chain must be allowed: `echo a && touch x` asks, so print mode denies it naming `touch x` (exit 4)", async () => {
     const p = secretProject();
     withConfig(p.home, { permissions: [ECHO_ALLOWED] });
     const job = await scriptedJob([bash("echo a && touch touched.txt")], { cwd: p.root, home: p.home });
     expect([job.code, job.stdout]).toEqual([4, FINAL + "\n"]);
     expect(job.outputs[0]!.output).toBe(
-      "Denied: bash: echo a && touch touched.txt needs approval, and this run cannot ask (print mode). Allow it with a permission rule in config.json or run with --yolo.",
+      "Denied: bash: touch touched.txt needs approval, and this run cannot ask (print mode). Allow it with a permission rule in config.json or run with --yolo.",
     );
     expect(existsSync(join(p.root, "touched.txt"))).toBe(false);
   });

@@ -65,6 +65,23 @@ describe("createAuthorize", () => {
     });
   });
 
+  test("print mode: a chain's denial names the part that needs approval, not the whole command", async () => {
+    const rules = [{ decision: "allow" as const, tool: "bash", pattern: "git *" }];
+    const reason = (command: string) => make({ rules })(req(bash, { command })).then((r) => (r.allowed ? "allowed" : r.reason.split(", and this run")[0]));
+    expect(await reason("echo a && touch x")).toBe("bash: echo a and touch x need approval");
+    expect(await reason("git add -A && touch x")).toBe("bash: touch x needs approval");
+    expect(await reason("git status | tee log.txt")).toBe("bash: tee log.txt needs approval");
+    expect(await reason("cd sub && git log $(rm notes.txt)")).toBe("bash: rm notes.txt needs approval");
+    expect(await reason("git status && git log")).toBe("allowed");
+  });
+
+  test("REPL: the summary still shows the whole chain, while the always patterns cover each part", async () => {
+    const { ask, seen } = asker({ answer: "no" });
+    const rules = [{ decision: "allow" as const, tool: "bash", pattern: "git *" }];
+    expect(await make({ ask, rules })(req(bash, { command: "git add -A && touch x" }))).toEqual({ allowed: false, reason: "the user declined bash: git add -A && touch x." });
+    expect(seen[0]).toMatchObject({ summary: "bash: git add -A && touch x", always: ["git *", "touch *"] });
+  });
+
   test("reads are allowed without asking; meta tools never gate", async () => {
     const { ask, seen } = asker();
     expect(await make({ ask })(req(readFile, { path: "src/a.ts" }))).toEqual({ allowed: true });

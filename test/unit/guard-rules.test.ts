@@ -93,6 +93,26 @@ describe("defaults", () => {
     ["bash reading ~/.ssh inside a chain is denied", bashCall("ls && cat ~/.ssh/id_ed25519"), `deny: permission rule deny ${home}/.ssh/id_ed25519 (default: secret file)`],
     ["bash --file=.env is denied", bashCall("tool --env-file=.env"), "deny: permission rule deny .env (default: secret file)"],
     ["meta tools never gate", { tool: "todos", kind: "meta", args: {}, root, subject: {} }, "allow"],
+    // every private key name, cloud and database credentials, certificate bundles; public keys stay readable
+    ["reading id_ed25519 is denied", fileCall("read_file", "read", "keys/id_ed25519"), "deny: permission rule deny keys/id_ed25519 (default: secret file)"],
+    ["reading id_ECDSA is denied", fileCall("read_file", "read", "id_ECDSA"), "deny: permission rule deny id_ECDSA (default: secret file)"],
+    ["reading id_dsa is denied", fileCall("read_file", "read", "id_dsa"), "deny: permission rule deny id_dsa (default: secret file)"],
+    ["reading id_ed25519.pub is allowed", fileCall("read_file", "read", "keys/id_ed25519.pub"), "allow"],
+    ["reading id_rsa.pub is allowed", fileCall("read_file", "read", "id_rsa.pub"), "allow"],
+    ["reading ~/.aws/credentials is denied", fileCall("read_file", "read", `${home}/.aws/credentials`), `deny: permission rule deny ${home}/.aws/credentials (default: secret file)`],
+    ["reading ~/.aws/config asks (outside the project)", fileCall("read_file", "read", `${home}/.aws/config`), "ask"],
+    ["grep over ~/.netrc is denied", fileCall("grep", "read", `${home}/.netrc`), `deny: permission rule deny ${home}/.netrc (default: secret file)`],
+    ["reading a .pgpass is denied", fileCall("read_file", "read", ".pgpass"), "deny: permission rule deny .pgpass (default: secret file)"],
+    ["reading a .p12 is denied", fileCall("read_file", "read", "certs/client.p12"), "deny: permission rule deny certs/client.p12 (default: secret file)"],
+    ["reading a .PFX is denied", fileCall("read_file", "read", "certs/store.PFX"), "deny: permission rule deny certs/store.PFX (default: secret file)"],
+    ["bash cat id_ed25519 is denied", bashCall("cat id_ed25519"), "deny: permission rule deny id_ed25519 (default: secret file)"],
+    ["bash cat id_ed25519.pub asks", bashCall("cat id_ed25519.pub"), "ask"],
+    ["bash ssh-keygen -y over id_* is denied", bashCall("ssh-keygen -y -f id_*"), "deny: permission rule deny id_* (default: secret file)"],
+    ["bash cat id_*.pub asks", bashCall("cat id_*.pub"), "ask"],
+    ["bash aws with the credentials file is denied", bashCall("cat ~/.aws/credentials | grep key"), `deny: permission rule deny ${home}/.aws/credentials (default: secret file)`],
+    ["bash curl --netrc-file is denied", bashCall("curl --netrc-file=$HOME/.netrc http://127.0.0.1/"), `deny: permission rule deny ${home}/.netrc (default: secret file)`],
+    ["bash PGPASSFILE=.pgpass is denied", bashCall("PGPASSFILE=.pgpass psql"), "deny: permission rule deny .pgpass (default: secret file)"],
+    ["bash openssl over a .p12 is denied", bashCall("openssl pkcs12 -in cert.p12 -nodes"), "deny: permission rule deny cert.p12 (default: secret file)"],
   ];
   test.each(table)("%s", (_, call, expected) => {
     expect(decision(call)).toBe(expected);
