@@ -1,7 +1,7 @@
 import pc from "picocolors";
 import type { AgentEvent, EndStatus } from "../agent/events.ts";
 import { emptyUsage, textOf, type Usage } from "../agent/messages.ts";
-import { callSubject, outcomeLine } from "../ui/tool-line.ts";
+import { callSubject, denialLine, failureLine, outcomeLine } from "../ui/tool-line.ts";
 import { exitCodeFor } from "./exit-code.ts";
 import { jsonLine, type ResultLine } from "./json-line.ts";
 
@@ -59,7 +59,8 @@ export async function renderPrint(
       case "tool-result":
         if (!io.json) {
           const mark = event.denied ? c.red("✗ denied:") : event.isError ? c.red("✗") : c.green("✓");
-          io.err(`  ${mark} ${outcomeLine(event.denied ? event.output.replace(/^Denied: /, "") : event.output)}\n`);
+          const summary = event.denied ? denialLine(event.output) : event.isError ? failureLine(event.output) : outcomeLine(event.output);
+          io.err(`  ${mark} ${summary}\n`);
         }
         break;
       case "notice":

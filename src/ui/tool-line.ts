@@ -36,6 +36,9 @@ export function failureLine(output: string, max = 100): string {
   return clip(note, max) + ` (+${before} lines)`;
 }
 
+/** A denial whole, on one line: never clipped, since its end says how to allow the call. */
+export const denialLine = (output: string): string => output.replace(/^Denied: /, "").replace(/\s+/g, " ").trim();
+
 function patchFiles(patch: string): string[] {
   return [...patch.matchAll(/^\*\*\* (?:Add|Update|Delete) File: (.+)$/gm)].map((m) => m[1]!.trim());
 }

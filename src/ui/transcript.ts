@@ -1,6 +1,6 @@
 import pc from "picocolors";
 import type { AgentEvent } from "../agent/events.ts";
-import { callSubject, failureLine, outcomeLine } from "./tool-line.ts";
+import { callSubject, denialLine, failureLine, outcomeLine } from "./tool-line.ts";
 
 export type TranscriptOptions = {
   write: (text: string) => void;
@@ -48,7 +48,7 @@ export function createTranscript({ write, color, diff }: TranscriptOptions): (ev
         break;
       case "tool-result": {
         const mark = event.denied ? c.red("✗ denied:") : event.isError ? c.red("✗") : c.green("✓");
-        const summary = event.denied ? outcomeLine(event.output.replace(/^Denied: /, "")) : event.isError ? failureLine(event.output) : outcomeLine(event.output);
+        const summary = event.denied ? denialLine(event.output) : event.isError ? failureLine(event.output) : outcomeLine(event.output);
         line(`  ${mark} ${summary}`);
         if (event.display && !event.isError) line(indent(diff(event.display, color)));
         break;

@@ -1,0 +1,37 @@
+import { afterAll, beforeAll, expect, test } from "bun:test";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { runShiro, tempDir } from "../support/run-shiro.ts";
+import { startStrictServer, type StrictServer } from "../support/strict-server.ts";
+import { demoModel, sequenceModel } from "../support/scripts.ts";
+
+// What print mode says on stderr about each call: the lines a person reads in CI logs.
+let server: StrictServer;
+beforeAll(async () => {
+  server = await startStrictServer({
+    models: {
+      "gpt-5": demoModel,
+      "failing-bash": sequenceModel([{ name: "bash", arguments: { command: "echo first line of output; echo second; exit 3" } }], "done"),
+    },
+  });
+});
+afterAll(() => server.stop());
+
+test("a denied write's progress line keeps its end: how to allow the call", async () => {
+  const cwd = tempDir("proj");
+  mkdirSync(join(cwd, "notes"));
+  writeFileSync(join(cwd, "notes/todo.txt"), "write docs\n");
+  const r = await runShiro(["-p", "Summarise my notes into notes/summary.md"], { cwd, env: { OPENAI_BASE_URL: server.url } });
+  expect(r.code).toBe(4);
+  const denial = r.stderr.split("\n").find((l) => l.includes("denied:"));
+  expect(denial).toBe(
+    "  ✗ denied: write_file notes/summary.md needs approval, and this run cannot ask (print mode). Allow it with a permission rule in config.json or run with --yolo.",
+  );
+});
+
+test("a failed command is summed up by its exit code, as in the REPL, not by its first output line", async () => {
+  const r = await runShiro(["-p", "--yolo", "-m", "failing-bash", "run it"], { cwd: tempDir("proj"), env: { OPENAI_BASE_URL: server.url } });
+  expect(r.code).toBe(0);
+  expect(r.stderr).toContain("  ✗ Exit code: 3 (+2 lines)\n");
+  expect(r.stderr).not.toContain("✗ first line of output");
+});
