@@ -1,5 +1,6 @@
 import pc from "picocolors";
 import type { Runtime } from "../cli/create-runtime.ts";
+import { twoColumns } from "../ui/two-columns.ts";
 import { helpMenu, type SlashCommand } from "./slash-commands.ts";
 import { sessionCommands } from "./session-commands.ts";
 import { memoryCommands, showTodoPanel } from "./memory-commands.ts";
@@ -12,7 +13,16 @@ export type ReplContext = {
   /** Asks the person a yes/no question at the prompt. */
   confirm: (question: string) => Promise<boolean>;
   color: boolean;
+  /** The terminal's width now (it may have been resized). */
+  columns: () => number;
 };
+
+const KEYS = [
+  ["Esc", "aborts the turn"],
+  ["Ctrl-C", "stops a running command (twice at the prompt quits)"],
+  ["Ctrl-D", "quits"],
+  ["Tab", "completes /commands and @paths"],
+] as const;
 
 export type ReplCommand = SlashCommand<ReplContext>;
 
@@ -20,10 +30,7 @@ const coreCommands: ReplCommand[] = [
   {
     name: "help",
     summary: "show this menu",
-    run: async (ctx) =>
-      ctx.print(
-        `${helpMenu(COMMANDS)}\n\nKeys: Esc aborts the turn · Ctrl-C stops a running command (twice at the prompt quits) · Ctrl-D quits · Tab completes /commands and @paths`,
-      ),
+    run: async (ctx) => ctx.print(`${helpMenu(COMMANDS, ctx.columns())}\n\nKeys\n${twoColumns(KEYS, ctx.columns())}`),
   },
   {
     name: "model",
@@ -40,7 +47,8 @@ const coreCommands: ReplCommand[] = [
     run: async (ctx) => {
       const tools = ctx.runtime.prompt.tools;
       const width = Math.max(...tools.map((t) => t.name.length));
-      ctx.print(tools.map((t) => `  ${t.name.padEnd(width)}  ${t.kind.padEnd(5)}  ${t.description.split(/(?<=\.)\s/)[0]}`).join("\n"));
+      const rows = tools.map((t) => [`${t.name.padEnd(width)}  ${t.kind}`, t.description.split(/(?<=\.)\s/)[0]!] as const);
+      ctx.print(twoColumns(rows, ctx.columns()));
     },
   },
   { name: "exit", summary: "quit shiro", run: async () => "exit" },

@@ -90,7 +90,7 @@ export async function runRepl(flags: Flags, config: Config & { apiKey: string })
     },
   });
   const confirm = async (question: string) => /^\s*y(es)?\s*$/i.test(await askLine(c.yellow(`${question} [y/N] `)));
-  const ctx: ReplContext = { runtime, print, color, confirm };
+  const ctx: ReplContext = { runtime, print, color, confirm, columns: () => process.stdout.columns || 80 };
   const refuseAttachment = (path: string) => (isSecret(resolvePath(path, diskEnv(cwd))) ? "a secret file is never attached" : undefined);
 
   const rl = readline.createInterface({

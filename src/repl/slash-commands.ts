@@ -1,3 +1,4 @@
+import { twoColumns } from "../ui/two-columns.ts";
 import { nearest } from "./nearest.ts";
 
 /** One row of the table that feeds the parser, `/help` and tab completion. */
@@ -26,11 +27,12 @@ export function unknownCommandLine(parsed: { name: string; suggestion?: string }
   return `unknown command /${parsed.name}${parsed.suggestion ? ` — did you mean /${parsed.suggestion}?` : ""} (see /help)`;
 }
 
-/** The aligned menu for /help. */
-export function helpMenu<Ctx>(table: readonly SlashCommand<Ctx>[]): string {
-  const left = table.map((c) => `/${c.name}${c.args ? ` ${c.args}` : ""}`);
-  const width = Math.max(...left.map((l) => l.length));
-  return table.map((c, i) => `  ${left[i]!.padEnd(width)}  ${c.summary}`).join("\n");
+/** The aligned menu for /help, wrapped to the terminal's width. */
+export function helpMenu<Ctx>(table: readonly SlashCommand<Ctx>[], columns = 80): string {
+  return twoColumns(
+    table.map((c) => [`/${c.name}${c.args ? ` ${c.args}` : ""}`, c.summary]),
+    columns,
+  );
 }
 
 export function completeSlash<Ctx>(prefix: string, table: readonly SlashCommand<Ctx>[]): string[] {

@@ -16,6 +16,8 @@ export type ReplOptions = {
   home?: string;
   args?: string[];
   env?: Record<string, string | undefined>;
+  /** The terminal's width (default 120). */
+  cols?: number;
 };
 
 export type Repl = Pty & {
@@ -41,7 +43,7 @@ export async function startRepl(opts: ReplOptions): Promise<Repl> {
       OPENAI_BASE_URL: opts.baseUrl,
       ...opts.env,
     },
-    cols: 120,
+    cols: opts.cols ?? 120,
     rows: 40,
   });
   const repl = pty as Repl;
