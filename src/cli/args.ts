@@ -71,10 +71,10 @@ export function parseFlags(argv: string[]): Flags {
   };
 }
 
-// node's messages span lines and mention internals; keep the first sentence and point to --help.
-function oneLine(message: string): string {
+// node's messages span lines and mention internals; keep the first sentence and point to help.
+export function oneLine(message: string, see = "see shiro --help"): string {
   const first = message.split("\n")[0]!.replace(/\. To specify a positional argument.*$/, "");
-  return `${first.replace(/\.$/, "")} (see shiro --help)`;
+  return `${first.replace(/\.$/, "")} (${see})`;
 }
 
 function nonEmpty(value: string | undefined, flag: string): string | undefined {

@@ -8,7 +8,7 @@ import type { RecordedCall } from "../store/call-log.ts";
 import { InspectError, inspectSession } from "../store/inspect.ts";
 import { sessionsJson, sessionsTable } from "../store/list-sessions-view.ts";
 import { createSessionStore } from "../store/session-store.ts";
-import { UsageError } from "./args.ts";
+import { oneLine, UsageError } from "./args.ts";
 import type { Config } from "./config.ts";
 import { loadById, resolveId } from "./open-session.ts";
 import { askYesNo } from "./ask-yes-no.ts";
@@ -21,15 +21,15 @@ export async function runSubcommand(name: string, args: string[], config: Config
   const store = createSessionStore(join(config.home, "sessions"));
   switch (name) {
     case "sessions": {
-      const { values } = parse(args, { json: { type: "boolean" } }, 0);
+      const { values } = parse(args, { json: { type: "boolean" } }, 0, SESSIONS_USAGE);
       const { sessions, warnings } = await store.list();
       warnings.forEach((w) => err(`! ${w}`));
       out(values.json ? JSON.stringify(sessionsJson(sessions)) : sessions.length ? sessionsTable(sessions, new Date(), sessions.length) : "no saved sessions");
       return 0;
     }
     case "inspect": {
-      const { values, positionals } = parse(args, { full: { type: "boolean" }, json: { type: "boolean" } }, 2);
-      if (!positionals[0]) throw new UsageError("usage: shiro inspect <session> [step] [--full] [--json]");
+      const { values, positionals } = parse(args, { full: { type: "boolean" }, json: { type: "boolean" } }, 2, INSPECT_USAGE);
+      if (!positionals[0]) throw new UsageError(`inspect needs a session id from shiro sessions (${INSPECT_USAGE})`);
       const step = positionals[1] === undefined ? undefined : Number(positionals[1]);
       if (step !== undefined && !Number.isInteger(step)) throw new UsageError(`step must be a whole number, got "${positionals[1]}"`);
       const session = await loadById(store, await resolveId(store, positionals[0], err), undefined, err);
@@ -68,12 +68,15 @@ export const rebuildBody = (call: RecordedCall): object =>
 
 type BoolOptions = Record<string, { type: "boolean" }>;
 
-function parse<O extends BoolOptions>(args: string[], options: O, maxPositionals: number) {
+const SESSIONS_USAGE = "usage: shiro sessions [--json]";
+const INSPECT_USAGE = "usage: shiro inspect <session> [step] [--full] [--json]";
+
+function parse<O extends BoolOptions>(args: string[], options: O, maxPositionals: number, usage: string) {
   try {
     const parsed = parseArgs({ args, options, allowPositionals: true, strict: true }) as { values: { [K in keyof O]?: boolean }; positionals: string[] };
     if (parsed.positionals.length > maxPositionals) throw new Error(`unexpected argument "${parsed.positionals[maxPositionals]}"`);
     return parsed;
   } catch (e) {
-    throw new UsageError((e as Error).message.split("\n")[0]!);
+    throw new UsageError(oneLine((e as Error).message, usage));
   }
 }
