@@ -18,6 +18,8 @@ export async function boundedFetch(url: string, maxBytes: number, subject: strin
   const timeoutMs = options.timeoutMs ?? LIMITS.fetchTimeoutMs;
   const signal = AbortSignal.timeout(timeoutMs);
   let current = url;
+  // The refusal already names a URL it was given; a redirect's target is news.
+  const where = (at: string) => (subject.includes(at) ? "the server" : at);
   try {
     for (let hop = 0; hop <= LIMITS.redirects; hop++) {
       const badUrl = urlProblem(current);
@@ -32,7 +34,7 @@ export async function boundedFetch(url: string, maxBytes: number, subject: strin
       }
       if (!response.ok) {
         await response.body?.cancel();
-        throw new RegistryRefusal(subject, `${current} answered HTTP ${response.status}`);
+        throw new RegistryRefusal(subject, `${where(current)} answered HTTP ${response.status}`);
       }
       return { bytes: await readCapped(response, maxBytes, subject), finalUrl: current };
     }
@@ -40,7 +42,7 @@ export async function boundedFetch(url: string, maxBytes: number, subject: strin
   } catch (err) {
     if (err instanceof RegistryRefusal) throw err;
     if (signal.aborted) throw new RegistryRefusal(subject, `no complete answer within ${timeoutMs / 1000}s`);
-    throw new RegistryRefusal(subject, `cannot fetch ${current}: ${(err as Error).message}`);
+    throw new RegistryRefusal(subject, `cannot fetch ${subject.includes(current) ? "it" : current}: ${(err as Error).message}`);
   }
 }
 
