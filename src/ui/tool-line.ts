@@ -20,8 +20,7 @@ export function callSubject(argumentsJson: string, max = 80): string {
 export function outcomeLine(output: string, max = 100): string {
   const lines = output.split("\n").filter((l) => l.trim() !== "");
   const first = lines[0]?.trim() ?? "(no output)";
-  const more = lines.length - 1;
-  return clip(first, max) + (more > 0 ? ` (+${more} ${more === 1 ? "line" : "lines"})` : "");
+  return clip(first, max) + moreLines(lines.length - 1);
 }
 
 /**
@@ -32,9 +31,12 @@ export function failureLine(output: string, max = 100): string {
   const paragraphs = output.trim().split(/\n\s*\n/);
   if (paragraphs.length < 2) return outcomeLine(output, max);
   const note = paragraphs.at(-1)!.split("\n")[0]!;
-  const before = output.trim().split("\n").filter((l) => l.trim() !== "").length - 1;
-  return clip(note, max) + ` (+${before} lines)`;
+  // bash's "(no output)" placeholder is not a line the person could go and read.
+  const others = output.trim().split("\n").filter((l) => l.trim() !== "" && l.trim() !== "(no output)").length - 1;
+  return clip(note, max) + moreLines(others);
 }
+
+const moreLines = (n: number) => (n > 0 ? ` (+${n} ${n === 1 ? "line" : "lines"})` : "");
 
 /** A denial whole, on one line: never clipped, since its end says how to allow the call. */
 export const denialLine = (output: string): string => output.replace(/^Denied: /, "").replace(/\s+/g, " ").trim();

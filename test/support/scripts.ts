@@ -99,3 +99,11 @@ export const demoModel: ScriptedModel = sequenceModel(
     return `I read notes/todo.txt (${todo} open) and notes/done.txt (${done} done) and wrote notes/summary.md listing both.`;
   },
 );
+
+/** For trying the REPL by hand: runs each prompt as a bash command, then says how it went. */
+export const shellModel: ScriptedModel = ({ input }) => {
+  const last = input.at(-1);
+  if (last?.type !== "function_call_output") return { calls: [{ name: "bash", arguments: { command: lastUserText(input) } }] };
+  const output = String(last.output);
+  return { text: `The command printed ${output.split("\n").length} lines; the last one: ${output.trim().split("\n").at(-1)}` };
+};

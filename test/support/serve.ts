@@ -1,13 +1,13 @@
 /**
  * Runs the strict server standalone for the demo and benchmarks:
- *   bun test/support/serve.ts [--model demo|echo] [--pace MS] [--window MODEL=TOKENS]
+ *   bun test/support/serve.ts [--model demo|echo|shell] [--pace MS] [--window MODEL=TOKENS]
  * The first stdout line is the base URL (…/v1); it serves until killed.
  */
 import { parseArgs } from "node:util";
-import { demoModel, echoModel } from "./scripts.ts";
+import { demoModel, echoModel, shellModel } from "./scripts.ts";
 import { startStrictServer } from "./strict-server.ts";
 
-const MODELS = { demo: demoModel, echo: echoModel };
+const MODELS = { demo: demoModel, echo: echoModel, shell: shellModel };
 
 const { values } = parseArgs({
   options: {
