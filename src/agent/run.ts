@@ -29,6 +29,9 @@ export type RunOptions = {
   interruptSignal?: () => AbortSignal;
 };
 
+/** How a retried model call's notice begins (its answer streams again from the start). */
+export const RETRY_NOTICE = "retrying model call";
+
 /**
  * The agent loop: call the model, run the tool calls it asks for, append the results, and call it
  * again until it answers without a call or `maxSteps` model calls were made. It never throws for a
@@ -58,7 +61,7 @@ export async function* run(opts: RunOptions): AsyncGenerator<AgentEvent> {
     let failure: { error: ModelError; partial?: AssistantMessage } | undefined;
     for await (const event of opts.stream(body, signal)) {
       if (event.type === "text-delta" || event.type === "reasoning-delta") yield event;
-      else if (event.type === "retry") yield { type: "notice", level: "warn", text: `retrying model call (attempt ${event.attempt}): ${event.reason}` };
+      else if (event.type === "retry") yield { type: "notice", level: "warn", text: `${RETRY_NOTICE} (attempt ${event.attempt}): ${event.reason}` };
       else if (event.type === "done") reply = event.message;
       else failure = { error: event.error, partial: event.partial };
     }

@@ -1,5 +1,7 @@
 import pc from "picocolors";
 import type { AgentEvent } from "../agent/events.ts";
+import { RETRY_NOTICE } from "../agent/run.ts";
+import { createReplayFilter, type Shown, type StreamKind } from "./replay-filter.ts";
 import { callSubject, denialLine, failureLine, outcomeLine } from "./tool-line.ts";
 
 export type TranscriptOptions = {
@@ -27,19 +29,48 @@ export function createTranscript({ write, color, diff }: TranscriptOptions): (ev
     out(text + "\n");
   };
 
-  return (event) => {
-    if (event.type !== "reasoning-delta" && inReasoning) {
-      inReasoning = false;
-      line("");
+  const endReasoning = () => {
+    if (!inReasoning) return;
+    inReasoning = false;
+    line("");
+  };
+  const streamed = (kind: StreamKind, text: string) => {
+    if (text === "") return;
+    if (kind === "text") {
+      endReasoning();
+      out(text);
+    } else {
+      inReasoning = true;
+      out(c.dim(c.italic(text)));
     }
+  };
+  // A retry repeats what was streamed; the notice waits until the new stream departs from it.
+  const replay = createReplayFilter();
+  let retryNotice: string | undefined;
+  const show = (shown: Shown | undefined, kind: StreamKind) => {
+    if (!shown) return;
+    if ("show" in shown) return streamed(kind, shown.show);
+    endReasoning();
+    const notice = retryNotice ?? "the model call was retried";
+    line(c.yellow(`! ${shown.restart.length ? `${notice}; its answer starts over:` : notice}`));
+    for (const piece of shown.restart) streamed(piece.kind, piece.text);
+  };
+
+  return (event) => {
+    if (event.type === "text-delta" || event.type === "reasoning-delta") {
+      const kind = event.type === "text-delta" ? "text" : "reasoning";
+      return show(replay.delta(kind, event.text), kind);
+    }
+    if (event.type === "notice" && event.text.startsWith(RETRY_NOTICE) && replay.retry()) {
+      retryNotice = event.text;
+      return;
+    }
+    if (event.type === "message" || event.type === "error" || event.type === "end") {
+      show(replay.finish(), "text");
+      retryNotice = undefined;
+    }
+    endReasoning();
     switch (event.type) {
-      case "text-delta":
-        out(event.text);
-        break;
-      case "reasoning-delta":
-        inReasoning = true;
-        out(c.dim(c.italic(event.text)));
-        break;
       case "tool-call":
         line(`${c.cyan("●")} ${c.bold(event.name)} ${c.dim(callSubject(event.arguments))}`);
         break;
