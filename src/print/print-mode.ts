@@ -1,6 +1,8 @@
 import pc from "picocolors";
 import type { AgentEvent, EndStatus } from "../agent/events.ts";
 import { emptyUsage, textOf, type Usage } from "../agent/messages.ts";
+import { RETRY_NOTICE } from "../agent/run.ts";
+import { createReplayFilter, type Shown } from "../ui/replay-filter.ts";
 import { callSubject, denialLine, failureLine, outcomeLine } from "../ui/tool-line.ts";
 import { exitCodeFor } from "./exit-code.ts";
 import { jsonLine, type ResultLine } from "./json-line.ts";
@@ -31,15 +33,26 @@ export async function renderPrint(
   let streamed = false;
   let outcome: PrintOutcome = { code: 1, status: "error", text: "", steps: 0, usage: emptyUsage() };
 
+  // Live text on a terminal: a retried stream repeats what was shown; print only what is new (as the REPL does).
+  const replay = createReplayFilter();
+  let retryNotice = "";
+  const showLive = (shown: Shown | undefined) => {
+    if (!shown) return;
+    if ("show" in shown) return io.out(shown.show);
+    io.err(`\n${c.yellow("!")} ${retryNotice}${shown.restart.length ? "; its answer starts over:" : ""}\n`);
+    io.out(shown.restart.map((p) => p.text).join(""));
+  };
+
   for await (const event of events) {
     if (io.json) {
       const line = jsonLine(event);
       if (line) io.out(JSON.stringify(line) + "\n");
     }
+    if (!io.json && io.liveText && (event.type === "message" || event.type === "error" || event.type === "end")) showLive(replay.finish());
     switch (event.type) {
       case "text-delta":
         if (!io.json && io.liveText) {
-          io.out(event.text);
+          showLive(replay.delta("text", event.text));
           streamed = true;
         }
         break;
@@ -64,7 +77,8 @@ export async function renderPrint(
         }
         break;
       case "notice":
-        if (!io.json) io.err(`${event.level === "warn" ? c.yellow("!") : c.dim("·")} ${event.text}\n`);
+        if (!io.json && io.liveText && event.text.startsWith(RETRY_NOTICE) && replay.retry()) retryNotice = event.text;
+        else if (!io.json) io.err(`${event.level === "warn" ? c.yellow("!") : c.dim("·")} ${event.text}\n`);
         break;
       case "error":
         if (!io.json) io.err(`${c.red("error:")} ${event.error.message}\n`);

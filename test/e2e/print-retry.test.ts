@@ -1,0 +1,26 @@
+import { afterAll, beforeAll, expect, test } from "bun:test";
+import { BINARY } from "../support/binary.ts";
+import { spawnPty } from "../support/pty.ts";
+import { tempDir } from "../support/run-shiro.ts";
+import { startStrictServer, type StrictServer } from "../support/strict-server.ts";
+
+// Print mode on a terminal streams the answer live; a cut stream's retry must not print it twice.
+const SENTENCE = "The quick brown fox jumps over the lazy dog and then rests for a while.";
+let server: StrictServer;
+beforeAll(async () => {
+  server = await startStrictServer({ models: { "same-twice": () => ({ text: SENTENCE }) } });
+});
+afterAll(() => server.stop());
+
+test("shiro -p on a terminal: a retried answer that repeats the cut-off one is shown once", async () => {
+  const home = tempDir("print-retry-home");
+  server.inject({ cut: 8 });
+  const before = server.requests.length;
+  await using pty = spawnPty([BINARY, "-p", "-m", "same-twice", "hello"], {
+    cwd: tempDir("print-retry"),
+    env: { PATH: process.env.PATH, HOME: home, SHIRO_HOME: home, OPENAI_API_KEY: "test-key-not-a-secret", OPENAI_BASE_URL: server.url },
+  });
+  expect(await pty.exited).toBe(0);
+  expect(server.requests.length - before).toBe(2);
+  expect(pty.screen().trim()).toBe(SENTENCE);
+});
