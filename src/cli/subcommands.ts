@@ -24,7 +24,7 @@ export async function runSubcommand(name: string, args: string[], config: Config
       const { values } = parse(args, { json: { type: "boolean" } }, 0, SESSIONS_USAGE);
       const { sessions, warnings } = await store.list();
       warnings.forEach((w) => err(`! ${w}`));
-      out(values.json ? JSON.stringify(sessionsJson(sessions)) : sessions.length ? sessionsTable(sessions, new Date(), sessions.length) : "no saved sessions");
+      out(values.json ? JSON.stringify(sessionsJson(sessions)) : sessions.length ? sessionsTable(sessions, new Date(), sessions.length, process.stdout.columns || Infinity) : "no saved sessions");
       return 0;
     }
     case "inspect": {

@@ -19,7 +19,7 @@ export const sessionCommands: ReplCommand[] = [
     run: async (ctx) => {
       const { sessions, warnings } = await ctx.runtime.store.list();
       warnings.forEach((w) => ctx.print(`! ${w}`));
-      ctx.print(sessions.length ? sessionsTable(sessions) : "no saved sessions yet");
+      ctx.print(sessions.length ? sessionsTable(sessions, new Date(), undefined, ctx.columns()) : "no saved sessions yet");
     },
   },
   {

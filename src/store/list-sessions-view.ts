@@ -48,8 +48,14 @@ export function uniquePrefixes(ids: readonly string[]): Map<string, string> {
   );
 }
 
-/** The newest sessions, one aligned row each: id prefix, age, title, messages, tokens, cost. */
-export function sessionsTable(sessions: readonly SessionMeta[], now = new Date(), limit = SESSIONS_SHOWN): string {
+/** Titles are never clipped below this, however narrow the terminal. */
+const MIN_TITLE = 12;
+
+/**
+ * The newest sessions, one aligned row each: id prefix, age, title, messages, tokens, cost. Given the
+ * terminal's `columns`, long titles are clipped so each row stays on one line.
+ */
+export function sessionsTable(sessions: readonly SessionMeta[], now = new Date(), limit = SESSIONS_SHOWN, columns = Infinity): string {
   if (sessions.length === 0) return "no saved sessions";
   const prefixes = uniquePrefixes(sessions.map((s) => s.id));
   const rows = sessions.slice(0, limit).map((s) => [
@@ -63,6 +69,11 @@ export function sessionsTable(sessions: readonly SessionMeta[], now = new Date()
   const header = ["id", "age", "title", "messages", "tokens", "cost"];
   const all = [header, ...rows];
   const widths = header.map((_, c) => Math.max(...all.map((r) => r[c]!.length)));
+  const room = columns - 1 - (widths.reduce((a, b) => a + b, 0) - widths[2]!) - 2 * (header.length - 1);
+  if (widths[2]! > room) {
+    widths[2] = Math.max(MIN_TITLE, room, header[2]!.length);
+    for (const r of rows) if (r[2]!.length > widths[2]) r[2] = r[2]!.slice(0, widths[2] - 1) + "…";
+  }
   const rightAligned = new Set([1, 3, 4, 5]);
   const line = (r: string[]) =>
     r.map((cell, c) => (rightAligned.has(c) ? cell.padStart(widths[c]!) : cell.padEnd(widths[c]!))).join("  ").trimEnd();
