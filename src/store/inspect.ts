@@ -22,9 +22,11 @@ export class InspectError extends Error {
     readonly step: number,
     readonly calls: number,
   ) {
-    super(calls === 0 ? "this session has no recorded model calls" : `no step ${step}: the session has steps 1–${calls}`);
+    super(calls === 0 ? "this session has no recorded model calls" : `no step ${step}: the session has ${calls === 1 ? "only step 1" : `steps 1–${calls}`}`);
   }
 }
+
+const plural = (n: number, noun: string) => `${n} ${noun}${n === 1 ? "" : "s"}`;
 
 /** `shiro inspect`: each model call's request body, rebuilt, and a summary of its response. */
 export function inspectSession(session: Session, opts: InspectOptions): string {
@@ -36,12 +38,12 @@ export function inspectSession(session: Session, opts: InspectOptions): string {
   if (opts.json) return chosen.map((call) => JSON.stringify(opts.rebuild(call))).join("\n");
   const blocks = chosen.map((call) => {
     const prompt = call.sameSnapshotAs ? `instructions+tools as call ${call.sameSnapshotAs}` : "new instructions+tools";
-    const head = `── call ${call.step} of ${calls.length} · ${call.model} · built from ${call.messageCount} messages · ${prompt}${call.harder ? " · compacted harder" : ""}`;
+    const head = `── call ${call.step} of ${calls.length} · ${call.model} · built from ${plural(call.messageCount, "message")} · ${prompt}${call.harder ? " · compacted harder" : ""}`;
     const body = opts.full ? opts.rebuild(call) : clip(opts.rebuild(call));
     return `${head}\n${JSON.stringify(body, null, 2)}\n${responseText(call.response)}`;
   });
   const clipped = opts.full ? "" : ` (strings clipped to ${CLIP_CHARS} chars; --full shows all)`;
-  return [`session ${session.id} · ${calls.length} model calls${clipped}`, ...blocks].join("\n\n");
+  return [`session ${session.id} · ${plural(calls.length, "model call")}${clipped}`, ...blocks].join("\n\n");
 }
 
 function responseText(r: ResponseSummary | undefined): string {

@@ -26,7 +26,7 @@ function session() {
 describe("inspect", () => {
   test("prints each call's rebuilt body, clipped, with its response summary", () => {
     const out = inspectSession(session(), { full: false, rebuild });
-    expect(out).toContain("── call 1 of 2 · gpt-5 · built from 1 messages · new instructions+tools");
+    expect(out).toContain("── call 1 of 2 · gpt-5 · built from 1 message · new instructions+tools");
     expect(out).toContain("── call 2 of 2 · gpt-5 · built from 3 messages · instructions+tools as call 1");
     expect(out).toContain('"input": [\n    "user",\n    "assistant",\n    "tool"\n  ]');
     expect(out).toContain("… [+");
@@ -42,5 +42,11 @@ describe("inspect", () => {
     expect(one).not.toContain("call 1 of 2");
     expect(() => inspectSession(s, { step: 3, full: false, rebuild })).toThrow(new InspectError(3, 2));
     expect(new InspectError(3, 2).message).toBe("no step 3: the session has steps 1–2");
+  });
+
+  test("one call and one message read as singular: '1 model call', 'built from 1 message', 'only step 1'", () => {
+    expect(new InspectError(2, 1).message).toBe("no step 2: the session has only step 1");
+    const out = inspectSession(session(), { step: 1, full: false, rebuild });
+    expect(out).toContain("built from 1 message ·");
   });
 });
