@@ -8,6 +8,7 @@ import type { AskRequest } from "../guard/authorize.ts";
 import { diskEnv, resolvePath } from "../guard/resolve-path.ts";
 import { isSecret } from "../guard/secret-path.ts";
 import { openHistory, HISTORY_CAP } from "../store/history-store.ts";
+import { ID_PREFIX_CHARS } from "../store/list-sessions-view.ts";
 import { createTranscript } from "../ui/transcript.ts";
 import { renderDiff } from "../ui/diff-view.ts";
 import { VERSION } from "../version.ts";
@@ -220,7 +221,13 @@ export async function runRepl(flags: Flags, config: Config & { apiKey: string })
     process.stdout.write("\n");
     // Save after the aborted turn has recorded its partial answer (bounded, should a tool ignore the abort).
     const settled = ending ? Promise.race([ending.finished.promise, Bun.sleep(QUIT_GRACE_MS)]) : Promise.resolve();
-    void settled.then(() => runtime.save()).then(() => exit(0));
+    void settled
+      .then(() => runtime.save())
+      .then(() => {
+        // Like /sessions shows it: the prefix -r accepts.
+        if (runtime.session.messages.length) print(c.dim(`resume with: shiro -r ${runtime.session.id.slice(0, ID_PREFIX_CHARS)}`));
+        exit(0);
+      });
   });
 
   if (flags.prompt) {

@@ -1,0 +1,35 @@
+import { afterAll, beforeAll, expect, test } from "bun:test";
+import { savedSessions, startRepl } from "../support/repl-pty.ts";
+import { runShiro, tempDir } from "../support/run-shiro.ts";
+import { startStrictServer, type StrictServer } from "../support/strict-server.ts";
+
+// Quitting says how to come back; the line it prints is a command that works.
+let server: StrictServer;
+beforeAll(async () => {
+  server = await startStrictServer();
+});
+afterAll(() => server.stop());
+
+test("Ctrl-D after a turn prints 'resume with: shiro -r <prefix>', and that prefix resumes the session", async () => {
+  const cwd = tempDir("hint");
+  const repl = await startRepl({ cwd, baseUrl: server.url });
+  const mark = repl.mark();
+  await repl.send("remember the word kiwi");
+  await repl.idle(mark);
+  expect(await repl.quit()).toBe(0);
+  const hint = /resume with: shiro -r (\S+)\n*$/.exec(repl.screen())?.[1];
+  const [saved] = savedSessions(repl.home);
+  expect(hint).toBe(saved.id.slice(0, 13));
+
+  const again = await runShiro(["-r", hint!, "-p", "what was the word?"], { cwd, home: repl.home, env: { OPENAI_BASE_URL: server.url } });
+  expect(again.code).toBe(0);
+  expect(savedSessions(repl.home)).toHaveLength(1);
+  expect(savedSessions(repl.home)[0].messages.length).toBeGreaterThan(saved.messages.length);
+});
+
+test("quitting a session where nothing was asked prints no hint (nothing was saved)", async () => {
+  const repl = await startRepl({ cwd: tempDir("hint"), baseUrl: server.url });
+  expect(await repl.quit()).toBe(0);
+  expect(repl.screen()).not.toContain("resume with");
+  expect(savedSessions(repl.home)).toHaveLength(0);
+});
