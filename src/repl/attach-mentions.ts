@@ -1,24 +1,32 @@
+import { statSync } from "node:fs";
 import { resolve, relative } from "node:path";
 
 const ATTACH_CAP = 100_000;
+/** Sentence punctuation after a mention ("see @a.txt, then @b.txt.") is not part of the path. */
+const TRAILING_PUNCTUATION = /[.,;:!?)\]'"`]+$/;
 
 /**
  * `@path` in a prompt attaches that file: its content is appended so the model need not read it.
- * Mentions that are not files are left as they are (they may be e-mail addresses or decorators).
+ * Mentions that are not files are left as they are (they may be e-mail addresses or decorators);
+ * those that look like paths are listed in `missing`, so a typo does not pass unnoticed.
  */
 export async function attachMentions(
   prompt: string,
   root: string,
   /** The same gate tool calls pass: a reason when the file may not be read (e.g. a secret). */
   refuse: (absolutePath: string) => string | undefined,
-): Promise<{ text: string; attached: string[]; refused: string[] }> {
+): Promise<{ text: string; attached: string[]; refused: string[]; missing: string[] }> {
   const attached: string[] = [];
   const refused: string[] = [];
+  const missing: string[] = [];
   let blocks = "";
   for (const match of prompt.matchAll(/(?:^|\s)@([^\s]+)/g)) {
-    const path = resolve(root, match[1]!);
-    const file = Bun.file(path);
-    if (!(await file.exists())) continue;
+    const mention = match[1]!;
+    const path = [mention, mention.replace(TRAILING_PUNCTUATION, "")].map((m) => resolve(root, m)).find(isFile);
+    if (!path) {
+      if (/[./]/.test(mention)) missing.push(`@${mention}`);
+      continue;
+    }
     const rel = relative(root, path);
     if (attached.includes(rel)) continue;
     const reason = refuse(path);
@@ -26,10 +34,12 @@ export async function attachMentions(
       refused.push(`${rel}: ${reason}`);
       continue;
     }
-    let content = await file.text();
+    let content = await Bun.file(path).text();
     if (content.length > ATTACH_CAP) content = `${content.slice(0, ATTACH_CAP)}\n[truncated ${content.length - ATTACH_CAP} chars]`;
     blocks += `\n\n<file path="${rel}">\n${content}\n</file>`;
     attached.push(rel);
   }
-  return { text: prompt + blocks, attached, refused };
+  return { text: prompt + blocks, attached, refused, missing };
 }
+
+const isFile = (path: string) => statSync(path, { throwIfNoEntry: false })?.isFile() ?? false;

@@ -141,8 +141,9 @@ export async function runRepl(flags: Flags, config: Config & { apiKey: string })
       print(c.yellow(unknownCommandLine(parsed)));
       return;
     }
-    const { text, attached, refused } = await attachMentions(line, cwd, refuseAttachment);
+    const { text, attached, refused, missing } = await attachMentions(line, cwd, refuseAttachment);
     if (attached.length) print(c.dim(`· attached ${attached.join(", ")}`));
+    if (missing.length) print(c.dim(`· not a file, sent as text: ${missing.join(", ")}`));
     for (const r of refused) print(c.yellow(`! not attached: ${r}`));
     await runTurn(text);
     if (!closed) await showBeforePrompt(ctx);
