@@ -19,9 +19,11 @@ export function createTranscript({ write, color, diff }: TranscriptOptions): (ev
   const c = pc.createColors(color);
   let atLineStart = true;
   let inReasoning = false;
-  const out = (text: string) => {
+  let streamedOutput = false;
+  // Judged on the text before colouring: a colour's closing code would hide a final newline.
+  const out = (text: string, paint: (t: string) => string = String) => {
     if (text === "") return;
-    write(text);
+    write(paint(text));
     atLineStart = text.endsWith("\n");
   };
   const line = (text: string) => {
@@ -41,7 +43,7 @@ export function createTranscript({ write, color, diff }: TranscriptOptions): (ev
       out(text);
     } else {
       inReasoning = true;
-      out(c.dim(c.italic(text)));
+      out(text, (t) => c.dim(c.italic(t)));
     }
   };
   // A retry repeats what was streamed; the notice waits until the new stream departs from it.
@@ -75,11 +77,14 @@ export function createTranscript({ write, color, diff }: TranscriptOptions): (ev
         line(`${c.cyan("●")} ${c.bold(event.name)} ${c.dim(callSubject(event.arguments))}`);
         break;
       case "tool-output":
-        out(c.dim(event.chunk));
+        out(event.chunk, c.dim);
+        streamedOutput = true;
         break;
       case "tool-result": {
         const mark = event.denied ? c.red("✗ denied:") : event.isError ? c.red("✗") : c.green("✓");
-        const summary = event.denied ? denialLine(event.output) : event.isError ? failureLine(event.output) : outcomeLine(event.output);
+        // Output already streamed to the screen is summed up by its closing note ("Exit code: 0"), not repeated.
+        const summary = event.denied ? denialLine(event.output) : event.isError || streamedOutput ? failureLine(event.output) : outcomeLine(event.output);
+        streamedOutput = false;
         line(`  ${mark} ${summary}`);
         if (event.display && !event.isError) line(indent(diff(event.display, color)));
         break;

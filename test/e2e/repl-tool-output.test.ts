@@ -1,0 +1,23 @@
+import { afterAll, beforeAll, expect, test } from "bun:test";
+import { startRepl } from "../support/repl-pty.ts";
+import { tempDir } from "../support/run-shiro.ts";
+import { sequenceModel } from "../support/scripts.ts";
+import { startStrictServer, type StrictServer } from "../support/strict-server.ts";
+
+// A command's output streams (dimmed) into the transcript; what follows must sit right under it.
+let server: StrictServer;
+beforeAll(async () => {
+  server = await startStrictServer({
+    models: { runner: sequenceModel([{ name: "bash", arguments: { command: "printf 'one\\ntwo\\n'" } }], "ran it") },
+  });
+});
+afterAll(() => server.stop());
+
+test("colour on: no blank line after streamed output, and the outcome is the exit code, not the output's first line again", async () => {
+  await using repl = await startRepl({ cwd: tempDir("out"), baseUrl: server.url, args: ["--yolo", "-m", "runner"] });
+  expect(repl.output()).toContain("\x1b["); // colour is on, as a person's terminal has it
+  const mark = repl.mark();
+  await repl.send("go");
+  await repl.idle(mark);
+  expect(repl.screen()).toContain("● bash printf 'one\\ntwo\\n'\none\ntwo\n  ✓ Exit code: 0 (+2 lines)\n");
+});
