@@ -39,5 +39,5 @@ export async function resolveId(store: SessionStore, prefix: string, warn: (line
   if (found.kind === "one") return found.id;
   if (found.kind === "none") throw new UsageError(`no session matches "${prefix}" (see shiro sessions)`);
   found.warnings.forEach(warn);
-  throw new UsageError(`"${prefix}" matches ${found.matches.length} sessions; give more of the id:\n${sessionsTable(found.matches, new Date(), found.matches.length)}`);
+  throw new UsageError(`"${prefix}" matches ${found.matches.length} sessions; give more of the id:\n${sessionsTable(found.matches, new Date(), found.matches.length, process.stdout.columns || Infinity)}`);
 }

@@ -57,10 +57,13 @@ const versionedObject = z.looseObject({ schemaVersion: z.number().int(), id: z.u
 
 export const TITLE_CHARS = 60;
 
-/** The first prompt on one line, clipped to 60 characters. */
+/** What the person typed ends where attached context begins: an `@path` file or piped stdin. */
+const ATTACHED_CONTEXT = /\n\n<(?:file path="|stdin>\n)/;
+
+/** The first prompt on one line, without attached context, clipped to 60 characters. */
 export function titleOf(messages: readonly Message[]): string {
   const first = messages.find((m) => m.role === "user");
-  const text = first?.role === "user" ? first.text.replace(/\s+/g, " ").trim() : "";
+  const text = first?.role === "user" ? first.text.split(ATTACHED_CONTEXT)[0]!.replace(/\s+/g, " ").trim() : "";
   return text.length > TITLE_CHARS ? `${text.slice(0, TITLE_CHARS - 1)}…` : text;
 }
 
