@@ -32,5 +32,5 @@ test("serve.ts prints its base URL first and answers with the chosen scripted mo
 test("serve.ts refuses an unknown model with a one-line error", async () => {
   const proc = Bun.spawn(["bun", "test/support/serve.ts", "--model", "nope"], { stdout: "pipe", stderr: "pipe" });
   expect(await proc.exited).toBe(2);
-  expect(await new Response(proc.stderr).text()).toBe("serve: unknown --model 'nope'; use one of: demo, echo\n");
+  expect(await new Response(proc.stderr).text()).toBe("serve: unknown --model 'nope'; use one of: demo, echo, shell\n");
 });
