@@ -6,7 +6,7 @@ Usage
   echo "task" | shiro -p         the prompt from stdin
   cat err.log | shiro -p "why?"  stdin appended to the prompt as context
   shiro sessions [--json]        list saved sessions
-  shiro inspect <session> [step] [--full]
+  shiro inspect <session> [step] [--full] [--json]
                                  show the exact requests a session sent
   shiro registry <list|search|add|remove|installed> …
                                  skills and plugins from the registry
@@ -16,7 +16,8 @@ Options
   -m, --model <id>       model (default gpt-5; env SHIRO_MODEL)
       --base-url <url>   Responses API base URL (env OPENAI_BASE_URL)
       --max-steps <n>    stop after n model calls (default 50)
-      --compact-at <n>   compact the context above n estimated tokens
+      --compact-at <n>   compact above n estimated tokens (default 120000,
+                         at most 90% of the model's context window)
       --json             print mode: one JSON event per line on stdout
       --yolo             approve every call that would ask (never the guard)
   -c, --continue         continue the newest session in this folder
