@@ -31,4 +31,5 @@ Exit codes
   0 finished · 1 model or API failure · 2 usage or configuration error
   3 stopped at --max-steps · 4 a tool call was denied · 130 interrupted
 
-State lives in $SHIRO_HOME (default ~/.shiro-neko). The API key comes from OPENAI_API_KEY.`;
+State lives in $SHIRO_HOME (default ~/.shiro-neko).
+The API key comes from OPENAI_API_KEY.`;
