@@ -35,7 +35,7 @@ type Turn = {
 /** How long quitting waits for an aborted turn to wind down before saving anyway. */
 const QUIT_GRACE_MS = 2000;
 /** The approval answer an aborted turn gives to a question still waiting. */
-const ABORTED_ANSWER = "n the user pressed Esc to stop this turn";
+const ABORTED_ANSWER = "n they stopped the turn";
 
 /** The interactive session: readline, a queue for lines typed during a turn, Esc/Ctrl-C/Ctrl-D. */
 export async function runRepl(flags: Flags, config: Config & { apiKey: string }): Promise<number> {

@@ -21,3 +21,15 @@ test("colour on: no blank line after streamed output, and the outcome is the exi
   await repl.idle(mark);
   expect(repl.screen()).toContain("● bash printf 'one\\ntwo\\n'\none\ntwo\n  ✓ Exit code: 0 (+2 lines)\n");
 });
+
+test("Ctrl-C at an approval question refuses the call without claiming Esc was pressed", async () => {
+  await using repl = await startRepl({ cwd: tempDir("out"), baseUrl: server.url, args: ["-m", "runner"] });
+  const mark = repl.mark();
+  await repl.send("go");
+  await repl.waitFor("allow?", { since: mark });
+  repl.write("\x03");
+  await repl.idle(mark);
+  const screen = repl.screen();
+  expect(screen).toContain("✗ denied: the user declined: they stopped the turn");
+  expect(screen).not.toContain("Esc to stop");
+});
