@@ -9,6 +9,7 @@ import { diskEnv, resolvePath } from "../guard/resolve-path.ts";
 import { isSecret } from "../guard/secret-path.ts";
 import { openHistory, HISTORY_CAP } from "../store/history-store.ts";
 import { ID_PREFIX_CHARS } from "../store/list-sessions-view.ts";
+import { titleOf } from "../store/session-file.ts";
 import { createTranscript } from "../ui/transcript.ts";
 import { renderDiff } from "../ui/diff-view.ts";
 import { VERSION } from "../version.ts";
@@ -108,6 +109,9 @@ export async function runRepl(flags: Flags, config: Config & { apiKey: string })
   if (history.warning) print(c.yellow(`! ${history.warning}`));
   print(`${c.bold("shiro")} ${VERSION} · ${runtime.session.model} · ${cwd} · ${contextLine(runtime, c)}`);
   print(c.dim("/help for commands · Esc aborts a turn · Ctrl-D quits"));
+  // -c/-r: say which conversation goes on, so a person knows the model remembers it.
+  const resumed = runtime.session.messages;
+  if (resumed.length) print(c.dim(`· resumed ${runtime.session.id.slice(0, ID_PREFIX_CHARS)} "${titleOf(resumed)}" (${resumed.length} messages)`));
   // A continued session shows its task list before the first prompt.
   showTodoPanel(ctx);
 

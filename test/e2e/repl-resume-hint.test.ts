@@ -33,3 +33,16 @@ test("quitting a session where nothing was asked prints no hint (nothing was sav
   expect(repl.screen()).not.toContain("resume with");
   expect(savedSessions(repl.home)).toHaveLength(0);
 });
+
+test("shiro -c says which session it resumed, with its title and size", async () => {
+  const cwd = tempDir("hint");
+  const first = await startRepl({ cwd, baseUrl: server.url });
+  const mark = first.mark();
+  await first.send("plan the kiwi harvest");
+  await first.idle(mark);
+  expect(await first.quit()).toBe(0);
+  const [saved] = savedSessions(first.home);
+
+  await using again = await startRepl({ cwd, baseUrl: server.url, home: first.home, args: ["-c"] });
+  expect(again.screen()).toContain(`· resumed ${saved.id.slice(0, 13)} "plan the kiwi harvest" (${saved.messages.length} messages)`);
+});
