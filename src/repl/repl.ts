@@ -9,7 +9,6 @@ import { diskEnv, resolvePath } from "../guard/resolve-path.ts";
 import { isSecret } from "../guard/secret-path.ts";
 import { openHistory, HISTORY_CAP } from "../store/history-store.ts";
 import { ID_PREFIX_CHARS } from "../store/list-sessions-view.ts";
-import { titleOf } from "../store/session-file.ts";
 import { createTranscript } from "../ui/transcript.ts";
 import { renderDiff } from "../ui/diff-view.ts";
 import { VERSION } from "../version.ts";
@@ -19,6 +18,7 @@ import { COMMANDS, contextLine, showBeforePrompt, type ReplContext } from "./com
 import { showTodoPanel } from "./memory-commands.ts";
 import { createCompleter } from "./completer.ts";
 import { gatedOutput } from "./gated-output.ts";
+import { resumedLine } from "./session-commands.ts";
 import { parseSlash, unknownCommandLine } from "./slash-commands.ts";
 
 type Turn = {
@@ -110,8 +110,7 @@ export async function runRepl(flags: Flags, config: Config & { apiKey: string })
   print(`${c.bold("shiro")} ${VERSION} · ${runtime.session.model} · ${cwd} · ${contextLine(runtime, c)}`);
   print(c.dim("/help for commands · Esc aborts a turn · Ctrl-D quits"));
   // -c/-r: say which conversation goes on, so a person knows the model remembers it.
-  const resumed = runtime.session.messages;
-  if (resumed.length) print(c.dim(`· resumed ${runtime.session.id.slice(0, ID_PREFIX_CHARS)} "${titleOf(resumed)}" (${resumed.length} messages)`));
+  if (runtime.session.messages.length) print(c.dim(resumedLine(runtime.session)));
   // A continued session shows its task list before the first prompt.
   showTodoPanel(ctx);
 

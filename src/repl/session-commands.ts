@@ -1,8 +1,13 @@
 import { UsageError } from "../cli/args.ts";
 import { costReport, ID_PREFIX_CHARS, sessionsTable } from "../store/list-sessions-view.ts";
+import type { Session } from "../store/session-file.ts";
 import { sessionTotals } from "../store/session-totals.ts";
 import type { ReplCommand } from "./commands.ts";
 import { showTodoPanel } from "./memory-commands.ts";
+
+/** What /resume, `-c` and `-r` say about the session that goes on. */
+export const resumedLine = (s: Session): string =>
+  `resumed ${s.id.slice(0, ID_PREFIX_CHARS)} · ${s.messages.length} ${s.messages.length === 1 ? "message" : "messages"} · ${s.model}`;
 
 export const sessionCommands: ReplCommand[] = [
   {
@@ -30,8 +35,7 @@ export const sessionCommands: ReplCommand[] = [
       if (!arg) return ctx.print("usage: /resume <id or prefix> (see /sessions)");
       try {
         await ctx.runtime.resume(arg);
-        const s = ctx.runtime.session;
-        ctx.print(`resumed ${s.id.slice(0, ID_PREFIX_CHARS)} · ${s.messages.length} messages · ${s.model}`);
+        ctx.print(resumedLine(ctx.runtime.session));
         showTodoPanel(ctx);
       } catch (err) {
         if (!(err instanceof UsageError)) throw err;

@@ -34,7 +34,7 @@ test("quitting a session where nothing was asked prints no hint (nothing was sav
   expect(savedSessions(repl.home)).toHaveLength(0);
 });
 
-test("shiro -c says which session it resumed, with its title and size", async () => {
+test("shiro -c says which session it resumed, as /resume does", async () => {
   const cwd = tempDir("hint");
   const first = await startRepl({ cwd, baseUrl: server.url });
   const mark = first.mark();
@@ -44,5 +44,5 @@ test("shiro -c says which session it resumed, with its title and size", async ()
   const [saved] = savedSessions(first.home);
 
   await using again = await startRepl({ cwd, baseUrl: server.url, home: first.home, args: ["-c"] });
-  expect(again.screen()).toContain(`· resumed ${saved.id.slice(0, 13)} "plan the kiwi harvest" (${saved.messages.length} messages)`);
+  expect(again.screen()).toContain(`\nresumed ${saved.id.slice(0, 13)} · ${saved.messages.length} messages · gpt-5\n`);
 });
