@@ -24,7 +24,7 @@ export function compactCount(n: number): string {
 }
 
 export const costText = (usd: number | null | undefined): string =>
-  usd === null || usd === undefined ? "?" : usd < 0.01 ? `$${usd.toFixed(4)}` : `$${usd.toFixed(2)}`;
+  usd === null || usd === undefined ? "?" : usd === 0 ? "$0" : usd < 0.01 ? `$${usd.toFixed(4)}` : `$${usd.toFixed(2)}`;
 
 export const usageText = (u: Usage): string =>
   `${u.inputTokens.toLocaleString("en-US")} in (${u.cachedTokens.toLocaleString("en-US")} cached) · ` +
@@ -62,7 +62,7 @@ export function sessionsTable(sessions: readonly SessionMeta[], now = new Date()
     prefixes.get(s.id)!,
     ageText(s.updatedAt, now),
     s.title || "(no prompt)",
-    `${s.messageCount} msgs`,
+    `${s.messageCount} ${s.messageCount === 1 ? "msg" : "msgs"}`,
     `${compactCount(tokensOf(s.usage))} tok`,
     costText(s.costUsd),
   ]);

@@ -32,3 +32,9 @@ test("without a width (a pipe) titles are whole; a very narrow terminal still sh
   const narrow = sessionsTable(sessions, now, 15, 40).split("\n");
   expect(narrow[1]).toContain("  refactor th…  ");
 });
+
+test("one message reads '1 msg'; a session that cost nothing shows $0, not $0.0000", () => {
+  const empty = { ...meta("019a0000-cccc-7000-8000-000000000003", "hi"), messageCount: 1, costUsd: 0 };
+  const row = sessionsTable([empty], now).split("\n")[1]!;
+  expect(row).toMatch(/ 1 msg +950 tok +\$0$/);
+});
