@@ -72,9 +72,13 @@ export async function runRepl(flags: Flags, config: Config & { apiKey: string })
     print(`${c.yellow("?")} ${summary}`);
     if (preview) print(renderDiff(preview, color));
     if (preview && turn) turn.diffShown = true;
+    let question = `${APPROVAL_PROMPT}${always.join(", ")}: `;
     for (;;) {
-      const answer = parseApproval(await askLine(c.yellow(`${APPROVAL_PROMPT}${always.join(", ")}: `)));
+      const line = await askLine(c.yellow(question));
+      const answer = parseApproval(line);
       if (answer) return answer;
+      // Say what went wrong rather than repeat the same question as if nothing was typed.
+      question = `${line.trim() ? `"${line.trim()}" is not an answer; type` : "type"} y, n (n <reason>) or a (always for ${always.join(", ")}): `;
     }
   };
 

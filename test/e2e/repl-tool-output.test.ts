@@ -33,3 +33,15 @@ test("Ctrl-C at an approval question refuses the call without claiming Esc was p
   expect(screen).toContain("✗ denied: the user declined: they stopped the turn");
   expect(screen).not.toContain("Esc to stop");
 });
+
+test("an answer the approval question does not understand is named, and the short choices offered again", async () => {
+  await using repl = await startRepl({ cwd: tempDir("out"), baseUrl: server.url, args: ["-m", "runner"] });
+  const mark = repl.mark();
+  await repl.send("go");
+  await repl.waitFor("allow?", { since: mark });
+  await repl.send("maybe");
+  await repl.waitFor(`"maybe" is not an answer; type y, n (n <reason>) or a (always for printf *): `, { since: mark });
+  await repl.send("y");
+  await repl.idle(mark);
+  expect(repl.screen()).toContain("✓ Exit code: 0 (+2 lines)");
+});
