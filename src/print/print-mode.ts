@@ -3,7 +3,7 @@ import type { AgentEvent, EndStatus } from "../agent/events.ts";
 import { emptyUsage, textOf, type Usage } from "../agent/messages.ts";
 import { RETRY_NOTICE } from "../agent/run.ts";
 import { createReplayFilter, type Shown } from "../ui/replay-filter.ts";
-import { callSubject, denialLine, failureLine, outcomeLine } from "../ui/tool-line.ts";
+import { callSubject, denialLine, failureLine, modelCalls, outcomeLine } from "../ui/tool-line.ts";
 import { exitCodeFor } from "./exit-code.ts";
 import { jsonLine, type ResultLine } from "./json-line.ts";
 
@@ -95,6 +95,6 @@ export async function renderPrint(
   } else if (!io.liveText && outcome.text) {
     io.out(outcome.text.endsWith("\n") ? outcome.text : outcome.text + "\n");
   }
-  if (!io.json && outcome.status === "max-steps") io.err(`${c.yellow("!")} stopped after ${outcome.steps} model calls (--max-steps); the job is not finished\n`);
+  if (!io.json && outcome.status === "max-steps") io.err(`${c.yellow("!")} stopped after ${modelCalls(outcome.steps)} (--max-steps); the job is not finished (continue it with shiro -c, or raise --max-steps)\n`);
   return outcome.code;
 }

@@ -38,6 +38,9 @@ export function failureLine(output: string, max = 100): string {
 
 const moreLines = (n: number) => (n > 0 ? ` (+${n} ${n === 1 ? "line" : "lines"})` : "");
 
+/** "1 model call", "3 model calls": how far a run got. */
+export const modelCalls = (n: number): string => `${n} model ${n === 1 ? "call" : "calls"}`;
+
 /** A denial whole, on one line: never clipped, since its end says how to allow the call. */
 export const denialLine = (output: string): string => output.replace(/^Denied: /, "").replace(/\s+/g, " ").trim();
 

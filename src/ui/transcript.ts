@@ -2,7 +2,7 @@ import pc from "picocolors";
 import type { AgentEvent } from "../agent/events.ts";
 import { RETRY_NOTICE } from "../agent/run.ts";
 import { createReplayFilter, type Shown, type StreamKind } from "./replay-filter.ts";
-import { callSubject, denialLine, failureLine, outcomeLine } from "./tool-line.ts";
+import { callSubject, denialLine, failureLine, modelCalls, outcomeLine } from "./tool-line.ts";
 
 export type TranscriptOptions = {
   write: (text: string) => void;
@@ -97,7 +97,7 @@ export function createTranscript({ write, color, diff }: TranscriptOptions): (ev
         break;
       case "end":
         if (!atLineStart) out("\n");
-        if (event.status === "max-steps") line(c.yellow(`! stopped after ${event.steps} model calls (max steps)`));
+        if (event.status === "max-steps") line(c.yellow(`! stopped after ${modelCalls(event.steps)} (--max-steps); send a message to go on`));
         if (event.status === "aborted") line(c.yellow("! aborted"));
         break;
       case "compacted":

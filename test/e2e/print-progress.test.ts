@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { runShiro, tempDir } from "../support/run-shiro.ts";
 import { startStrictServer, type StrictServer } from "../support/strict-server.ts";
@@ -34,4 +34,19 @@ test("a failed command is summed up by its exit code, as in the REPL, not by its
   expect(r.code).toBe(0);
   expect(r.stderr).toContain("  ✗ Exit code: 3 (+2 lines)\n");
   expect(r.stderr).not.toContain("✗ first line of output");
+});
+
+test("stopped at --max-steps 1: '1 model call', and the advice given (shiro -c) finishes the job", async () => {
+  const cwd = tempDir("proj");
+  const home = tempDir("home");
+  mkdirSync(join(cwd, "notes"));
+  writeFileSync(join(cwd, "notes/todo.txt"), "write docs\n");
+  writeFileSync(join(cwd, "notes/done.txt"), "fix bug\n");
+  const env = { OPENAI_BASE_URL: server.url };
+  const stopped = await runShiro(["-p", "--yolo", "--max-steps", "1", "Summarise my notes into notes/summary.md"], { cwd, home, env });
+  expect(stopped.code).toBe(3);
+  expect(stopped.stderr).toContain("! stopped after 1 model call (--max-steps); the job is not finished (continue it with shiro -c, or raise --max-steps)\n");
+  const resumed = await runShiro(["-c", "-p", "--yolo", "go on"], { cwd, home, env });
+  expect(resumed.code).toBe(0);
+  expect(existsSync(join(cwd, "notes/summary.md"))).toBe(true);
 });

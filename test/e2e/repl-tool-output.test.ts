@@ -45,3 +45,11 @@ test("an answer the approval question does not understand is named, and the shor
   await repl.idle(mark);
   expect(repl.screen()).toContain("✓ Exit code: 0 (+2 lines)");
 });
+
+test("a turn stopped at --max-steps says so in good English and how to go on", async () => {
+  await using repl = await startRepl({ cwd: tempDir("out"), baseUrl: server.url, args: ["-m", "runner", "--yolo", "--max-steps", "1"] });
+  const mark = repl.mark();
+  await repl.send("go");
+  await repl.idle(mark);
+  expect(repl.screen()).toContain("! stopped after 1 model call (--max-steps); send a message to go on\n");
+});
