@@ -34,7 +34,7 @@ export type Runtime = {
   resume(idOrPrefix: string): Promise<void>;
   save(): Promise<void>;
   /** `/compact`: replaces the wire transcript with a model-written summary; unchanged on any failure. */
-  compact(focus: string, signal: AbortSignal): Promise<{ ok: boolean; message: string }>;
+  compact(focus: string, signal: AbortSignal, onStart?: () => void): Promise<{ ok: boolean; message: string }>;
   /** A single model call without tools; null when it failed or said nothing. */
   ask(text: string, signal: AbortSignal): Promise<string | null>;
   contextUse(): ContextMeter & { tokens: number; threshold: number };
@@ -194,9 +194,10 @@ export function createRuntime(opts: RuntimeOptions): Runtime {
       autosave.schedule();
       await autosave.flush();
     },
-    async compact(focus, signal) {
+    async compact(focus, signal, onStart) {
       const session = runtime.session;
       if (!session.messages.some((m) => m.role === "user")) return { ok: false, message: "nothing to compact yet" };
+      onStart?.();
       const summary = await summarise(focus || undefined, signal);
       if (!summary) return { ok: false, message: "the summary failed or was empty; the transcript is unchanged" };
       session.messages.push(summary);

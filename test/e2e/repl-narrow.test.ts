@@ -36,3 +36,12 @@ test("/help and /tools fit a 60-column terminal, continuations aligned under the
   expect(tools[glob + 1]!.search(/\S/)).toBe(tools[glob]!.indexOf("Find files"));
   expect(await repl.quit()).toBe(0);
 });
+
+test("/compact with nothing to compact says only that, not that a summary is being written", async () => {
+  await using repl = await startRepl({ cwd: tempDir("narrow"), baseUrl: server.url });
+  const mark = repl.mark();
+  await repl.send("/compact");
+  await repl.idle(mark);
+  expect(repl.screen()).toContain("› /compact\n! nothing to compact yet\n");
+  expect(repl.screen()).not.toContain("writing a summary");
+});
