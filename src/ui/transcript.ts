@@ -1,6 +1,7 @@
 import pc from "picocolors";
 import type { AgentEvent } from "../agent/events.ts";
 import { RETRY_NOTICE } from "../agent/run.ts";
+import { createBoldMarkers, type Span } from "./bold-markers.ts";
 import { createReplayFilter, type Shown, type StreamKind } from "./replay-filter.ts";
 import { callSubject, denialLine, failureLine, modelCalls, outcomeLine } from "./tool-line.ts";
 
@@ -31,8 +32,13 @@ export function createTranscript({ write, color, diff }: TranscriptOptions): (ev
     out(text + "\n");
   };
 
+  const markers = createBoldMarkers();
+  const reasoning = (spans: Span[]) => {
+    for (const span of spans) out(span.text, (t) => (span.bold ? c.bold(c.italic(t)) : c.dim(c.italic(t))));
+  };
   const endReasoning = () => {
     if (!inReasoning) return;
+    reasoning(markers.flush());
     inReasoning = false;
     line("");
   };
@@ -43,7 +49,7 @@ export function createTranscript({ write, color, diff }: TranscriptOptions): (ev
       out(text);
     } else {
       inReasoning = true;
-      out(text, (t) => c.dim(c.italic(t)));
+      reasoning(markers.feed(text));
     }
   };
   // A retry repeats what was streamed; the notice waits until the new stream departs from it.

@@ -5,10 +5,11 @@ import { sequenceModel } from "../support/scripts.ts";
 import { startStrictServer, type StrictServer } from "../support/strict-server.ts";
 
 // A command's output streams (dimmed) into the transcript; what follows must sit right under it.
+const RUNNER = sequenceModel([{ name: "bash", arguments: { command: "printf 'one\\ntwo\\n'" } }], "ran it");
 let server: StrictServer;
 beforeAll(async () => {
   server = await startStrictServer({
-    models: { runner: sequenceModel([{ name: "bash", arguments: { command: "printf 'one\\ntwo\\n'" } }], "ran it") },
+    models: { runner: RUNNER, "gpt-5-runner": RUNNER },
   });
 });
 afterAll(() => server.stop());
@@ -52,4 +53,15 @@ test("a turn stopped at --max-steps says so in good English and how to go on", a
   await repl.send("go");
   await repl.idle(mark);
   expect(repl.screen()).toContain("! stopped after 1 model call (--max-steps); send a message to go on\n");
+});
+
+test("a reasoning summary's **heading** is shown bold, without the asterisks", async () => {
+  await using repl = await startRepl({ cwd: tempDir("out"), baseUrl: server.url, args: ["-m", "gpt-5-runner", "--yolo"] });
+  const mark = repl.mark();
+  await repl.send("go");
+  await repl.idle(mark);
+  const screen = repl.screen();
+  expect(screen).toContain("› go\nNext step\n\nCalling bash.\n");
+  expect(screen).not.toContain("**");
+  expect(repl.output()).toMatch(/\x1b\[1m(?:\x1b\[3m)?Next /);
 });
