@@ -23,6 +23,22 @@ export function outcomeLine(output: string, max = 100): string {
   return clip(first, max) + moreLines(lines.length - 1);
 }
 
+/** A successful call's outcome: a read says which lines it got rather than echo the first one. */
+export function successLine(tool: string, output: string): string {
+  return (tool === "read_file" && readRange(output)) || outcomeLine(output);
+}
+
+// read_file numbers its lines like `cat -n` and ends a partial read with "[showing lines a-b of n; …]".
+function readRange(output: string): string | undefined {
+  const lines = output.split("\n").filter((l) => l.trim() !== "");
+  const numbers = lines.map((l) => /^\s*(\d+)\t/.exec(l)?.[1]).filter((n) => n !== undefined);
+  const first = numbers[0];
+  const last = numbers.at(-1);
+  if (first === undefined || last === undefined || lines.length - numbers.length > 1) return undefined;
+  const total = /of (\d+);/.exec(lines.at(-1)!)?.[1];
+  return `${first === last ? `line ${first}` : `lines ${first}–${last}`}${total ? ` of ${total}` : ""}`;
+}
+
 /**
  * The verdict of a failed call: a tool that ends its output with a note after a blank line (bash's
  * "Exit code: 1", "Stopped by the user (Ctrl-C)…") is summed up by that note, others by their first line.

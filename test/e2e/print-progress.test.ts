@@ -23,6 +23,7 @@ test("a denied write's progress line keeps its end: how to allow the call", asyn
   writeFileSync(join(cwd, "notes/todo.txt"), "write docs\n");
   const r = await runShiro(["-p", "Summarise my notes into notes/summary.md"], { cwd, env: { OPENAI_BASE_URL: server.url } });
   expect(r.code).toBe(4);
+  expect(r.stderr).toContain("→ read_file notes/todo.txt\n  ✓ line 1\n"); // which lines, not the first one echoed
   const denial = r.stderr.split("\n").find((l) => l.includes("denied:"));
   expect(denial).toBe(
     "  ✗ denied: write_file notes/summary.md needs approval, and this run cannot ask (print mode). Allow it with a permission rule in config.json or run with --yolo.",

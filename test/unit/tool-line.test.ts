@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { failureLine, outcomeLine } from "../../src/ui/tool-line.ts";
+import { failureLine, outcomeLine, successLine } from "../../src/ui/tool-line.ts";
 
 describe("one-line outcomes of tool calls", () => {
   test("a failed bash call is summed up by its closing note, not by its first output line", () => {
@@ -19,5 +19,15 @@ describe("one-line outcomes of tool calls", () => {
     expect(failureLine("only line\n\nExit code: 1")).toBe("Exit code: 1 (+1 line)");
     expect(failureLine("(no output)\n\nExit code: 1")).toBe("Exit code: 1");
     expect(failureLine("a\nb\n\nExit code: 2")).toBe("Exit code: 2 (+2 lines)");
+  });
+});
+
+describe("a successful read says which lines it got", () => {
+  test("numbered lines become a range; a partial read names the total; other tools keep their first line", () => {
+    expect(successLine("read_file", "     1\twrite docs\n     2\tship it\n")).toBe("lines 1–2");
+    expect(successLine("read_file", "     7\tonly\n")).toBe("line 7");
+    expect(successLine("read_file", "     1\ta\n     2\tb\n\n[showing lines 1-2 of 900; continue with offset=3]")).toBe("lines 1–2 of 900");
+    expect(successLine("bash", "1\tfoo\n2\tbar")).toBe("1\tfoo (+1 line)".replace("\t", " "));
+    expect(successLine("glob", "a.txt\nb.txt")).toBe("a.txt (+1 line)");
   });
 });
