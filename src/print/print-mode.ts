@@ -95,6 +95,7 @@ export async function renderPrint(
   } else if (!io.liveText && outcome.text) {
     io.out(outcome.text.endsWith("\n") ? outcome.text : outcome.text + "\n");
   }
+  if (!io.json && outcome.status === "aborted") io.err(`${c.yellow("!")} interrupted; the session is saved (continue it with shiro -c)\n`);
   if (!io.json && outcome.status === "max-steps") io.err(`${c.yellow("!")} stopped after ${modelCalls(outcome.steps)} (--max-steps); the job is not finished (continue it with shiro -c, or raise --max-steps)\n`);
   return outcome.code;
 }

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { BINARY } from "../support/binary.ts";
 import { runShiro, tempDir } from "../support/run-shiro.ts";
 import { startStrictServer, type StrictServer } from "../support/strict-server.ts";
 import { demoModel, sequenceModel } from "../support/scripts.ts";
@@ -11,6 +12,7 @@ beforeAll(async () => {
   server = await startStrictServer({
     models: {
       "gpt-5": demoModel,
+      sleeper: sequenceModel([{ name: "bash", arguments: { command: "touch started; sleep 10" } }], "done"),
       "failing-bash": sequenceModel([{ name: "bash", arguments: { command: "echo first line of output; echo second; exit 3" } }], "done"),
     },
   });
@@ -50,4 +52,22 @@ test("stopped at --max-steps 1: '1 model call', and the advice given (shiro -c) 
   const resumed = await runShiro(["-c", "-p", "--yolo", "go on"], { cwd, home, env });
   expect(resumed.code).toBe(0);
   expect(existsSync(join(cwd, "notes/summary.md"))).toBe(true);
+});
+
+test("Ctrl-C (SIGINT) in print mode: exit 130, one line saying the session is saved and how to go on", async () => {
+  const cwd = tempDir("proj");
+  const home = tempDir("home");
+  const proc = Bun.spawn([BINARY, "-p", "--yolo", "-m", "sleeper", "wait"], {
+    cwd,
+    stdin: "ignore",
+    stdout: "pipe",
+    stderr: "pipe",
+    env: { PATH: process.env.PATH, HOME: home, SHIRO_HOME: home, OPENAI_API_KEY: "test-key-not-a-secret", NO_COLOR: "1", OPENAI_BASE_URL: server.url },
+  });
+  const stderr = new Response(proc.stderr).text();
+  while (!existsSync(join(cwd, "started"))) await Bun.sleep(20);
+  proc.kill("SIGINT");
+  expect(await proc.exited).toBe(130);
+  expect(await stderr).toEndWith("\n! interrupted; the session is saved (continue it with shiro -c)\n");
+  expect(readdirSync(join(home, "sessions")).filter((f) => f.endsWith(".json"))).toHaveLength(1); // as it says
 });
