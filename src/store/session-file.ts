@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { Message } from "../agent/messages.ts";
 import { emptyCallLog } from "./call-log.ts";
+import { clipLine } from "../text/one-line.ts";
 import { parseJson } from "./read-json.ts";
 import {
   SCHEMA_VERSION,
@@ -60,8 +61,7 @@ export const TITLE_CHARS = 60;
 /** The first prompt on one line, clipped to 60 characters. */
 export function titleOf(messages: readonly Message[]): string {
   const first = messages.find((m) => m.role === "user");
-  const text = first?.role === "user" ? first.text.replace(/\s+/g, " ").trim() : "";
-  return text.length > TITLE_CHARS ? `${text.slice(0, TITLE_CHARS - 1)}…` : text;
+  return first?.role === "user" ? clipLine(first.text, TITLE_CHARS) : "";
 }
 
 /**

@@ -1,3 +1,5 @@
+import { clipLine } from "../text/one-line.ts";
+
 /** One-line summaries of tool calls and results, shared by print mode's progress and the REPL. */
 
 const SUBJECT_KEYS = ["command", "path", "pattern", "query", "name", "text", "kind"] as const;
@@ -7,12 +9,12 @@ export function callSubject(argumentsJson: string, max = 80): string {
   try {
     args = JSON.parse(argumentsJson);
   } catch {
-    return clip(argumentsJson, max);
+    return clipLine(argumentsJson, max);
   }
   if (typeof args !== "object" || args === null) return "";
-  if (typeof args.patch === "string") return clip(patchFiles(args.patch).join(", "), max);
+  if (typeof args.patch === "string") return clipLine(patchFiles(args.patch).join(", "), max);
   for (const key of SUBJECT_KEYS) {
-    if (typeof args[key] === "string") return clip(args[key] as string, max);
+    if (typeof args[key] === "string") return clipLine(args[key] as string, max);
   }
   return "";
 }
@@ -21,7 +23,7 @@ export function outcomeLine(output: string, max = 100): string {
   const lines = output.split("\n").filter((l) => l.trim() !== "");
   const first = lines[0]?.trim() ?? "(no output)";
   const more = lines.length - 1;
-  return clip(first, max) + (more > 0 ? ` (+${more} ${more === 1 ? "line" : "lines"})` : "");
+  return clipLine(first, max) + (more > 0 ? ` (+${more} ${more === 1 ? "line" : "lines"})` : "");
 }
 
 /**
@@ -33,14 +35,9 @@ export function failureLine(output: string, max = 100): string {
   if (paragraphs.length < 2) return outcomeLine(output, max);
   const note = paragraphs.at(-1)!.split("\n")[0]!;
   const before = output.trim().split("\n").filter((l) => l.trim() !== "").length - 1;
-  return clip(note, max) + ` (+${before} lines)`;
+  return clipLine(note, max) + ` (+${before} lines)`;
 }
 
 function patchFiles(patch: string): string[] {
   return [...patch.matchAll(/^\*\*\* (?:Add|Update|Delete) File: (.+)$/gm)].map((m) => m[1]!.trim());
-}
-
-function clip(text: string, max: number): string {
-  const flat = text.replace(/\s+/g, " ").trim();
-  return flat.length > max ? flat.slice(0, max - 1) + "…" : flat;
 }
