@@ -1,3 +1,4 @@
+import { alignColumns } from "../text/align-columns.ts";
 import type { FetchOptions } from "./bounded-fetch.ts";
 import { nameProblem } from "./check-name.ts";
 import { fetchIndex } from "./fetch-index.ts";
@@ -8,7 +9,6 @@ import { parseEntrySpec, pickKind, type EntrySpec } from "./entry-spec.ts";
 import { renderPreview } from "./preview.ts";
 import { RegistryRefusal, entryLabel, type RegistryKind } from "./refusal.ts";
 import { isInstalled, removeInstalled } from "./remove.ts";
-import { renderTable } from "./render-table.ts";
 
 export type RegistryIo = {
   out(line: string): void;
@@ -69,7 +69,7 @@ async function list(io: RegistryIo, query: string): Promise<number> {
     io.out(query ? `Nothing in the registry matches ${JSON.stringify(query)}.` : "The registry is empty.");
     return 0;
   }
-  for (const line of renderTable(["KIND", "NAME", "STATE", "DESCRIPTION"], rows)) io.out(line);
+  for (const line of alignColumns([["KIND", "NAME", "STATE", "DESCRIPTION"], ...rows])) io.out(line);
   return 0;
 }
 
@@ -86,7 +86,7 @@ async function installed(io: RegistryIo): Promise<number> {
     io.out("Nothing installed from a registry. Try: registry list");
     return 0;
   }
-  for (const line of renderTable(["KIND", "NAME", "INSTALLED", "FROM", "DESCRIPTION"], rows)) io.out(line);
+  for (const line of alignColumns([["KIND", "NAME", "INSTALLED", "FROM", "DESCRIPTION"], ...rows])) io.out(line);
   return 0;
 }
 

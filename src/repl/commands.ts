@@ -1,5 +1,6 @@
 import pc from "picocolors";
 import type { Runtime } from "../cli/create-runtime.ts";
+import { alignColumns } from "../text/align-columns.ts";
 import { helpMenu, type SlashCommand } from "./slash-commands.ts";
 import { sessionCommands } from "./session-commands.ts";
 import { memoryCommands, showTodoPanel } from "./memory-commands.ts";
@@ -38,9 +39,8 @@ const coreCommands: ReplCommand[] = [
     name: "tools",
     summary: "list the tools the model can use",
     run: async (ctx) => {
-      const tools = ctx.runtime.prompt.tools;
-      const width = Math.max(...tools.map((t) => t.name.length));
-      ctx.print(tools.map((t) => `  ${t.name.padEnd(width)}  ${t.kind.padEnd(5)}  ${t.description.split(/(?<=\.)\s/)[0]}`).join("\n"));
+      const rows = ctx.runtime.prompt.tools.map((t) => [t.name, t.kind, t.description.split(/(?<=\.)\s/)[0]!]);
+      ctx.print(alignColumns(rows).map((line) => `  ${line}`).join("\n"));
     },
   },
   { name: "exit", summary: "quit shiro", run: async () => "exit" },

@@ -1,3 +1,4 @@
+import { alignColumns } from "../text/align-columns.ts";
 import { nearest } from "./nearest.ts";
 
 /** One row of the table that feeds the parser, `/help` and tab completion. */
@@ -28,9 +29,9 @@ export function unknownCommandLine(parsed: { name: string; suggestion?: string }
 
 /** The aligned menu for /help. */
 export function helpMenu<Ctx>(table: readonly SlashCommand<Ctx>[]): string {
-  const left = table.map((c) => `/${c.name}${c.args ? ` ${c.args}` : ""}`);
-  const width = Math.max(...left.map((l) => l.length));
-  return table.map((c, i) => `  ${left[i]!.padEnd(width)}  ${c.summary}`).join("\n");
+  return alignColumns(table.map((c) => [`/${c.name}${c.args ? ` ${c.args}` : ""}`, c.summary]))
+    .map((line) => `  ${line}`)
+    .join("\n");
 }
 
 export function completeSlash<Ctx>(prefix: string, table: readonly SlashCommand<Ctx>[]): string[] {

@@ -1,4 +1,5 @@
 import type { Usage } from "../agent/messages.ts";
+import { alignColumns } from "../text/align-columns.ts";
 import type { SessionTotals } from "./session-totals.ts";
 import type { SessionMeta } from "./session-store.ts";
 
@@ -60,14 +61,9 @@ export function sessionsTable(sessions: readonly SessionMeta[], now = new Date()
     `${compactCount(tokensOf(s.usage))} tok`,
     costText(s.costUsd),
   ]);
-  const header = ["id", "age", "title", "messages", "tokens", "cost"];
-  const all = [header, ...rows];
-  const widths = header.map((_, c) => Math.max(...all.map((r) => r[c]!.length)));
-  const rightAligned = new Set([1, 3, 4, 5]);
-  const line = (r: string[]) =>
-    r.map((cell, c) => (rightAligned.has(c) ? cell.padStart(widths[c]!) : cell.padEnd(widths[c]!))).join("  ").trimEnd();
+  const table = alignColumns([["id", "age", "title", "messages", "tokens", "cost"], ...rows], { right: [1, 3, 4, 5] });
   const more = sessions.length > limit ? `\n… and ${sessions.length - limit} older (shiro sessions lists all)` : "";
-  return all.map(line).join("\n") + more;
+  return table.join("\n") + more;
 }
 
 /** `/cost`: the session's tokens and what they cost, or why the cost is unknown. */
