@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { defineTool } from "./tool.ts";
+import { noteLine } from "../store/memory-entries.ts";
 import type { MemoryStore } from "../store/memory-store.ts";
 
 const schema = z.object({
@@ -21,6 +22,6 @@ export const createForgetTool = (store: MemoryStore) =>
       const removed = await store.forget(text);
       if (removed.length === 0) return { output: `No note contains: ${text.trim()}` };
       const noun = removed.length === 1 ? "note" : "notes";
-      return { output: [`Forgot ${removed.length} ${noun}:`, ...removed.map((e) => `- (${e.kind}) ${e.text}`)].join("\n") };
+      return { output: [`Forgot ${removed.length} ${noun}:`, ...removed.map(noteLine)].join("\n") };
     },
   });
