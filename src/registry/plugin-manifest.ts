@@ -1,15 +1,8 @@
 import { z } from "zod";
 import { catastrophicPart } from "./catastrophic-regex.ts";
 import { nameProblem } from "./check-name.ts";
-import { hasControlChars } from "./control-chars.ts";
+import { plainTextSchema } from "./control-chars.ts";
 import { LIMITS } from "./limits.ts";
-
-const plainText = (max: number) =>
-  z
-    .string()
-    .min(1)
-    .max(max)
-    .refine((value) => !hasControlChars(value), "contains control characters");
 
 const denyRuleSchema = z.strictObject({
   /** Tool names the rule applies to; `*` means every tool. */
@@ -19,13 +12,13 @@ const denyRuleSchema = z.strictObject({
     .max(20),
   pathPattern: z.string().optional(),
   commandPattern: z.string().optional(),
-  reason: plainText(200),
+  reason: plainTextSchema(200),
 });
 export type DenyRule = z.infer<typeof denyRuleSchema>;
 
 const manifestSchema = z.strictObject({
   name: z.string(),
-  description: plainText(LIMITS.descriptionLength),
+  description: plainTextSchema(LIMITS.descriptionLength),
   deny: z.array(denyRuleSchema).min(1).max(LIMITS.rulesPerPlugin),
 });
 export type PluginManifest = z.infer<typeof manifestSchema>;
