@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { Message } from "../agent/messages.ts";
+import { emptyNotebook } from "../agent/notebook.ts";
 import { emptyCallLog } from "./call-log.ts";
 import { clipLine } from "../text/one-line.ts";
 import { parseJson } from "./read-json.ts";
@@ -48,7 +49,7 @@ export function newSession(opts: { cwd: string; model: string }, now = new Date(
     cwd: opts.cwd,
     model: opts.model,
     messages: [],
-    notebook: { todos: [] },
+    notebook: emptyNotebook(),
     callLog: emptyCallLog(),
   };
 }

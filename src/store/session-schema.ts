@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { Message, Usage } from "../agent/messages.ts";
+import { notebookSchema } from "../agent/notebook.ts";
 
 /**
  * zod schemas for what a session file holds: shiro's message model (src/agent/messages.ts), the
@@ -41,7 +42,6 @@ export const messageSchema: z.ZodType<Message> = z.discriminatedUnion("role", [
 ]);
 
 // The task list's schema lives with the task list; the session file only carries it.
-import { notebookSchema } from "../agent/notebook.ts";
 export { notebookSchema, type Notebook } from "../agent/notebook.ts";
 
 /** The instructions and tools a call was sent with; stored once per distinct content. */
