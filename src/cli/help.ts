@@ -6,7 +6,7 @@ Usage
   echo "task" | shiro -p         the prompt from stdin
   cat err.log | shiro -p "why?"  stdin appended to the prompt as context
   shiro sessions [--json]        list saved sessions
-  shiro inspect <session> [step] [--full]
+  shiro inspect <session> [step] [--full] [--json]
                                  show the exact requests a session sent
   shiro registry <list|search|add|remove|installed> …
                                  skills and plugins from the registry
