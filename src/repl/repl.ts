@@ -2,6 +2,7 @@ import * as readline from "node:readline";
 import pc from "picocolors";
 import type { AgentEvent } from "../agent/events.ts";
 import type { Flags } from "../cli/args.ts";
+import { isYes } from "../cli/ask-yes-no.ts";
 import type { Config } from "../cli/config.ts";
 import { startSession } from "../cli/start-session.ts";
 import type { AskRequest } from "../guard/authorize.ts";
@@ -89,7 +90,7 @@ export async function runRepl(flags: Flags, config: Config & { apiKey: string })
       return interrupt.signal;
     },
   });
-  const confirm = async (question: string) => /^\s*y(es)?\s*$/i.test(await askLine(c.yellow(`${question} [y/N] `)));
+  const confirm = async (question: string) => isYes(await askLine(c.yellow(`${question} [y/N] `)));
   const ctx: ReplContext = { runtime, print, color, confirm };
   const refuseAttachment = (path: string) => (isSecret(resolvePath(path, diskEnv(cwd))) ? "a secret file is never attached" : undefined);
 
