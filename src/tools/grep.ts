@@ -1,8 +1,8 @@
 import { stat } from "node:fs/promises";
-import { basename, relative, sep } from "node:path";
+import { basename } from "node:path";
 import { z } from "zod";
 import { defineTool, ToolError } from "./tool.ts";
-import { displayPath, resolveIn } from "./resolve-path.ts";
+import { displayPath, relativePosix, resolveIn } from "./resolve-path.ts";
 import { looksBinary } from "./text-file.ts";
 import { walkFiles } from "./walk-files.ts";
 
@@ -70,5 +70,5 @@ async function filesUnder(root: string, dir: string, pattern: string | undefined
   if (!pattern) return files;
   const matcher = new Bun.Glob(pattern);
   const byName = !pattern.includes("/");
-  return files.filter((abs) => matcher.match(byName ? basename(abs) : relative(dir, abs).split(sep).join("/")));
+  return files.filter((abs) => matcher.match(byName ? basename(abs) : relativePosix(dir, abs)));
 }
