@@ -3,7 +3,7 @@ import type { Message } from "../agent/messages.ts";
 import { emptyNotebook } from "../agent/notebook.ts";
 import { emptyCallLog } from "./call-log.ts";
 import { clipLine } from "../text/one-line.ts";
-import { parseJson } from "./read-json.ts";
+import { firstIssue, parseJson } from "./read-json.ts";
 import {
   SCHEMA_VERSION,
   sessionFileSchema,
@@ -120,9 +120,7 @@ export function parseSessionFile(text: string, path: string): ParseResult {
   if (schemaVersion > SCHEMA_VERSION) return { ok: false, error: newerSchema(path, id, schemaVersion) };
   const parsed = sessionFileSchema.safeParse(raw.value);
   if (parsed.success) return { ok: true, value: parsed.data };
-  const issue = parsed.error.issues[0];
-  const where = issue?.path.length ? ` at ${issue.path.join(".")}` : "";
-  return { ok: false, error: { kind: "corrupt", path, message: `${path} does not match the session schema${where}: ${issue?.message}` } };
+  return { ok: false, error: { kind: "corrupt", path, message: `${path} does not match the session schema${firstIssue(parsed.error)}` } };
 }
 
 export type HeaderResult =
