@@ -3,6 +3,7 @@ import { catastrophicPart } from "./catastrophic-regex.ts";
 import { nameProblem } from "./check-name.ts";
 import { plainTextSchema } from "./control-chars.ts";
 import { LIMITS } from "./limits.ts";
+import { issuePath } from "../store/read-json.ts";
 
 const denyRuleSchema = z.strictObject({
   /** Tool names the rule applies to; `*` means every tool. */
@@ -46,7 +47,7 @@ export function parsePluginManifest(text: string): ManifestParse {
 }
 
 function describeIssue(issue: z.core.$ZodIssue): string {
-  const where = issue.path.reduce<string>((at, key) => (typeof key === "number" ? `${at}[${key}]` : at ? `${at}.${String(key)}` : String(key)), "") || "manifest";
+  const where = issuePath(issue.path) || "manifest";
   if (issue.code === "unrecognized_keys") {
     return `${where} has key ${issue.keys.map((key) => JSON.stringify(key)).join(", ")} beyond the schema; a plugin is deny rules only and carries no code`;
   }

@@ -29,6 +29,10 @@ export function parseJson<S extends z.ZodType>(text: string, schema: S, path: st
   return { ok: true, value: parsed.data };
 }
 
+/** Where in a value a zod issue lies, written as code would: `[0].decision`, `deny[2].tools`; "" for the top level. */
+export const issuePath = (path: readonly PropertyKey[]): string =>
+  path.reduce<string>((at, key) => (typeof key === "number" ? `${at}[${key}]` : at ? `${at}.${String(key)}` : String(key)), "");
+
 /** The first problem zod found, as ` at notebook.todos.0: message` (no location for the top level). */
 export function firstIssue(error: z.ZodError): string {
   const issue = error.issues[0];
