@@ -134,7 +134,8 @@ export async function runRepl(flags: Flags, config: Config & { apiKey: string })
   }
 
   async function runLine(line: string): Promise<void | "exit"> {
-    await history.add(line);
+    const unsaved = await history.add(line);
+    if (unsaved) warn(unsaved);
     if (line.trimStart().startsWith("/")) {
       const parsed = parseSlash(line, COMMANDS);
       if (parsed.kind === "command") return parsed.command.run(ctx, parsed.arg);
