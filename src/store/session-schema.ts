@@ -46,7 +46,6 @@ export { notebookSchema, type Notebook } from "../agent/notebook.ts";
 
 /** The instructions and tools a call was sent with; stored once per distinct content. */
 export const promptSnapshotSchema = z.object({ instructions: z.string(), tools: z.array(z.unknown()) });
-export type PromptSnapshot = z.infer<typeof promptSnapshotSchema>;
 
 export const responseSummarySchema = z.object({
   status: z.enum(["completed", "aborted", "error"]),
