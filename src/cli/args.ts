@@ -1,8 +1,6 @@
 import { parseArgs } from "node:util";
 import { UsageError } from "./usage-error.ts";
 
-export { UsageError };
-
 export type Flags = {
   prompt?: string;
   print: boolean;

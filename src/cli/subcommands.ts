@@ -2,7 +2,7 @@ import { parseArgs } from "node:util";
 import { join } from "node:path";
 import { sessionsJson, sessionsTable } from "../store/list-sessions-view.ts";
 import { createSessionStore } from "../store/session-store.ts";
-import { UsageError } from "./args.ts";
+import { UsageError } from "./usage-error.ts";
 import type { Config } from "./config.ts";
 import { loadById, resolveId } from "./open-session.ts";
 

@@ -1,4 +1,4 @@
-import { UsageError } from "../cli/args.ts";
+import { UsageError } from "../cli/usage-error.ts";
 import { costReport, ID_PREFIX_CHARS, sessionsTable } from "../store/list-sessions-view.ts";
 import { sessionTotals } from "../store/session-totals.ts";
 import type { ReplCommand } from "./commands.ts";
