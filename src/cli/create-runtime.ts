@@ -1,5 +1,5 @@
 import type { AgentEvent } from "../agent/events.ts";
-import { textOf, type Message } from "../agent/messages.ts";
+import { textOf, type Message, type Usage } from "../agent/messages.ts";
 import { run, type BuildRequest } from "../agent/run.ts";
 import type { Authorize } from "../agent/run-tool-call.ts";
 import { composeRequest, type ComposedRequest } from "../context/compose-request.ts";
@@ -39,7 +39,7 @@ export type Runtime = {
   ask(text: string, signal: AbortSignal): Promise<string | null>;
   contextUse(): ContextMeter & { tokens: number; threshold: number };
   /** The cost of this run's usage, for the `--json` result; undefined for unpriced models. */
-  costOf(usage: Parameters<typeof costUsd>[1]): number | undefined;
+  costOf(usage: Usage): number | undefined;
 };
 
 export type RuntimeOptions = {
