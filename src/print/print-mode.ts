@@ -1,7 +1,7 @@
 import pc from "picocolors";
 import type { AgentEvent, EndStatus } from "../agent/events.ts";
 import { emptyUsage, textOf, type Usage } from "../agent/messages.ts";
-import { callSubject, outcomeLine } from "../ui/tool-line.ts";
+import { callSubject, outcomeLine, resultMark, resultText } from "../ui/tool-line.ts";
 import { exitCodeFor } from "./exit-code.ts";
 import { jsonLine, type ResultLine } from "./json-line.ts";
 
@@ -58,8 +58,7 @@ export async function renderPrint(
         break;
       case "tool-result":
         if (!io.json) {
-          const mark = event.denied ? c.red("✗ denied:") : event.isError ? c.red("✗") : c.green("✓");
-          io.err(`  ${mark} ${outcomeLine(event.denied ? event.output.replace(/^Denied: /, "") : event.output)}\n`);
+          io.err(`  ${resultMark(event, c)} ${outcomeLine(resultText(event))}\n`);
         }
         break;
       case "notice":

@@ -1,3 +1,4 @@
+import type pc from "picocolors";
 import { clipLine } from "../text/one-line.ts";
 
 /** One-line summaries of tool calls and results, shared by print mode's progress and the REPL. */
@@ -37,6 +38,15 @@ export function failureLine(output: string, max = 100): string {
   const before = output.trim().split("\n").filter((l) => l.trim() !== "").length - 1;
   return clipLine(note, max) + ` (+${before} lines)`;
 }
+
+type Result = { output: string; isError: boolean; denied: boolean };
+
+/** What leads a result's line: ✓, ✗, or "✗ denied:". */
+export const resultMark = (r: Result, c: ReturnType<typeof pc.createColors>): string =>
+  r.denied ? c.red("✗ denied:") : r.isError ? c.red("✗") : c.green("✓");
+
+/** The text a result's line summarises; a denial's "Denied: " prefix (written for the model) would repeat the mark. */
+export const resultText = (r: Result): string => (r.denied ? r.output.replace(/^Denied: /, "") : r.output);
 
 function patchFiles(patch: string): string[] {
   return [...patch.matchAll(/^\*\*\* (?:Add|Update|Delete) File: (.+)$/gm)].map((m) => m[1]!.trim());

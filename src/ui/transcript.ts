@@ -1,6 +1,6 @@
 import pc from "picocolors";
 import type { AgentEvent } from "../agent/events.ts";
-import { callSubject, failureLine, outcomeLine } from "./tool-line.ts";
+import { callSubject, failureLine, outcomeLine, resultMark, resultText } from "./tool-line.ts";
 
 export type TranscriptOptions = {
   write: (text: string) => void;
@@ -47,9 +47,8 @@ export function createTranscript({ write, color, diff }: TranscriptOptions): (ev
         out(c.dim(event.chunk));
         break;
       case "tool-result": {
-        const mark = event.denied ? c.red("✗ denied:") : event.isError ? c.red("✗") : c.green("✓");
-        const summary = event.denied ? outcomeLine(event.output.replace(/^Denied: /, "")) : event.isError ? failureLine(event.output) : outcomeLine(event.output);
-        line(`  ${mark} ${summary}`);
+        const summary = event.isError && !event.denied ? failureLine(event.output) : outcomeLine(resultText(event));
+        line(`  ${resultMark(event, c)} ${summary}`);
         if (event.display && !event.isError) line(indent(diff(event.display, color)));
         break;
       }
