@@ -14,6 +14,7 @@ import { costUsd } from "../store/cost.ts";
 import { saveOrFork } from "../store/save-or-fork.ts";
 import type { Session } from "../store/session-file.ts";
 import type { SessionStore } from "../store/session-store.ts";
+import { formatCount } from "../text/format-count.ts";
 import { buildRequestBody, requestParams } from "../wire/build-request.ts";
 import type { ModelStream } from "../wire/model-stream.ts";
 import type { Config } from "./config.ts";
@@ -130,7 +131,7 @@ export function createRuntime(opts: RuntimeOptions): Runtime {
     }
     runtime.session.messages.push(summary);
     autosave.schedule();
-    warn(`the conversation did not fit the context window; continuing from a ${summary.summary.length.toLocaleString("en-US")}-char summary`);
+    warn(`the conversation did not fit the context window; continuing from a ${formatCount(summary.summary.length)}-char summary`);
     const next = recompose();
     const before = composed.compaction ?? { messagesBefore: 0, tokensBefore: composed.tokens };
     return { ...next, compaction: { messagesBefore: before.messagesBefore, messagesAfter: 0, tokensBefore: before.tokensBefore, tokensAfter: next.tokens } };
@@ -201,7 +202,7 @@ export function createRuntime(opts: RuntimeOptions): Runtime {
       if (!summary) return { ok: false, message: "the summary failed or was empty; the transcript is unchanged" };
       session.messages.push(summary);
       await runtime.save();
-      return { ok: true, message: `compacted: the next request starts from a ${summary.summary.length.toLocaleString("en-US")}-char summary` };
+      return { ok: true, message: `compacted: the next request starts from a ${formatCount(summary.summary.length)}-char summary` };
     },
     async ask(text, signal) {
       const body = buildRequestBody({

@@ -55,6 +55,3 @@ export function firstLine(text: string, max: number): string {
   const end = text.indexOf("\n", from);
   return clipLine(text.slice(from, Math.min(end < 0 ? text.length : end, from + max * 2)), max);
 }
-
-/** 8192 → "8,192" (Intl formatting costs microseconds per call; this runs for every stub). */
-export const formatCount = (n: number): string => String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ",");

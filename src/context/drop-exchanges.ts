@@ -1,6 +1,7 @@
 import type { AssistantMessage, Message, ToolMessage } from "../agent/messages.ts";
 import { activeStart, messageChars } from "./estimate.ts";
-import { describeCall, firstLine, formatCount } from "./describe-call.ts";
+import { formatCount } from "../text/format-count.ts";
+import { describeCall, firstLine } from "./describe-call.ts";
 
 export type DropOptions = {
   model: string;

@@ -1,6 +1,6 @@
 import type { CompactionMessage, Message } from "../agent/messages.ts";
 import { activeStart } from "./estimate.ts";
-import { formatCount } from "./describe-call.ts";
+import { formatCount } from "../text/format-count.ts";
 
 export const SUMMARY_SECTIONS = ["Goal", "Files touched", "Decisions", "Commands and outcomes", "What remains"] as const;
 

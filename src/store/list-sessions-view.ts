@@ -1,5 +1,6 @@
 import type { Usage } from "../agent/messages.ts";
 import { alignColumns } from "../text/align-columns.ts";
+import { formatCount } from "../text/format-count.ts";
 import type { SessionTotals } from "./session-totals.ts";
 import type { SessionMeta } from "./session-store.ts";
 
@@ -28,8 +29,8 @@ export const costText = (usd: number | null | undefined): string =>
   usd === null || usd === undefined ? "?" : usd < 0.01 ? `$${usd.toFixed(4)}` : `$${usd.toFixed(2)}`;
 
 export const usageText = (u: Usage): string =>
-  `${u.inputTokens.toLocaleString("en-US")} in (${u.cachedTokens.toLocaleString("en-US")} cached) · ` +
-  `${u.outputTokens.toLocaleString("en-US")} out (${u.reasoningTokens.toLocaleString("en-US")} reasoning)`;
+  `${formatCount(u.inputTokens)} in (${formatCount(u.cachedTokens)} cached) · ` +
+  `${formatCount(u.outputTokens)} out (${formatCount(u.reasoningTokens)} reasoning)`;
 
 const tokensOf = (u: Usage) => u.inputTokens + u.outputTokens;
 
