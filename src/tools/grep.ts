@@ -3,6 +3,7 @@ import { basename } from "node:path";
 import { z } from "zod";
 import { defineTool, ToolError } from "./tool.ts";
 import { displayPath, relativePosix, resolveIn } from "./resolve-path.ts";
+import { clipText } from "../text/clip-text.ts";
 import { looksBinary } from "./text-file.ts";
 import { walkFiles } from "./walk-files.ts";
 
@@ -50,7 +51,7 @@ export const grep = defineTool({
       lines.forEach((line, i) => {
         if (!regex.test(line)) return;
         total++;
-        if (hits.length < GREP_MAX_MATCHES) hits.push(`${shown}:${i + 1}: ${clip(line.replace(/\r$/, ""))}`);
+        if (hits.length < GREP_MAX_MATCHES) hits.push(`${shown}:${i + 1}: ${clipText(line.replace(/\r$/, ""), MAX_LINE_CHARS)}`);
       });
     }
     const searched = displayPath(ctx.root, target);
@@ -60,8 +61,6 @@ export const grep = defineTool({
     return { output: hits.join("\n") };
   },
 });
-
-const clip = (line: string) => (line.length > MAX_LINE_CHARS ? `${line.slice(0, MAX_LINE_CHARS)}… [${line.length - MAX_LINE_CHARS} more chars]` : line);
 
 /** Files under `dir`; a glob without "/" is matched against the file name alone, so "*.ts" finds them at any depth. */
 async function filesUnder(root: string, dir: string, pattern: string | undefined): Promise<string[]> {
