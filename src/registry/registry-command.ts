@@ -41,7 +41,7 @@ export async function registryCommand(argv: string[], io: RegistryIo): Promise<n
     io.err(REGISTRY_USAGE);
     return 2;
   } catch (err) {
-    if (err instanceof UsageError) {
+    if (err instanceof RegistryUsageError) {
       io.err(err.message);
       return 2;
     }
@@ -50,7 +50,8 @@ export async function registryCommand(argv: string[], io: RegistryIo): Promise<n
   }
 }
 
-class UsageError extends Error {}
+/** A malformed entry name on the command line: exit 2. Its own class: the registry does not depend on the CLI. */
+class RegistryUsageError extends Error {}
 
 async function list(io: RegistryIo, query: string): Promise<number> {
   const index = await fetchIndex(io.registryUrl, io.fetchOptions);
@@ -125,7 +126,7 @@ async function remove(io: RegistryIo, specText: string): Promise<number> {
 
 function checkedSpec(specText: string): EntrySpec {
   const spec = parseEntrySpec(specText);
-  if (!spec) throw new UsageError(`${JSON.stringify(specText)}: the prefix must be skill: or plugin:`);
+  if (!spec) throw new RegistryUsageError(`${JSON.stringify(specText)}: the prefix must be skill: or plugin:`);
   const badName = nameProblem(spec.name);
   if (badName) throw new RegistryRefusal(JSON.stringify(spec.name), badName);
   return spec;
@@ -133,7 +134,7 @@ function checkedSpec(specText: string): EntrySpec {
 
 function resolveKind(spec: EntrySpec, specText: string, kinds: RegistryKind[], where: string): RegistryKind {
   const kind = pickKind(spec, kinds);
-  if (kind === "ambiguous") throw new UsageError(`${spec.name} is both a skill and a plugin; say skill:${spec.name} or plugin:${spec.name}`);
+  if (kind === "ambiguous") throw new RegistryUsageError(`${spec.name} is both a skill and a plugin; say skill:${spec.name} or plugin:${spec.name}`);
   if (kind === "none") throw new RegistryRefusal(JSON.stringify(specText), `no such entry ${where}`);
   return kind;
 }
