@@ -1,10 +1,10 @@
 import { expect, test } from "bun:test";
 import fs from "node:fs";
-import os from "node:os";
 import { join } from "node:path";
 import { openHistory } from "../../src/store/history-store.ts";
+import { tempDir } from "../support/run-shiro.ts";
 
-const tempHome = () => fs.mkdtempSync(join(os.tmpdir(), "shiro-history-"));
+const tempHome = () => tempDir("history");
 
 test("lines are saved per project and read back oldest first, without immediate repeats", async () => {
   const home = tempHome();
