@@ -1,0 +1,34 @@
+import { expect, test } from "bun:test";
+import { alignColumns } from "../../src/text/align-columns.ts";
+import { clipText } from "../../src/text/clip-text.ts";
+import { editDistance } from "../../src/text/edit-distance.ts";
+import { formatCount } from "../../src/text/format-count.ts";
+import { clipLine, oneLine } from "../../src/text/one-line.ts";
+
+test("alignColumns pads to the widest cell, right-aligns the listed columns, leaves a left last column ragged", () => {
+  expect(alignColumns([["id", "n", "title"], ["abc", "12", "a longer title"], ["d", "3", "t"]], { right: [1] })).toEqual([
+    "id    n  title",
+    "abc  12  a longer title",
+    "d     3  t",
+  ]);
+  expect(alignColumns([["name", "cost"], ["x", "$1.50"]], { right: [1] })).toEqual(["name   cost", "x     $1.50"]);
+  expect(alignColumns([["a", "b", "c"], ["long", "x"]])).toEqual(["a     b  c", "long  x"]);
+});
+
+test("oneLine and clipLine flatten whitespace; clipLine keeps max characters with the ellipsis", () => {
+  expect(oneLine("  a\n\tb   c \n")).toBe("a b c");
+  expect(clipLine("abcdef", 6)).toBe("abcdef");
+  expect(clipLine("abc\ndefg", 6)).toBe("abc d…");
+});
+
+test("clipText keeps the start and counts what it cut", () => {
+  expect(clipText("short", 10)).toBe("short");
+  expect(clipText("x".repeat(1_300), 100)).toBe(`${"x".repeat(100)}… [1,200 more chars]`);
+});
+
+test("formatCount groups thousands; editDistance counts single-character edits", () => {
+  expect([0, 999, 1_000, 8_192, 1_234_567].map(formatCount)).toEqual(["0", "999", "1,000", "8,192", "1,234,567"]);
+  expect(editDistance("kitten", "sitting")).toBe(3);
+  expect(editDistance("", "abc")).toBe(3);
+  expect(editDistance("same", "same")).toBe(0);
+});
