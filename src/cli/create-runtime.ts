@@ -211,6 +211,7 @@ export function createRuntime(opts: RuntimeOptions): Runtime {
         tools: [],
         messages: [{ role: "user", text }],
         sessionId: runtime.session.id,
+        reasoningEffort: config.reasoningEffort,
       });
       for await (const event of stream(body, signal)) {
         if (event.type === "done") return textOf(event.message).trim() || null;
