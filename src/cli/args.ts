@@ -1,8 +1,6 @@
 import { parseArgs } from "node:util";
 import { UsageError } from "./usage-error.ts";
 
-export { UsageError };
-
 export type Flags = {
   prompt?: string;
   print: boolean;
@@ -50,7 +48,7 @@ export function parseFlags(argv: string[]): Flags {
   try {
     parsed = parseArgs({ args: argv, options, allowPositionals: true, strict: true });
   } catch (err) {
-    throw new UsageError(oneLine((err as Error).message));
+    throw new UsageError(parseErrorLine((err as Error).message));
   }
   const v = parsed.values;
   return {
@@ -72,7 +70,7 @@ export function parseFlags(argv: string[]): Flags {
 }
 
 // node's messages span lines and mention internals; keep the first sentence and point to help.
-export function oneLine(message: string, see = "see shiro --help"): string {
+export function parseErrorLine(message: string, see = "see shiro --help"): string {
   const first = message.split("\n")[0]!.replace(/\. To specify a positional argument.*$/, "");
   return `${first.replace(/\.$/, "")} (${see})`;
 }

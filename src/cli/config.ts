@@ -2,7 +2,8 @@ import { z } from "zod";
 import { join } from "node:path";
 import { homedir } from "node:os";
 import { readJson } from "../store/read-json.ts";
-import { UsageError, validUrl, type Flags } from "./args.ts";
+import { validUrl, type Flags } from "./args.ts";
+import { UsageError } from "./usage-error.ts";
 
 /** config.json: every field optional; unknown keys are an error so a typo is never silently ignored. */
 export const configFileSchema = z.strictObject({

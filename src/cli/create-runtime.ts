@@ -1,5 +1,5 @@
 import type { AgentEvent } from "../agent/events.ts";
-import { textOf, type Message } from "../agent/messages.ts";
+import { textOf, type Message, type Usage } from "../agent/messages.ts";
 import { run, type BuildRequest } from "../agent/run.ts";
 import type { Authorize } from "../agent/run-tool-call.ts";
 import { composeRequest, type ComposedRequest } from "../context/compose-request.ts";
@@ -14,6 +14,7 @@ import { costUsd } from "../store/cost.ts";
 import { saveOrFork } from "../store/save-or-fork.ts";
 import type { Session } from "../store/session-file.ts";
 import type { SessionStore } from "../store/session-store.ts";
+import { formatCount } from "../text/format-count.ts";
 import { buildRequestBody, requestParams } from "../wire/build-request.ts";
 import type { ModelStream } from "../wire/model-stream.ts";
 import type { Config } from "./config.ts";
@@ -39,7 +40,7 @@ export type Runtime = {
   ask(text: string, signal: AbortSignal): Promise<string | null>;
   contextUse(): ContextMeter & { tokens: number; threshold: number };
   /** The cost of this run's usage, for the `--json` result; undefined for unpriced models. */
-  costOf(usage: Parameters<typeof costUsd>[1]): number | undefined;
+  costOf(usage: Usage): number | undefined;
 };
 
 export type RuntimeOptions = {
@@ -130,7 +131,7 @@ export function createRuntime(opts: RuntimeOptions): Runtime {
     }
     runtime.session.messages.push(summary);
     autosave.schedule();
-    warn(`the conversation did not fit the context window; continuing from a ${summary.summary.length.toLocaleString("en-US")}-char summary`);
+    warn(`the conversation did not fit the context window; continuing from a ${formatCount(summary.summary.length)}-char summary`);
     const next = recompose();
     const before = composed.compaction ?? { messagesBefore: 0, tokensBefore: composed.tokens };
     return { ...next, compaction: { messagesBefore: before.messagesBefore, messagesAfter: 0, tokensBefore: before.tokensBefore, tokensAfter: next.tokens } };
@@ -202,7 +203,7 @@ export function createRuntime(opts: RuntimeOptions): Runtime {
       if (!summary) return { ok: false, message: "the summary failed or was empty; the transcript is unchanged" };
       session.messages.push(summary);
       await runtime.save();
-      return { ok: true, message: `compacted: the next request starts from a ${summary.summary.length.toLocaleString("en-US")}-char summary` };
+      return { ok: true, message: `compacted: the next request starts from a ${formatCount(summary.summary.length)}-char summary` };
     },
     async ask(text, signal) {
       const body = buildRequestBody({
@@ -211,6 +212,7 @@ export function createRuntime(opts: RuntimeOptions): Runtime {
         tools: [],
         messages: [{ role: "user", text }],
         sessionId: runtime.session.id,
+        reasoningEffort: config.reasoningEffort,
       });
       for await (const event of stream(body, signal)) {
         if (event.type === "done") return textOf(event.message).trim() || null;

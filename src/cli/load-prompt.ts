@@ -40,6 +40,7 @@ export async function loadPrompt(opts: PromptOptions): Promise<Prompt> {
   const getSkills = () => loadSkills({ home, root: cwd, warn });
   const [agents, skills] = await Promise.all([opts.noInstructions ? undefined : loadAgentsMd(home, cwd), getSkills()]);
   if (agents?.truncated) warn(`AGENTS.md instructions cut at 32 KiB (${agents.files.length} files)`);
+  for (const skipped of agents?.skipped ?? []) warn(`AGENTS.md skipped: cannot read ${skipped}`);
 
   let memory: MemoryStore | undefined;
   let memoryText = "";

@@ -1,5 +1,5 @@
 import type { Flags } from "./args.ts";
-import { UsageError } from "./args.ts";
+import { UsageError } from "./usage-error.ts";
 import { repairPending } from "../store/repair-pending.ts";
 import type { Session } from "../store/session-file.ts";
 import type { SessionStore } from "../store/session-store.ts";

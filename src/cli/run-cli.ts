@@ -1,4 +1,5 @@
-import { UsageError, type Flags } from "./args.ts";
+import type { Flags } from "./args.ts";
+import { UsageError } from "./usage-error.ts";
 import { loadConfig, type Config } from "./config.ts";
 
 /** Dispatches to a subcommand, print mode or the REPL. Returns the exit code. */

@@ -5,9 +5,11 @@ import { createAuthorize } from "../guard/authorize.ts";
 import { permissionsSchema } from "../guard/rules.ts";
 import { SessionAllows } from "../guard/session-allows.ts";
 import { livePluginChecks } from "../registry/live-plugin-checks.ts";
+import { issuePath } from "../store/read-json.ts";
 import { createSessionStore } from "../store/session-store.ts";
 import { createOpenAIStream } from "../wire/openai-stream.ts";
-import { UsageError, type Flags } from "./args.ts";
+import type { Flags } from "./args.ts";
+import { UsageError } from "./usage-error.ts";
 import type { Config } from "./config.ts";
 import { createRuntime, type Runtime } from "./create-runtime.ts";
 import { loadPrompt } from "./load-prompt.ts";
@@ -29,8 +31,7 @@ export async function startSession(opts: StartOptions): Promise<Runtime> {
   const rules = permissionsSchema.safeParse(config.permissions);
   if (!rules.success) {
     const issue = rules.error.issues[0]!;
-    const where = issue.path.map((key) => (typeof key === "number" ? `[${key}]` : `.${String(key)}`)).join("");
-    throw new UsageError(`permissions${where} in ${join(config.home, "config.json")}: ${issue.message}`);
+    throw new UsageError(`permissions${issuePath(issue.path)} in ${join(config.home, "config.json")}: ${issue.message}`);
   }
   const store = createSessionStore(join(config.home, "sessions"));
   const session = await openSession(store, { flags, cwd, model: config.model, warn });

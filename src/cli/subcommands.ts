@@ -1,17 +1,11 @@
 import { parseArgs } from "node:util";
 import { join } from "node:path";
-import { composeRequest } from "../context/compose-request.ts";
-import type { RequestParams } from "../wire/build-request.ts";
-import { DEFAULT_REGISTRY_URL } from "../registry/limits.ts";
-import { registryCommand } from "../registry/registry-command.ts";
-import type { RecordedCall } from "../store/call-log.ts";
-import { InspectError, inspectSession } from "../store/inspect.ts";
 import { sessionsJson, sessionsTable } from "../store/list-sessions-view.ts";
 import { createSessionStore } from "../store/session-store.ts";
-import { oneLine, UsageError } from "./args.ts";
+import { parseErrorLine } from "./args.ts";
+import { UsageError } from "./usage-error.ts";
 import type { Config } from "./config.ts";
 import { loadById, resolveId } from "./open-session.ts";
-import { askYesNo } from "./ask-yes-no.ts";
 
 const out = (line: string) => process.stdout.write(line + "\n");
 const err = (line: string) => process.stderr.write(line + "\n");
@@ -33,6 +27,8 @@ export async function runSubcommand(name: string, args: string[], config: Config
       const step = positionals[1] === undefined ? undefined : Number(positionals[1]);
       if (step !== undefined && !Number.isInteger(step)) throw new UsageError(`step must be a whole number, got "${positionals[1]}"`);
       const session = await loadById(store, await resolveId(store, positionals[0], err), undefined, err);
+      // Loaded here, not at start-up: listing sessions needs neither the request composer nor the registry.
+      const [{ InspectError, inspectSession }, { rebuildBody }] = await Promise.all([import("../store/inspect.ts"), import("./rebuild-body.ts")]);
       try {
         out(inspectSession(session, { step, full: values.full ?? false, json: values.json ?? false, rebuild: rebuildBody }));
       } catch (e) {
@@ -41,7 +37,12 @@ export async function runSubcommand(name: string, args: string[], config: Config
       }
       return 0;
     }
-    case "registry":
+    case "registry": {
+      const [{ registryCommand }, { DEFAULT_REGISTRY_URL }, { askYesNo }] = await Promise.all([
+        import("../registry/registry-command.ts"),
+        import("../registry/limits.ts"),
+        import("./ask-yes-no.ts"),
+      ]);
       return registryCommand(args, {
         out,
         err,
@@ -49,22 +50,11 @@ export async function runSubcommand(name: string, args: string[], config: Config
         home: config.home,
         registryUrl: config.registryUrl ?? DEFAULT_REGISTRY_URL,
       });
+    }
     default:
       throw new UsageError(`unknown command "${name}"`);
   }
 }
-
-/** The body a recorded call sent, rebuilt through the same composer the loop transmits through. */
-export const rebuildBody = (call: RecordedCall): object =>
-  composeRequest(call.messages, {
-    model: call.model,
-    instructions: call.instructions,
-    tools: call.tools as never,
-    params: call.params as RequestParams,
-    limits: call.limits ?? { threshold: Number.MAX_SAFE_INTEGER, window: Number.MAX_SAFE_INTEGER },
-    harder: call.harder,
-    trailer: call.trailer,
-  }).body;
 
 type BoolOptions = Record<string, { type: "boolean" }>;
 
@@ -77,6 +67,6 @@ function parse<O extends BoolOptions>(args: string[], options: O, maxPositionals
     if (parsed.positionals.length > maxPositionals) throw new Error(`unexpected argument "${parsed.positionals[maxPositionals]}"`);
     return parsed;
   } catch (e) {
-    throw new UsageError(oneLine((e as Error).message, usage));
+    throw new UsageError(parseErrorLine((e as Error).message, usage));
   }
 }

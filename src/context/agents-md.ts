@@ -3,18 +3,35 @@ import { dirname, join, relative } from "node:path";
 
 export const AGENTS_MD_CAP = 32 * 1024;
 
-export type AgentsMd = { text: string; files: string[]; truncated: boolean };
+export type AgentsMd = {
+  text: string;
+  /** The files read, outer first. */
+  files: string[];
+  truncated: boolean;
+  /** Files that exist but could not be read (a folder named AGENTS.md, no permission): `path (why)`. */
+  skipped: string[];
+};
 
 /**
  * The person's instructions: $SHIRO_HOME/AGENTS.md, then every AGENTS.md from the git root down to
  * the working folder (outer first, so the nearest file has the last word), capped at 32 KiB.
  */
 export async function loadAgentsMd(home: string, cwd: string): Promise<AgentsMd> {
-  const files = [join(home, "AGENTS.md"), ...foldersFromGitRoot(cwd).map((d) => join(d, "AGENTS.md"))].filter((f) => existsSync(f));
+  const found = [join(home, "AGENTS.md"), ...foldersFromGitRoot(cwd).map((d) => join(d, "AGENTS.md"))].filter((f) => existsSync(f));
+  const files: string[] = [];
+  const skipped: string[] = [];
   let text = "";
   let truncated = false;
-  for (const file of files) {
-    const body = (await Bun.file(file).text()).trim();
+  for (const file of found) {
+    let body: string;
+    try {
+      body = (await Bun.file(file).text()).trim();
+    } catch (err) {
+      // One unreadable file must not stop the session; the person is told which one.
+      skipped.push(`${file} (${(err as Error).message})`);
+      continue;
+    }
+    files.push(file);
     const label = file.startsWith(home) ? "~shiro/AGENTS.md" : relative(cwd, file) || "AGENTS.md";
     text += `${text ? "\n\n" : ""}## ${label}\n\n${body}`;
   }
@@ -23,7 +40,7 @@ export async function loadAgentsMd(home: string, cwd: string): Promise<AgentsMd>
     truncated = true;
     text = `${bytes.subarray(0, AGENTS_MD_CAP).toString("utf8").replace(/\uFFFD$/, "")}\n\n[AGENTS.md content cut at 32 KiB]`;
   }
-  return { text, files, truncated };
+  return { text, files, truncated, skipped };
 }
 
 function foldersFromGitRoot(cwd: string): string[] {

@@ -1,3 +1,5 @@
+import { clipLine } from "../text/one-line.ts";
+
 /** How a call is named to the model in stubs and notes: its tool and what it touched. */
 
 export type CallSubjectKind = "command" | "path" | "search" | "other";
@@ -26,18 +28,13 @@ export function parseArguments(args: string): Record<string, unknown> | undefine
   }
 }
 
-const oneLine = (text: string, max: number): string => {
-  const flat = text.replace(/\s+/g, " ").trim();
-  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
-};
-
 export function callSubject(args: string): { kind: CallSubjectKind; text: string } | undefined {
   const parsed = parseArguments(args);
   if (!parsed) return undefined;
   for (const [key, kind] of SUBJECT_KEYS) {
     const value = parsed[key];
     const text = typeof value === "string" ? value : Array.isArray(value) ? value.filter((v) => typeof v === "string").join(" ") : "";
-    if (text) return { kind, text: oneLine(text, MAX_SUBJECT) };
+    if (text) return { kind, text: clipLine(text, MAX_SUBJECT) };
   }
   return undefined;
 }
@@ -56,8 +53,5 @@ export function firstLine(text: string, max: number): string {
   const from = text.search(/\S/);
   if (from < 0) return "";
   const end = text.indexOf("\n", from);
-  return oneLine(text.slice(from, Math.min(end < 0 ? text.length : end, from + max * 2)), max);
+  return clipLine(text.slice(from, Math.min(end < 0 ? text.length : end, from + max * 2)), max);
 }
-
-/** 8192 → "8,192" (Intl formatting costs microseconds per call; this runs for every stub). */
-export const formatCount = (n: number): string => String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ",");

@@ -1,6 +1,8 @@
 import type { AssistantMessage, Message, ToolMessage } from "../agent/messages.ts";
 import { activeStart, messageChars } from "./estimate.ts";
-import { describeCall, firstLine, formatCount } from "./describe-call.ts";
+import { formatCount } from "../text/format-count.ts";
+import { describeCall, firstLine } from "./describe-call.ts";
+import { plural } from "../text/plural.ts";
 
 export type DropOptions = {
   model: string;
@@ -18,7 +20,7 @@ export type DropResult = { messages: Message[]; droppedExchanges: number };
 type Exchange = { from: number; to: number };
 
 const NOTE_HEAD = (n: number) =>
-  `[shiro: ${n} earlier step${n === 1 ? "" : "s"} left out of this request to fit the context window. ` +
+  `[shiro: ${plural(n, "earlier step")} left out of this request to fit the context window. ` +
   "Their effects on files and the system remain; do not repeat them unless needed. What they did:";
 
 /** One line per call (and per answer) of a dropped exchange, with its outcome, from the original history. */

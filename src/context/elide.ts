@@ -1,6 +1,7 @@
 import type { AssistantMessage, Message, ToolCallPart, ToolMessage } from "../agent/messages.ts";
 import { activeStart } from "./estimate.ts";
-import { callSubject, describeCall, formatCount, parseArguments } from "./describe-call.ts";
+import { formatCount } from "../text/format-count.ts";
+import { callSubject, describeCall, parseArguments } from "./describe-call.ts";
 
 export type ElideOptions = {
   /** At least this many of the newest calls keep their output. */

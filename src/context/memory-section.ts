@@ -1,4 +1,4 @@
-import { rankEntries, type MemoryEntry } from "../store/memory-entries.ts";
+import { noteLine, rankEntries, type MemoryEntry } from "../store/memory-entries.ts";
 
 export const MEMORY_SECTION_HEADER =
   "What you learned about this project in earlier sessions. Trust it, but verify anything that contradicts what you can see in the code now:";
@@ -12,5 +12,5 @@ export const MEMORY_SECTION_SIZE = 20;
 export function memorySection(entries: readonly MemoryEntry[]): string {
   const top = rankEntries(entries).slice(0, MEMORY_SECTION_SIZE);
   if (top.length === 0) return "";
-  return [MEMORY_SECTION_HEADER, ...top.map((e) => `- (${e.kind}) ${e.text}`)].join("\n");
+  return [MEMORY_SECTION_HEADER, ...top.map(noteLine)].join("\n");
 }

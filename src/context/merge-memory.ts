@@ -4,6 +4,7 @@ import {
   MAX_ENTRY_CHARS,
   memoryKinds,
   newEntryId,
+  noteLine,
   normaliseText,
   type MemoryEntry,
 } from "../store/memory-entries.ts";
@@ -38,7 +39,7 @@ export function buildMergePrompt(entries: readonly MemoryEntry[]): string {
     '{"notes":[{"kind":"fact","text":"one line","from":["id1","id2"]}]}',
     "",
     "Kept as they are (context only):",
-    ...(pinned.length ? pinned.map((e) => `- (${e.kind}) ${e.text}`) : ["(none)"]),
+    ...(pinned.length ? pinned.map(noteLine) : ["(none)"]),
     "",
     "Notes to merge:",
     ...mergeable.map((e) => JSON.stringify({ id: e.id, kind: e.kind, text: e.text })),

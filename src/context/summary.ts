@@ -1,6 +1,6 @@
 import type { CompactionMessage, Message } from "../agent/messages.ts";
 import { activeStart } from "./estimate.ts";
-import { formatCount } from "./describe-call.ts";
+import { clipText } from "../text/clip-text.ts";
 
 export const SUMMARY_SECTIONS = ["Goal", "Files touched", "Decisions", "Commands and outcomes", "What remains"] as const;
 
@@ -10,21 +10,18 @@ export const MIN_SUMMARY_CHARS = 120;
 const ENTRY_MAX_CHARS = 1_500;
 const DEFAULT_BUDGET_CHARS = 300_000;
 
-const clip = (text: string, max: number) =>
-  text.length > max ? `${text.slice(0, max)}… [${formatCount(text.length - max)} more chars]` : text;
-
 function transcriptEntries(messages: readonly Message[]): string[] {
   const entries: string[] = [];
   for (let i = activeStart(messages); i < messages.length; i++) {
     const m = messages[i]!;
     if (m.role === "compaction") entries.push(`[earlier summary]\n${m.summary}`);
-    else if (m.role === "user") entries.push(`[user]\n${clip(m.text, ENTRY_MAX_CHARS * 4)}`);
+    else if (m.role === "user") entries.push(`[user]\n${clipText(m.text, ENTRY_MAX_CHARS * 4)}`);
     else if (m.role === "tool")
-      for (const r of m.results) entries.push(`[${r.isError ? "error" : "result"} ${r.callId}]\n${clip(r.output, ENTRY_MAX_CHARS)}`);
+      for (const r of m.results) entries.push(`[${r.isError ? "error" : "result"} ${r.callId}]\n${clipText(r.output, ENTRY_MAX_CHARS)}`);
     else
       for (const p of m.parts) {
-        if (p.type === "text" && p.text.trim()) entries.push(`[assistant]\n${clip(p.text, ENTRY_MAX_CHARS)}`);
-        if (p.type === "tool-call") entries.push(`[call ${p.callId}] ${p.name} ${clip(p.arguments, ENTRY_MAX_CHARS / 3)}`);
+        if (p.type === "text" && p.text.trim()) entries.push(`[assistant]\n${clipText(p.text, ENTRY_MAX_CHARS)}`);
+        if (p.type === "tool-call") entries.push(`[call ${p.callId}] ${p.name} ${clipText(p.arguments, ENTRY_MAX_CHARS / 3)}`);
       }
   }
   return entries;

@@ -6,7 +6,7 @@ import { createGuard } from "./guard.ts";
 import { judgeSubject, stricter } from "./permissions.ts";
 import { absolutePath, diskFs, type PathEnv, type PathFs } from "./resolve-path.ts";
 import type { Rule } from "./rules.ts";
-import { alwaysPatternFor, type SessionAllows } from "./session-allows.ts";
+import { alwaysPatterns, type SessionAllows } from "./session-allows.ts";
 import type { Check, GateCall, Verdict } from "./verdict.ts";
 
 /** What the REPL shows when a call needs approval. */
@@ -76,7 +76,8 @@ export function createAuthorize(opts: AuthorizeOptions): Authorize {
         reason: `${needing} approval, and this run cannot ask (print mode). Allow it with a permission rule in config.json or run with --yolo.`,
       };
     }
-    const always = alwaysPatternFor(call, env);
+    // From the subjects already judged: splitting the call again would re-parse the command and re-resolve every path.
+    const always = alwaysPatterns(items);
     const preview = await previewOf(tool, args, root);
     const answer = await opts.ask({ call, summary, always, ...(preview !== undefined ? { preview } : {}) });
     if (answer.answer === "always") opts.sessionAllows.add(call.tool, always);

@@ -1,7 +1,8 @@
 import { dirname, sep } from "node:path";
 import { gitInvocation } from "./git-invocation.ts";
 import { scriptSource } from "./script-source.ts";
-import { absolutePath, isInside } from "./resolve-path.ts";
+import { isInside } from "../tools/resolve-path.ts";
+import { absolutePath } from "./resolve-path.ts";
 import { programName, SHELLS, type ShellCommand } from "./shell-commands.ts";
 import { operands } from "./shell-writes.ts";
 

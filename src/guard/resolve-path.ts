@@ -1,6 +1,7 @@
 import { lstatSync, readlinkSync, realpathSync, statSync } from "node:fs";
 import { homedir } from "node:os";
-import { isAbsolute, join, relative, resolve, sep } from "node:path";
+import { join, relative, resolve, sep } from "node:path";
+import { isInside } from "../tools/resolve-path.ts";
 
 /** `absolute`: the path as written, made absolute; `real`: where it lands after every symlink. */
 export type ResolvedPath = { absolute: string; real: string; insideRoot: boolean };
@@ -66,11 +67,6 @@ function realPath(absolute: string, fs: PathFs, hops = 0): string {
   const target = hops < 40 ? fs.readlink(next) : undefined;
   if (target === undefined) return join(base, ...rest);
   return realPath(resolve(base, target, ...rest.slice(1)), fs, hops + 1);
-}
-
-export function isInside(path: string, dir: string): boolean {
-  const rel = relative(dir, path);
-  return rel === "" || (rel !== ".." && !rel.startsWith(".." + sep) && !isAbsolute(rel));
 }
 
 /** How a path is shown and matched by rules: relative to the root when inside it, absolute otherwise. */

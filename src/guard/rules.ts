@@ -2,7 +2,6 @@ import { z } from "zod";
 import { globToRegExp } from "./glob-match.ts";
 
 export const DECISIONS = ["allow", "ask", "deny"] as const;
-export type Decision = (typeof DECISIONS)[number];
 
 const ruleSchema = z.strictObject({
   decision: z.enum(DECISIONS, {

@@ -1,21 +1,17 @@
 import { basename, dirname, sep } from "node:path";
 import type { ResolvedPath } from "./resolve-path.ts";
 
-/**
- * Names the default rules deny to every tool and the guard never lets anything write (any letter case);
- * `.env.example` and public keys (`id_*.pub`) are not secrets.
- */
-export const SECRET_PATTERNS = [
-  ".env", ".env.*", "*.pem", "*.key", "*.p12", "*.pfx", "id_rsa*", "id_dsa*", "id_ecdsa*", "id_ed25519*",
-  ".netrc", ".pgpass", "~/.aws/credentials", "~/.ssh/**",
-] as const;
-
 const SECRET_NAMES = new Set([".env", ".netrc", ".pgpass"]);
 const SECRET_EXTENSIONS = [".pem", ".key", ".p12", ".pfx"];
 const PRIVATE_KEY_PREFIXES = ["id_rsa", "id_dsa", "id_ecdsa", "id_ed25519"];
 const SAMPLE_SECRETS = [".env", ".env.local", "server.pem", "server.key", "cert.p12", "cert.pfx", "id_rsa", "id_dsa", "id_ecdsa", "id_ed25519", ".netrc", ".pgpass"];
 
-/** Whether one absolute path is a secret: judged on its name, case-insensitively, and on its folders (`.ssh`, `.aws`). */
+/**
+ * Whether one absolute path is a secret, which the default rules deny to every tool and the guard never
+ * lets anything write: `.env`, `.env.*`, `*.pem`, `*.key`, `*.p12`, `*.pfx`, `id_rsa*` and the other
+ * private keys, `.netrc`, `.pgpass`, `.aws/credentials`, anything under `.ssh/` — in any letter case.
+ * `.env.example` and public keys (`id_*.pub`) are not secrets.
+ */
 export function isSecretPath(path: string): boolean {
   const name = basename(path).toLowerCase();
   if (SECRET_NAMES.has(name) || (name.startsWith(".env.") && name !== ".env.example")) return true;

@@ -34,5 +34,8 @@ export class SessionAllows {
  * of a chain), the file's path for file tools.
  */
 export function alwaysPatternFor(call: GateCall, env: PathEnv): string[] {
-  return [...new Set(callSubjects(call, env).flatMap((item) => item.always))];
+  return alwaysPatterns(callSubjects(call, env));
 }
+
+/** The same, from subjects already split (the chain has them when it asks). */
+export const alwaysPatterns = (items: readonly SubjectItem[]): string[] => [...new Set(items.flatMap((item) => item.always))];

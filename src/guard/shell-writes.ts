@@ -39,8 +39,8 @@ export function writeTargets(cmd: ShellCommand, isDirectory: (path: string) => b
   if (name === "curl" || name === "wget") {
     const { options } = operands(cmd.words, name === "curl" ? "oKdHuXeAbcErTw" : "OoaePiU");
     const flag = name === "curl" ? "o" : "O";
+    const long = name === "curl" ? "--output" : "--output-document";
     for (const o of options) {
-      const long = name === "curl" ? "--output" : "--output-document";
       if (o.flag === long && o.value !== undefined) targets.push({ path: o.value, via: `${name} ${long}` });
       else if (o.flag.startsWith(long + "=")) targets.push({ path: o.flag.slice(long.length + 1), via: `${name} ${long}` });
       else if (!o.flag.startsWith("--") && o.flag.endsWith(flag) && o.value !== undefined) targets.push({ path: o.value, via: `${name} -${flag}` });

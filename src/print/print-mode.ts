@@ -3,7 +3,7 @@ import type { AgentEvent, EndStatus } from "../agent/events.ts";
 import { emptyUsage, textOf, type Usage } from "../agent/messages.ts";
 import { RETRY_NOTICE } from "../agent/run.ts";
 import { createReplayFilter, type Shown } from "../ui/replay-filter.ts";
-import { callSubject, denialLine, failureLine, modelCalls, successLine } from "../ui/tool-line.ts";
+import { callSubject, modelCalls, resultMark, resultSummary } from "../ui/tool-line.ts";
 import { exitCodeFor } from "./exit-code.ts";
 import { jsonLine, type ResultLine } from "./json-line.ts";
 
@@ -71,9 +71,7 @@ export async function renderPrint(
         break;
       case "tool-result":
         if (!io.json) {
-          const mark = event.denied ? c.red("✗ denied:") : event.isError ? c.red("✗") : c.green("✓");
-          const summary = event.denied ? denialLine(event.output) : event.isError ? failureLine(event.output) : successLine(event.name, event.output);
-          io.err(`  ${mark} ${summary}\n`);
+          io.err(`  ${resultMark(event, c)} ${resultSummary(event)}\n`);
         }
         break;
       case "notice":

@@ -1,4 +1,4 @@
-import { UsageError } from "../cli/args.ts";
+import { UsageError } from "../cli/usage-error.ts";
 
 export type PromptSource = {
   arg?: string;

@@ -1,26 +1,19 @@
 import { z } from "zod";
 import { nameProblem } from "./check-name.ts";
 import { urlProblem } from "./check-url.ts";
-import { hasControlChars } from "./control-chars.ts";
+import { plainTextSchema } from "./control-chars.ts";
 import { LIMITS } from "./limits.ts";
 import { RegistryRefusal, entryLabel, type RegistryKind } from "./refusal.ts";
 
-const text = (max: number) =>
-  z
-    .string()
-    .min(1)
-    .max(max)
-    .refine((value) => !hasControlChars(value), "contains control characters");
-
 export const registryEntrySchema = z.object({
   name: z.string(),
-  description: text(LIMITS.descriptionLength),
+  description: plainTextSchema(LIMITS.descriptionLength),
   url: z.string(),
   sha256: z
     .string()
     .regex(/^[0-9a-f]{64}$/, "must be 64 lowercase hex digits")
     .optional(),
-  author: text(100).optional(),
+  author: plainTextSchema(100).optional(),
 });
 export type RegistryEntry = z.infer<typeof registryEntrySchema>;
 

@@ -1,15 +1,9 @@
 import { z } from "zod";
 import { catastrophicPart } from "./catastrophic-regex.ts";
 import { nameProblem } from "./check-name.ts";
-import { hasControlChars } from "./control-chars.ts";
+import { plainTextSchema } from "./control-chars.ts";
 import { LIMITS } from "./limits.ts";
-
-const plainText = (max: number) =>
-  z
-    .string()
-    .min(1)
-    .max(max)
-    .refine((value) => !hasControlChars(value), "contains control characters");
+import { issuePath } from "../store/read-json.ts";
 
 const denyRuleSchema = z.strictObject({
   /** Tool names the rule applies to; `*` means every tool. */
@@ -19,13 +13,13 @@ const denyRuleSchema = z.strictObject({
     .max(20),
   pathPattern: z.string().optional(),
   commandPattern: z.string().optional(),
-  reason: plainText(200),
+  reason: plainTextSchema(200),
 });
 export type DenyRule = z.infer<typeof denyRuleSchema>;
 
 const manifestSchema = z.strictObject({
   name: z.string(),
-  description: plainText(LIMITS.descriptionLength),
+  description: plainTextSchema(LIMITS.descriptionLength),
   deny: z.array(denyRuleSchema).min(1).max(LIMITS.rulesPerPlugin),
 });
 export type PluginManifest = z.infer<typeof manifestSchema>;
@@ -53,7 +47,7 @@ export function parsePluginManifest(text: string): ManifestParse {
 }
 
 function describeIssue(issue: z.core.$ZodIssue): string {
-  const where = issue.path.reduce<string>((at, key) => (typeof key === "number" ? `${at}[${key}]` : at ? `${at}.${String(key)}` : String(key)), "") || "manifest";
+  const where = issuePath(issue.path) || "manifest";
   if (issue.code === "unrecognized_keys") {
     return `${where} has key ${issue.keys.map((key) => JSON.stringify(key)).join(", ")} beyond the schema; a plugin is deny rules only and carries no code`;
   }

@@ -1,3 +1,4 @@
+import { alignColumns } from "../text/align-columns.ts";
 import type { FetchOptions } from "./bounded-fetch.ts";
 import { nameProblem } from "./check-name.ts";
 import { fetchIndex } from "./fetch-index.ts";
@@ -8,7 +9,6 @@ import { parseEntrySpec, pickKind, type EntrySpec } from "./entry-spec.ts";
 import { renderPreview } from "./preview.ts";
 import { RegistryRefusal, entryLabel, type RegistryKind } from "./refusal.ts";
 import { isInstalled, removeInstalled } from "./remove.ts";
-import { renderTable } from "./render-table.ts";
 
 export type RegistryIo = {
   out(line: string): void;
@@ -41,7 +41,7 @@ export async function registryCommand(argv: string[], io: RegistryIo): Promise<n
     io.err(REGISTRY_USAGE);
     return 2;
   } catch (err) {
-    if (err instanceof UsageError) {
+    if (err instanceof RegistryUsageError) {
       io.err(err.message);
       return 2;
     }
@@ -50,7 +50,8 @@ export async function registryCommand(argv: string[], io: RegistryIo): Promise<n
   }
 }
 
-class UsageError extends Error {}
+/** A malformed entry name on the command line: exit 2. Its own class: the registry does not depend on the CLI. */
+class RegistryUsageError extends Error {}
 
 async function list(io: RegistryIo, query: string): Promise<number> {
   const index = await fetchIndex(io.registryUrl, io.fetchOptions);
@@ -69,7 +70,7 @@ async function list(io: RegistryIo, query: string): Promise<number> {
     io.out(query ? `Nothing in the registry matches ${JSON.stringify(query)}.` : "The registry is empty.");
     return 0;
   }
-  for (const line of renderTable(["KIND", "NAME", "STATE", "DESCRIPTION"], rows)) io.out(line);
+  for (const line of alignColumns([["KIND", "NAME", "STATE", "DESCRIPTION"], ...rows])) io.out(line);
   return 0;
 }
 
@@ -86,7 +87,7 @@ async function installed(io: RegistryIo): Promise<number> {
     io.out("Nothing installed from a registry. Try: registry list");
     return 0;
   }
-  for (const line of renderTable(["KIND", "NAME", "INSTALLED", "FROM", "DESCRIPTION"], rows)) io.out(line);
+  for (const line of alignColumns([["KIND", "NAME", "INSTALLED", "FROM", "DESCRIPTION"], ...rows])) io.out(line);
   return 0;
 }
 
@@ -125,7 +126,7 @@ async function remove(io: RegistryIo, specText: string): Promise<number> {
 
 function checkedSpec(specText: string): EntrySpec {
   const spec = parseEntrySpec(specText);
-  if (!spec) throw new UsageError(`${JSON.stringify(specText)}: the prefix must be skill: or plugin:`);
+  if (!spec) throw new RegistryUsageError(`${JSON.stringify(specText)}: the prefix must be skill: or plugin:`);
   const badName = nameProblem(spec.name);
   if (badName) throw new RegistryRefusal(JSON.stringify(spec.name), badName);
   return spec;
@@ -133,7 +134,7 @@ function checkedSpec(specText: string): EntrySpec {
 
 function resolveKind(spec: EntrySpec, specText: string, kinds: RegistryKind[], where: string): RegistryKind {
   const kind = pickKind(spec, kinds);
-  if (kind === "ambiguous") throw new UsageError(`${spec.name} is both a skill and a plugin; say skill:${spec.name} or plugin:${spec.name}`);
+  if (kind === "ambiguous") throw new RegistryUsageError(`${spec.name} is both a skill and a plugin; say skill:${spec.name} or plugin:${spec.name}`);
   if (kind === "none") throw new RegistryRefusal(JSON.stringify(specText), `no such entry ${where}`);
   return kind;
 }

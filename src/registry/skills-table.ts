@@ -1,13 +1,13 @@
 import type { Skill } from "./load-skills.ts";
-import { renderTable } from "./render-table.ts";
+import { alignColumns } from "../text/align-columns.ts";
 
 /** The `/skills` listing: each skill, the layer it came from, and where it came from. */
 export function renderSkillsTable(skills: readonly Skill[]): string[] {
   if (skills.length === 0) return ["No skills. Add .md files to .shiro/skills/ or run /registry list."];
-  return renderTable(
+  return alignColumns([
     ["NAME", "FROM", "SOURCE", "DESCRIPTION"],
-    skills.map((skill) => [skill.name, layerText(skill), sourceText(skill), skill.description]),
-  );
+    ...skills.map((skill) => [skill.name, layerText(skill), sourceText(skill), skill.description]),
+  ]);
 }
 
 function layerText(skill: Skill): string {

@@ -1,7 +1,6 @@
 import pc from "picocolors";
 import type { Runtime } from "../cli/create-runtime.ts";
-import { twoColumns } from "../ui/two-columns.ts";
-import { helpMenu, type SlashCommand } from "./slash-commands.ts";
+import { helpMenu, indentedColumns, type SlashCommand } from "./slash-commands.ts";
 import { sessionCommands } from "./session-commands.ts";
 import { memoryCommands, showTodoPanel } from "./memory-commands.ts";
 import { registryCommands } from "./registry-commands.ts";
@@ -30,7 +29,7 @@ const coreCommands: ReplCommand[] = [
   {
     name: "help",
     summary: "show this menu",
-    run: async (ctx) => ctx.print(`${helpMenu(COMMANDS, ctx.columns())}\n\nKeys\n${twoColumns(KEYS, ctx.columns())}`),
+    run: async (ctx) => ctx.print(`${helpMenu(COMMANDS, ctx.columns())}\n\nKeys\n${indentedColumns(KEYS, ctx.columns())}`),
   },
   {
     name: "model",
@@ -45,10 +44,8 @@ const coreCommands: ReplCommand[] = [
     name: "tools",
     summary: "list the tools the model can use",
     run: async (ctx) => {
-      const tools = ctx.runtime.prompt.tools;
-      const width = Math.max(...tools.map((t) => t.name.length));
-      const rows = tools.map((t) => [`${t.name.padEnd(width)}  ${t.kind}`, t.description.split(/(?<=\.)\s/)[0]!] as const);
-      ctx.print(twoColumns(rows, ctx.columns()));
+      const rows = ctx.runtime.prompt.tools.map((t) => [t.name, t.kind, t.description.split(/(?<=\.)\s/)[0]!]);
+      ctx.print(indentedColumns(rows, ctx.columns()));
     },
   },
   { name: "exit", summary: "quit shiro", run: async () => "exit" },

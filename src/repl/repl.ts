@@ -2,6 +2,7 @@ import * as readline from "node:readline";
 import pc from "picocolors";
 import type { AgentEvent } from "../agent/events.ts";
 import type { Flags } from "../cli/args.ts";
+import { isYes } from "../cli/ask-yes-no.ts";
 import type { Config } from "../cli/config.ts";
 import { startSession } from "../cli/start-session.ts";
 import type { AskRequest } from "../guard/authorize.ts";
@@ -95,7 +96,7 @@ export async function runRepl(flags: Flags, config: Config & { apiKey: string })
       return interrupt.signal;
     },
   });
-  const confirm = async (question: string) => /^\s*y(es)?\s*$/i.test(await askLine(c.yellow(`${question} [y/N] `)));
+  const confirm = async (question: string) => isYes(await askLine(c.yellow(`${question} [y/N] `)));
   const ctx: ReplContext = { runtime, print, color, confirm, columns: () => process.stdout.columns || 80 };
   const refuseAttachment = (path: string) => (isSecret(resolvePath(path, diskEnv(cwd))) ? "a secret file is never attached" : undefined);
 
@@ -141,7 +142,8 @@ export async function runRepl(flags: Flags, config: Config & { apiKey: string })
   }
 
   async function runLine(line: string): Promise<void | "exit"> {
-    await history.add(line);
+    const unsaved = await history.add(line);
+    if (unsaved) warn(unsaved);
     if (line.trimStart().startsWith("/")) {
       const parsed = parseSlash(line, COMMANDS);
       if (parsed.kind === "command") return parsed.command.run(ctx, parsed.arg);

@@ -1,13 +1,14 @@
-import { UsageError } from "../cli/args.ts";
+import { UsageError } from "../cli/usage-error.ts";
 import { costReport, ID_PREFIX_CHARS, sessionsTable } from "../store/list-sessions-view.ts";
 import type { Session } from "../store/session-file.ts";
 import { sessionTotals } from "../store/session-totals.ts";
 import type { ReplCommand } from "./commands.ts";
 import { showTodoPanel } from "./memory-commands.ts";
+import { plural } from "../text/plural.ts";
 
 /** What /resume, `-c` and `-r` say about the session that goes on. */
 export const resumedLine = (s: Session): string =>
-  `resumed ${s.id.slice(0, ID_PREFIX_CHARS)} · ${s.messages.length} ${s.messages.length === 1 ? "message" : "messages"} · ${s.model}`;
+  `resumed ${s.id.slice(0, ID_PREFIX_CHARS)} · ${plural(s.messages.length, "message")} · ${s.model}`;
 
 export const sessionCommands: ReplCommand[] = [
   {

@@ -1,4 +1,4 @@
-import { twoColumns } from "../ui/two-columns.ts";
+import { alignColumns } from "../text/align-columns.ts";
 import { nearest } from "./nearest.ts";
 
 /** One row of the table that feeds the parser, `/help` and tab completion. */
@@ -29,11 +29,14 @@ export function unknownCommandLine(parsed: { name: string; suggestion?: string }
 
 /** The aligned menu for /help, wrapped to the terminal's width. */
 export function helpMenu<Ctx>(table: readonly SlashCommand<Ctx>[], columns = 80): string {
-  return twoColumns(
-    table.map((c) => [`/${c.name}${c.args ? ` ${c.args}` : ""}`, c.summary]),
-    columns,
-  );
+  return indentedColumns(table.map((c) => [`/${c.name}${c.args ? ` ${c.args}` : ""}`, c.summary]), columns);
 }
+
+/** Rows aligned under a two-space indent, the last column word-wrapped so no line reaches the terminal's edge. */
+export const indentedColumns = (rows: readonly (readonly string[])[], columns: number): string =>
+  alignColumns(rows, { width: columns - 3 })
+    .map((line) => `  ${line}`)
+    .join("\n");
 
 export function completeSlash<Ctx>(prefix: string, table: readonly SlashCommand<Ctx>[]): string[] {
   return table.filter((c) => `/${c.name}`.startsWith(prefix)).map((c) => `/${c.name}`);

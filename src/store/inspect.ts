@@ -2,6 +2,7 @@ import { callsOf, type RecordedCall } from "./call-log.ts";
 import { usageText } from "./list-sessions-view.ts";
 import type { Session } from "./session-file.ts";
 import type { ResponseSummary } from "./session-schema.ts";
+import { plural } from "../text/plural.ts";
 
 export type InspectOptions = {
   /** 1-based; all calls when absent. */
@@ -25,8 +26,6 @@ export class InspectError extends Error {
     super(calls === 0 ? "this session has no recorded model calls" : `no step ${step}: the session has ${calls === 1 ? "only step 1" : `steps 1–${calls}`}`);
   }
 }
-
-const plural = (n: number, noun: string) => `${n} ${noun}${n === 1 ? "" : "s"}`;
 
 /** `shiro inspect`: each model call's request body, rebuilt, and a summary of its response. */
 export function inspectSession(session: Session, opts: InspectOptions): string {

@@ -1,6 +1,9 @@
 import type { Usage } from "../agent/messages.ts";
+import { alignColumns } from "../text/align-columns.ts";
+import { formatCount } from "../text/format-count.ts";
 import type { SessionTotals } from "./session-totals.ts";
 import type { SessionMeta } from "./session-store.ts";
+import { plural } from "../text/plural.ts";
 
 /** Pure renderers for `/sessions`, `/cost` and `shiro sessions --json`. */
 
@@ -27,8 +30,8 @@ export const costText = (usd: number | null | undefined): string =>
   usd === null || usd === undefined ? "?" : usd === 0 ? "$0" : usd < 0.01 ? `$${usd.toFixed(4)}` : `$${usd.toFixed(2)}`;
 
 export const usageText = (u: Usage): string =>
-  `${u.inputTokens.toLocaleString("en-US")} in (${u.cachedTokens.toLocaleString("en-US")} cached) · ` +
-  `${u.outputTokens.toLocaleString("en-US")} out (${u.reasoningTokens.toLocaleString("en-US")} reasoning)`;
+  `${formatCount(u.inputTokens)} in (${formatCount(u.cachedTokens)} cached) · ` +
+  `${formatCount(u.outputTokens)} out (${formatCount(u.reasoningTokens)} reasoning)`;
 
 const tokensOf = (u: Usage) => u.inputTokens + u.outputTokens;
 
@@ -62,23 +65,14 @@ export function sessionsTable(sessions: readonly SessionMeta[], now = new Date()
     prefixes.get(s.id)!,
     ageText(s.updatedAt, now),
     s.title || "(no prompt)",
-    `${s.messageCount} ${s.messageCount === 1 ? "msg" : "msgs"}`,
+    plural(s.messageCount, "msg"),
     `${compactCount(tokensOf(s.usage))} tok`,
     costText(s.costUsd),
   ]);
   const header = ["id", "age", "title", "messages", "tokens", "cost"];
-  const all = [header, ...rows];
-  const widths = header.map((_, c) => Math.max(...all.map((r) => r[c]!.length)));
-  const room = columns - 1 - (widths.reduce((a, b) => a + b, 0) - widths[2]!) - 2 * (header.length - 1);
-  if (widths[2]! > room) {
-    widths[2] = Math.max(MIN_TITLE, room, header[2]!.length);
-    for (const r of rows) if (r[2]!.length > widths[2]) r[2] = r[2]!.slice(0, widths[2] - 1) + "…";
-  }
-  const rightAligned = new Set([1, 3, 4, 5]);
-  const line = (r: string[]) =>
-    r.map((cell, c) => (rightAligned.has(c) ? cell.padStart(widths[c]!) : cell.padEnd(widths[c]!))).join("  ").trimEnd();
+  const table = alignColumns([header, ...rows], { right: [1, 3, 4, 5], width: columns - 1, clip: { column: 2, min: MIN_TITLE } });
   const more = sessions.length > limit ? `\n… and ${sessions.length - limit} older (shiro sessions lists all)` : "";
-  return all.map(line).join("\n") + more;
+  return table.join("\n") + more;
 }
 
 /** `/cost`: the session's tokens and what they cost, or why the cost is unknown. */

@@ -21,7 +21,9 @@ export const memoryFileSchema = z.object({
   project: z.string(),
   entries: z.array(memoryEntrySchema),
 });
-export type MemoryFile = z.infer<typeof memoryFileSchema>;
+
+/** A note as the model reads it, in its instructions and in tool results: `- (gotcha) text`. */
+export const noteLine = (e: Pick<MemoryEntry, "kind" | "text">): string => `- (${e.kind}) ${e.text}`;
 
 /** Two texts that differ only in case or spacing are the same note. */
 export const normaliseText = (text: string): string => text.toLowerCase().replace(/\s+/g, " ").trim();

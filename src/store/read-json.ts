@@ -25,10 +25,17 @@ export function parseJson<S extends z.ZodType>(text: string, schema: S, path: st
     return { ok: false, reason: "corrupt", message: `${path} is not valid JSON (${(err as Error).message})` };
   }
   const parsed = schema.safeParse(raw);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    const where = issue?.path.length ? ` at ${issue.path.join(".")}` : "";
-    return { ok: false, reason: "corrupt", message: `${path} does not match its schema${where}: ${issue?.message}` };
-  }
+  if (!parsed.success) return { ok: false, reason: "corrupt", message: `${path} does not match its schema${firstIssue(parsed.error)}` };
   return { ok: true, value: parsed.data };
+}
+
+/** Where in a value a zod issue lies, written as code would: `[0].decision`, `deny[2].tools`; "" for the top level. */
+export const issuePath = (path: readonly PropertyKey[]): string =>
+  path.reduce<string>((at, key) => (typeof key === "number" ? `${at}[${key}]` : at ? `${at}.${String(key)}` : String(key)), "");
+
+/** The first problem zod found, as ` at notebook.todos.0: message` (no location for the top level). */
+export function firstIssue(error: z.ZodError): string {
+  const issue = error.issues[0];
+  const where = issue?.path.length ? ` at ${issue.path.join(".")}` : "";
+  return `${where}: ${issue?.message}`;
 }

@@ -1,7 +1,9 @@
 import { z } from "zod";
 import type { Message } from "../agent/messages.ts";
+import { emptyNotebook } from "../agent/notebook.ts";
 import { emptyCallLog } from "./call-log.ts";
-import { parseJson } from "./read-json.ts";
+import { clipLine } from "../text/one-line.ts";
+import { firstIssue, parseJson } from "./read-json.ts";
 import {
   SCHEMA_VERSION,
   sessionFileSchema,
@@ -47,7 +49,7 @@ export function newSession(opts: { cwd: string; model: string }, now = new Date(
     cwd: opts.cwd,
     model: opts.model,
     messages: [],
-    notebook: { todos: [] },
+    notebook: emptyNotebook(),
     callLog: emptyCallLog(),
   };
 }
@@ -63,8 +65,7 @@ const ATTACHED_CONTEXT = /\n\n<(?:file path="|stdin>\n)/;
 /** The first prompt on one line, without attached context, clipped to 60 characters. */
 export function titleOf(messages: readonly Message[]): string {
   const first = messages.find((m) => m.role === "user");
-  const text = first?.role === "user" ? first.text.split(ATTACHED_CONTEXT)[0]!.replace(/\s+/g, " ").trim() : "";
-  return text.length > TITLE_CHARS ? `${text.slice(0, TITLE_CHARS - 1)}…` : text;
+  return first?.role === "user" ? clipLine(first.text.split(ATTACHED_CONTEXT)[0]!, TITLE_CHARS) : "";
 }
 
 /**
@@ -122,9 +123,7 @@ export function parseSessionFile(text: string, path: string): ParseResult {
   if (schemaVersion > SCHEMA_VERSION) return { ok: false, error: newerSchema(path, id, schemaVersion) };
   const parsed = sessionFileSchema.safeParse(raw.value);
   if (parsed.success) return { ok: true, value: parsed.data };
-  const issue = parsed.error.issues[0];
-  const where = issue?.path.length ? ` at ${issue.path.join(".")}` : "";
-  return { ok: false, error: { kind: "corrupt", path, message: `${path} does not match the session schema${where}: ${issue?.message}` } };
+  return { ok: false, error: { kind: "corrupt", path, message: `${path} does not match the session schema${firstIssue(parsed.error)}` } };
 }
 
 export type HeaderResult =

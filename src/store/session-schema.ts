@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { Message, Usage } from "../agent/messages.ts";
+import { notebookSchema } from "../agent/notebook.ts";
 
 /**
  * zod schemas for what a session file holds: shiro's message model (src/agent/messages.ts), the
@@ -41,12 +42,10 @@ export const messageSchema: z.ZodType<Message> = z.discriminatedUnion("role", [
 ]);
 
 // The task list's schema lives with the task list; the session file only carries it.
-import { notebookSchema } from "../agent/notebook.ts";
 export { notebookSchema, type Notebook } from "../agent/notebook.ts";
 
 /** The instructions and tools a call was sent with; stored once per distinct content. */
 export const promptSnapshotSchema = z.object({ instructions: z.string(), tools: z.array(z.unknown()) });
-export type PromptSnapshot = z.infer<typeof promptSnapshotSchema>;
 
 export const responseSummarySchema = z.object({
   status: z.enum(["completed", "aborted", "error"]),

@@ -1,4 +1,5 @@
 import { createTwoFilesPatch, diffLines, FILE_HEADERS_ONLY } from "diff";
+import { plural } from "../text/plural.ts";
 
 /** A unified diff of one file for people to read; `undefined` stands for "did not exist". */
 export function fileDiff(label: string, before: string | undefined, after: string | undefined, newLabel = label): string {
@@ -23,7 +24,7 @@ export const countLines = (text: string): number => (text === "" ? 0 : text.spli
 export function describeChange(shown: string, before: string | undefined, after: string): string {
   if (before === undefined) {
     const lines = countLines(after);
-    return `Created ${shown} (${lines} ${lines === 1 ? "line" : "lines"})`;
+    return `Created ${shown} (${plural(lines, "line")})`;
   }
   if (before === after) return `No change to ${shown}`;
   const { added, removed } = lineChanges(before, after);

@@ -1,6 +1,8 @@
 import { z } from "zod";
 import { defineTool } from "./tool.ts";
+import { noteLine } from "../store/memory-entries.ts";
 import type { MemoryStore } from "../store/memory-store.ts";
+import { plural } from "../text/plural.ts";
 
 const schema = z.object({
   text: z.string().describe("Every note containing this text (case-insensitive) is removed."),
@@ -20,7 +22,6 @@ export const createForgetTool = (store: MemoryStore) =>
       if (text.trim() === "") return { output: "The text is empty; give part of the note to remove.", isError: true };
       const removed = await store.forget(text);
       if (removed.length === 0) return { output: `No note contains: ${text.trim()}` };
-      const noun = removed.length === 1 ? "note" : "notes";
-      return { output: [`Forgot ${removed.length} ${noun}:`, ...removed.map((e) => `- (${e.kind}) ${e.text}`)].join("\n") };
+      return { output: [`Forgot ${plural(removed.length, "note")}:`, ...removed.map(noteLine)].join("\n") };
     },
   });

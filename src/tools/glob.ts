@@ -1,9 +1,8 @@
 import { stat } from "node:fs/promises";
 import { z } from "zod";
 import { defineTool, ToolError } from "./tool.ts";
-import { displayPath, resolveIn } from "./resolve-path.ts";
+import { displayPath, relativePosix, resolveIn } from "./resolve-path.ts";
 import { walkFiles } from "./walk-files.ts";
-import { relative, sep } from "node:path";
 
 export const GLOB_MAX_RESULTS = 200;
 
@@ -28,7 +27,7 @@ export const glob = defineTool({
     const { paths, truncated } = await walkFiles(ctx.root, dir);
     const matches = paths
       .map((p) => resolveIn(ctx.root, p))
-      .filter((abs) => matcher.match(relative(dir, abs).split(sep).join("/")))
+      .filter((abs) => matcher.match(relativePosix(dir, abs)))
       .map((abs) => displayPath(ctx.root, abs))
       .sort();
     const shown = displayPath(ctx.root, dir);

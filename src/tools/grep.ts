@@ -1,8 +1,9 @@
 import { stat } from "node:fs/promises";
-import { basename, relative, sep } from "node:path";
+import { basename } from "node:path";
 import { z } from "zod";
 import { defineTool, ToolError } from "./tool.ts";
-import { displayPath, resolveIn } from "./resolve-path.ts";
+import { displayPath, relativePosix, resolveIn } from "./resolve-path.ts";
+import { clipText } from "../text/clip-text.ts";
 import { looksBinary } from "./text-file.ts";
 import { walkFiles } from "./walk-files.ts";
 
@@ -50,7 +51,7 @@ export const grep = defineTool({
       lines.forEach((line, i) => {
         if (!regex.test(line)) return;
         total++;
-        if (hits.length < GREP_MAX_MATCHES) hits.push(`${shown}:${i + 1}: ${clip(line.replace(/\r$/, ""))}`);
+        if (hits.length < GREP_MAX_MATCHES) hits.push(`${shown}:${i + 1}: ${clipText(line.replace(/\r$/, ""), MAX_LINE_CHARS)}`);
       });
     }
     const searched = displayPath(ctx.root, target);
@@ -61,8 +62,6 @@ export const grep = defineTool({
   },
 });
 
-const clip = (line: string) => (line.length > MAX_LINE_CHARS ? `${line.slice(0, MAX_LINE_CHARS)}… [${line.length - MAX_LINE_CHARS} more chars]` : line);
-
 /** Files under `dir`; a glob without "/" is matched against the file name alone, so "*.ts" finds them at any depth. */
 async function filesUnder(root: string, dir: string, pattern: string | undefined): Promise<string[]> {
   const { paths } = await walkFiles(root, dir);
@@ -70,5 +69,5 @@ async function filesUnder(root: string, dir: string, pattern: string | undefined
   if (!pattern) return files;
   const matcher = new Bun.Glob(pattern);
   const byName = !pattern.includes("/");
-  return files.filter((abs) => matcher.match(byName ? basename(abs) : relative(dir, abs).split(sep).join("/")));
+  return files.filter((abs) => matcher.match(byName ? basename(abs) : relativePosix(dir, abs)));
 }

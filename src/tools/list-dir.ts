@@ -1,9 +1,8 @@
 import { stat } from "node:fs/promises";
 import { z } from "zod";
 import { defineTool, ToolError } from "./tool.ts";
-import { displayPath, resolveIn } from "./resolve-path.ts";
+import { displayPath, relativePosix, resolveIn } from "./resolve-path.ts";
 import { walkFiles } from "./walk-files.ts";
-import { relative, sep } from "node:path";
 
 export const LIST_MAX_ENTRIES = 500;
 export const LIST_DEFAULT_DEPTH = 2;
@@ -31,7 +30,7 @@ export const listDir = defineTool({
     if (paths.length === 0) return { output: `${shown}/ is empty (or everything in it is gitignored).` };
     const lines = [`${shown}/`];
     for (const p of paths.slice(0, LIST_MAX_ENTRIES)) {
-      const rel = relative(dir, resolveIn(ctx.root, p)).split(sep);
+      const rel = relativePosix(dir, resolveIn(ctx.root, p)).split("/");
       lines.push(`${"  ".repeat(rel.length)}${rel[rel.length - 1]}${p.endsWith("/") ? "/" : ""}`);
     }
     if (paths.length > LIST_MAX_ENTRIES) lines.push(`[${paths.length - LIST_MAX_ENTRIES}${truncated ? "+" : ""} more not shown; list a subfolder or use a smaller depth]`);

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { defineTool } from "./tool.ts";
+import { noteLine } from "../store/memory-entries.ts";
 import type { MemoryStore } from "../store/memory-store.ts";
 
 const schema = z.object({
@@ -20,7 +21,7 @@ export const createRecallTool = (store: MemoryStore) =>
       if (query.trim() === "") return { output: "The query is empty; give one or more words to look for.", isError: true };
       const { matches, total } = await store.recall(query);
       if (total === 0) return { output: `No note contains all of: ${query.trim()}` };
-      const lines = matches.map((e) => `- (${e.kind}) ${e.text}`);
+      const lines = matches.map(noteLine);
       if (total > matches.length) lines.push(`(${total - matches.length} more matched; add words to narrow the query)`);
       return { output: lines.join("\n") };
     },

@@ -3,10 +3,16 @@ import { isAbsolute, relative, resolve, sep } from "node:path";
 /** Resolves a path the model gave against the project root (whether it may go outside is the gate's call). */
 export const resolveIn = (root: string, path: string): string => resolve(root, path);
 
+/** Whether absolute `path` is `dir` or lies under it (a name such as `..cache` is under it). */
+export function isInside(path: string, dir: string): boolean {
+  const rel = relative(dir, path);
+  return rel === "" || (rel !== ".." && !rel.startsWith(".." + sep) && !isAbsolute(rel));
+}
+
+/** `to` relative to `from`, with `/` separators on every platform (what globs and .gitignore rules match). */
+export const relativePosix = (from: string, to: string): string => relative(from, to).split(sep).join("/");
+
 /** How a path is shown back to the model: relative to the root when inside it, absolute otherwise. */
 export function displayPath(root: string, absolute: string): string {
-  const rel = relative(root, absolute);
-  if (rel === "") return ".";
-  if (rel.startsWith("..") || isAbsolute(rel)) return absolute;
-  return rel.split(sep).join("/");
+  return isInside(absolute, root) ? relativePosix(root, absolute) || "." : absolute;
 }

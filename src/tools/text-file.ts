@@ -1,6 +1,7 @@
 import { readdir, stat } from "node:fs/promises";
 import { basename, dirname } from "node:path";
 import { atomicWrite } from "../store/atomic-write.ts";
+import { editDistance } from "../text/edit-distance.ts";
 import { ToolError } from "./tool.ts";
 import { displayPath } from "./resolve-path.ts";
 
@@ -43,16 +44,4 @@ export async function missingFileError(root: string, abs: string): Promise<ToolE
 export function similarity(a: string, b: string): number {
   const longer = Math.max(a.length, b.length);
   return longer === 0 ? 1 : 1 - editDistance(a, b) / longer;
-}
-
-function editDistance(a: string, b: string): number {
-  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const row = [i];
-    for (let j = 1; j <= b.length; j++) {
-      row[j] = Math.min(prev[j]! + 1, row[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-    }
-    prev = row;
-  }
-  return prev[b.length]!;
 }

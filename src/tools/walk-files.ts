@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { readdir, stat } from "node:fs/promises";
-import { join, relative, resolve, sep } from "node:path";
+import { join, resolve } from "node:path";
+import { isInside, relativePosix } from "./resolve-path.ts";
 import { isIgnored, matchIgnoreRules, parseGitignore, type IgnoreRule } from "./gitignore.ts";
 
 /** Answers "would git hide this?" for root-relative `/`-separated paths, reading nested `.gitignore` files on demand. */
@@ -51,8 +52,6 @@ export type WalkOptions = {
 };
 export type WalkResult = { paths: string[]; truncated: boolean };
 
-const isInside = (root: string, path: string) => path === root || path.startsWith(root.endsWith(sep) ? root : root + sep);
-const toPosix = (p: string) => p.split(sep).join("/");
 
 /**
  * Lists the files under `dir` that git would not hide, depth first, folders before files, each folder
@@ -62,13 +61,13 @@ const toPosix = (p: string) => p.split(sep).join("/");
 export async function walkFiles(root: string, dir: string, options: WalkOptions = {}): Promise<WalkResult> {
   const limit = options.limit ?? 100_000;
   const start = resolve(root, dir);
-  const ignoreRoot = isInside(resolve(root), start) ? resolve(root) : start;
+  const ignoreRoot = isInside(start, resolve(root)) ? resolve(root) : start;
   const ignore = loadIgnore(ignoreRoot);
   const paths: string[] = [];
   let truncated = false;
 
   const visit = async (abs: string, depth: number): Promise<void> => {
-    const dirRel = toPosix(relative(ignoreRoot, abs));
+    const dirRel = relativePosix(ignoreRoot, abs);
     let entries;
     try {
       entries = await readdir(abs, { withFileTypes: true });
@@ -96,7 +95,7 @@ export async function walkFiles(root: string, dir: string, options: WalkOptions 
         return;
       }
       const childAbs = join(abs, item.name);
-      const rel = toPosix(relative(root, childAbs));
+      const rel = relativePosix(root, childAbs);
       if (!item.isDir) paths.push(rel);
       else {
         if (options.includeDirs) paths.push(rel + "/");

@@ -1,3 +1,7 @@
+import type pc from "picocolors";
+import { clipLine, oneLine } from "../text/one-line.ts";
+import { plural } from "../text/plural.ts";
+
 /** One-line summaries of tool calls and results, shared by print mode's progress and the REPL. */
 
 const SUBJECT_KEYS = ["command", "path", "pattern", "query", "name", "text", "kind"] as const;
@@ -7,12 +11,12 @@ export function callSubject(argumentsJson: string, max = 80): string {
   try {
     args = JSON.parse(argumentsJson);
   } catch {
-    return clip(argumentsJson, max);
+    return clipLine(argumentsJson, max);
   }
   if (typeof args !== "object" || args === null) return "";
-  if (typeof args.patch === "string") return clip(patchFiles(args.patch).join(", "), max);
+  if (typeof args.patch === "string") return clipLine(patchFiles(args.patch).join(", "), max);
   for (const key of SUBJECT_KEYS) {
-    if (typeof args[key] === "string") return clip(args[key] as string, max);
+    if (typeof args[key] === "string") return clipLine(args[key] as string, max);
   }
   return "";
 }
@@ -20,7 +24,7 @@ export function callSubject(argumentsJson: string, max = 80): string {
 export function outcomeLine(output: string, max = 100): string {
   const lines = output.split("\n").filter((l) => l.trim() !== "");
   const first = lines[0]?.trim() ?? "(no output)";
-  return clip(first, max) + moreLines(lines.length - 1);
+  return clipLine(first, max) + moreLines(lines.length - 1);
 }
 
 /** A successful call's outcome: a read says which lines it got rather than echo the first one. */
@@ -49,22 +53,32 @@ export function failureLine(output: string, max = 100): string {
   const note = paragraphs.at(-1)!.split("\n")[0]!;
   // bash's "(no output)" placeholder is not a line the person could go and read.
   const others = output.trim().split("\n").filter((l) => l.trim() !== "" && l.trim() !== "(no output)").length - 1;
-  return clip(note, max) + moreLines(others);
+  return clipLine(note, max) + moreLines(others);
 }
 
-const moreLines = (n: number) => (n > 0 ? ` (+${n} ${n === 1 ? "line" : "lines"})` : "");
+const moreLines = (n: number) => (n > 0 ? ` (+${plural(n, "line")})` : "");
 
 /** "1 model call", "3 model calls": how far a run got. */
-export const modelCalls = (n: number): string => `${n} model ${n === 1 ? "call" : "calls"}`;
+export const modelCalls = (n: number): string => plural(n, "model call");
 
-/** A denial whole, on one line: never clipped, since its end says how to allow the call. */
-export const denialLine = (output: string): string => output.replace(/^Denied: /, "").replace(/\s+/g, " ").trim();
+type Result = { name: string; output: string; isError: boolean; denied: boolean };
+
+/** What leads a result's line: ✓, ✗, or "✗ denied:". */
+export const resultMark = (r: Result, c: ReturnType<typeof pc.createColors>): string =>
+  r.denied ? c.red("✗ denied:") : r.isError ? c.red("✗") : c.green("✓");
+
+/** The text a result's line summarises; a denial's "Denied: " prefix (written for the model) would repeat the mark. */
+const resultText = (r: Result): string => (r.denied ? r.output.replace(/^Denied: /, "") : r.output);
+
+/**
+ * What follows the mark. A denial is shown whole, never clipped, since its end says how to allow the call;
+ * output already streamed to the screen is summed up by its closing note ("Exit code: 0"), not repeated.
+ */
+export function resultSummary(r: Result, streamed = false): string {
+  if (r.denied) return oneLine(resultText(r));
+  return r.isError || streamed ? failureLine(r.output) : successLine(r.name, r.output);
+}
 
 function patchFiles(patch: string): string[] {
   return [...patch.matchAll(/^\*\*\* (?:Add|Update|Delete) File: (.+)$/gm)].map((m) => m[1]!.trim());
-}
-
-function clip(text: string, max: number): string {
-  const flat = text.replace(/\s+/g, " ").trim();
-  return flat.length > max ? flat.slice(0, max - 1) + "…" : flat;
 }

@@ -3,7 +3,7 @@ import type { AgentEvent } from "../agent/events.ts";
 import { RETRY_NOTICE } from "../agent/run.ts";
 import { createBoldMarkers, type Span } from "./bold-markers.ts";
 import { createReplayFilter, type Shown, type StreamKind } from "./replay-filter.ts";
-import { callSubject, denialLine, failureLine, modelCalls, successLine } from "./tool-line.ts";
+import { callSubject, modelCalls, resultMark, resultSummary } from "./tool-line.ts";
 
 export type TranscriptOptions = {
   write: (text: string) => void;
@@ -87,11 +87,8 @@ export function createTranscript({ write, color, diff }: TranscriptOptions): (ev
         streamedOutput = true;
         break;
       case "tool-result": {
-        const mark = event.denied ? c.red("✗ denied:") : event.isError ? c.red("✗") : c.green("✓");
-        // Output already streamed to the screen is summed up by its closing note ("Exit code: 0"), not repeated.
-        const summary = event.denied ? denialLine(event.output) : event.isError || streamedOutput ? failureLine(event.output) : successLine(event.name, event.output);
+        line(`  ${resultMark(event, c)} ${resultSummary(event, streamedOutput)}`);
         streamedOutput = false;
-        line(`  ${mark} ${summary}`);
         if (event.display && !event.isError) line(indent(diff(event.display, color)));
         break;
       }

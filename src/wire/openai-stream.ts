@@ -1,7 +1,8 @@
 import type { ModelError } from "./model-error.ts";
 import type { ModelEvent, ModelStream } from "./model-stream.ts";
 import { createResponseAssembler } from "./assemble-response.ts";
-import { oneLine, streamFailureToModelError, type StreamFailure } from "./stream-error.ts";
+import { oneLine } from "../text/one-line.ts";
+import { streamFailureToModelError, type StreamFailure } from "./stream-error.ts";
 
 export type OpenAIStreamOptions = {
   apiKey: string;

@@ -1,4 +1,5 @@
 import type { ModelError } from "./model-error.ts";
+import { oneLine } from "../text/one-line.ts";
 
 /** What the API says about a failure inside a stream (an `error` event or a failed response). */
 export type StreamFailure = { message?: string | null; code?: string | null; type?: string | null };
@@ -24,6 +25,3 @@ export function streamFailureToModelError(failure: StreamFailure): ModelError {
     retryable,
   };
 }
-
-/** Errors are shown on one line: API messages sometimes carry newlines or runs of spaces. */
-export const oneLine = (text: string): string => text.replace(/\s+/g, " ").trim();

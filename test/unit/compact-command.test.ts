@@ -24,8 +24,9 @@ beforeAll(async () => {
 });
 afterAll(() => server.stop());
 
-async function workedSession(): Promise<{ runtime: Runtime; file: string }> {
+async function workedSession(configFile: object = {}): Promise<{ runtime: Runtime; file: string }> {
   const home = tempDir("home");
+  writeFileSync(join(home, "config.json"), JSON.stringify(configFile));
   const cwd = tempDir("proj");
   writeFileSync(join(cwd, "a.txt"), "hello\n");
   const flags = { ...parseFlags(["--yolo"]), print: true };
@@ -56,6 +57,13 @@ describe("/compact", () => {
       expect(readFileSync(file).equals(before)).toBe(true);
       expect(runtime.session.messages).toEqual(messages);
     });
+
+  test("the summary call uses the configured reasoning effort, like every other call", async () => {
+    const { runtime } = await workedSession({ reasoningEffort: "low" });
+    summaryReply = GOOD;
+    await runtime.compact("", new AbortController().signal);
+    expect(server.requests.at(-1)!.body.reasoning).toEqual({ effort: "low", summary: "auto" });
+  });
 
   test("a usable summary is appended as a marker and saved; the next request starts from it", async () => {
     const { runtime, file } = await workedSession();
