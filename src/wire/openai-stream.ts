@@ -100,7 +100,7 @@ function toModelError(err: unknown, sdk: Sdk, started: boolean, requests: number
   if (err instanceof sdk.APIConnectionError) {
     const cause = (err as { cause?: unknown }).cause;
     const why = cause instanceof Error ? `: ${cause.message}` : "";
-    return { message: oneLine(`could not reach ${baseURL}${why}${attempts}`), retryable: true };
+    return { message: oneLine(`could not reach ${baseURL}${why}${attempts} — check the network, or --base-url / OPENAI_BASE_URL`), retryable: true };
   }
   if (err instanceof sdk.APIError) {
     const detail = (err.error ?? {}) as StreamFailure;

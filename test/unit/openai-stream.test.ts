@@ -152,6 +152,7 @@ test("an unreachable server is a retryable error naming the address, never a thr
   expect(events.length).toBe(1);
   expect(events[0]).toMatchObject({ type: "error", error: { retryable: true } });
   expect((events[0] as { error: { message: string } }).error.message).toStartWith(`could not reach ${baseURL}`);
+  expect((events[0] as { error: { message: string } }).error.message).toEndWith("— check the network, or --base-url / OPENAI_BASE_URL");
 });
 
 test("aborting mid-stream ends with an 'aborted' error that keeps the streamed text", async () => {
