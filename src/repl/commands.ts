@@ -14,10 +14,12 @@ export type ReplContext = {
   color: boolean;
   /** The terminal's width now (it may have been resized). */
   columns: () => number;
+  /** Aborted by Esc while a slash command waits on the model (/compact, /memory). */
+  signal: AbortSignal;
 };
 
 const KEYS = [
-  ["Esc", "aborts the turn"],
+  ["Esc", "aborts the turn (or a /compact or /memory waiting on the model)"],
   ["Ctrl-C", "stops a running command (twice at the prompt quits)"],
   ["Ctrl-D", "quits"],
   ["Tab", "completes /commands and @paths"],

@@ -30,7 +30,7 @@ export const memoryCommands: ReplCommand[] = [
     run: async (ctx) => {
       const memory = ctx.runtime.prompt.memory;
       if (!memory) return ctx.print(MEMORY_OFF);
-      const outcome = await mergeMemory(memory, (prompt) => ctx.runtime.ask(prompt, new AbortController().signal));
+      const outcome = await mergeMemory(memory, (prompt) => ctx.runtime.ask(prompt, ctx.signal));
       ctx.print(outcome.status === "merged" ? `merged ${outcome.before} notes into ${outcome.after}` : outcome.message);
     },
   },

@@ -49,6 +49,8 @@ export async function runRepl(flags: Flags, config: Config & { apiKey: string })
   const history = await openHistory(config.home, cwd);
 
   let turn: Turn | undefined;
+  // The model call a slash command is waiting on (/compact, /memory), for Esc to cancel.
+  let commandAbort: AbortController | undefined;
   const queue: string[] = [];
   let pendingAnswer: ((line: string) => void) | undefined;
   let lastIdleInterrupt = 0;
@@ -97,7 +99,7 @@ export async function runRepl(flags: Flags, config: Config & { apiKey: string })
     },
   });
   const confirm = async (question: string) => isYes(await askLine(c.yellow(`${question} [y/N] `)));
-  const ctx: ReplContext = { runtime, print, color, confirm, columns: () => process.stdout.columns || 80 };
+  const ctx: ReplContext = { runtime, print, color, confirm, columns: () => process.stdout.columns || 80, signal: new AbortController().signal };
   const refuseAttachment = (path: string) => (isSecret(resolvePath(path, diskEnv(cwd))) ? "a secret file is never attached" : undefined);
 
   const rl = readline.createInterface({
@@ -146,7 +148,14 @@ export async function runRepl(flags: Flags, config: Config & { apiKey: string })
     if (unsaved) warn(unsaved);
     if (line.trimStart().startsWith("/")) {
       const parsed = parseSlash(line, COMMANDS);
-      if (parsed.kind === "command") return parsed.command.run(ctx, parsed.arg);
+      if (parsed.kind === "command") {
+        commandAbort = new AbortController();
+        try {
+          return await parsed.command.run({ ...ctx, signal: commandAbort.signal }, parsed.arg);
+        } finally {
+          commandAbort = undefined;
+        }
+      }
       print(c.yellow(unknownCommandLine(parsed)));
       return;
     }
@@ -202,7 +211,9 @@ export async function runRepl(flags: Flags, config: Config & { apiKey: string })
   });
 
   process.stdin.on("keypress", (_s, key: { name?: string } | undefined) => {
-    if (key?.name === "escape" && turn) abortTurn(turn);
+    if (key?.name !== "escape") return;
+    if (turn) abortTurn(turn);
+    else commandAbort?.abort();
   });
 
   rl.on("SIGINT", () => {

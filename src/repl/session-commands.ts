@@ -62,7 +62,7 @@ export const sessionCommands: ReplCommand[] = [
     args: "[focus]",
     summary: "replace the transcript sent to the model with a summary",
     run: async (ctx, arg) => {
-      const result = await ctx.runtime.compact(arg, new AbortController().signal, () => ctx.print("· writing a summary…"));
+      const result = await ctx.runtime.compact(arg, ctx.signal, () => ctx.print("· writing a summary…"));
       ctx.print(result.ok ? `· ${result.message}` : `! ${result.message}`);
     },
   },

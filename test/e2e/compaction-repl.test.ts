@@ -36,6 +36,17 @@ test("REPL: one compaction notice per turn, the meter over 100% of the threshold
   // This model answers a request without tools with a call, not a summary: the summary is unusable.
   await pty.waitFor("the summary failed or was empty; the transcript is unchanged", { since: compact, timeoutMs: 10_000 });
   expect(server.requests.length).toBe(requests + 1);
+
+  // Esc while /compact waits on a slow model cancels it at once; nothing changes.
+  server.inject({ delayMs: 8000, afterEventCount: 2 });
+  const slow = pty.mark();
+  await pty.type("/compact");
+  pty.write(keys.enter);
+  await pty.waitFor("writing a summary", { since: slow });
+  const pressed = Date.now();
+  pty.write(keys.esc);
+  await pty.waitFor("the summary failed or was empty; the transcript is unchanged", { since: slow, timeoutMs: 4000 });
+  expect(Date.now() - pressed).toBeLessThan(3000);
   pty.write(keys.ctrlD);
   expect(await pty.exited).toBe(0);
 });
