@@ -1,6 +1,7 @@
 import type { Message } from "../agent/messages.ts";
 import type { Compaction } from "../agent/run.ts";
-import { activeStart, estimateNextRequest, tokensFromChars, wireChars } from "./estimate.ts";
+import { estimateNextRequest, tokensFromChars, wireChars } from "./estimate.ts";
+import { activeStart } from "../wire/serialise-input.ts";
 import { elide, type ElideOptions } from "./elide.ts";
 import { dropReasoning } from "./drop-reasoning.ts";
 import { dropExchanges } from "./drop-exchanges.ts";

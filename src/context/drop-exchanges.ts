@@ -1,5 +1,6 @@
 import type { AssistantMessage, Message, ToolMessage } from "../agent/messages.ts";
-import { activeStart, messageChars } from "./estimate.ts";
+import { messageChars } from "./estimate.ts";
+import { activeStart } from "../wire/serialise-input.ts";
 import { formatCount } from "../text/format-count.ts";
 import { describeCall, firstLine } from "./describe-call.ts";
 import { plural } from "../text/plural.ts";

@@ -1,5 +1,5 @@
 import type { Message } from "../agent/messages.ts";
-import { activeStart } from "./estimate.ts";
+import { activeStart } from "../wire/serialise-input.ts";
 
 /**
  * Drops the reasoning of every response but the latest one, in place (same indices). The latest

@@ -1,5 +1,5 @@
 import type { AssistantMessage, Message, ToolCallPart, ToolMessage } from "../agent/messages.ts";
-import { activeStart } from "./estimate.ts";
+import { activeStart } from "../wire/serialise-input.ts";
 import { formatCount } from "../text/format-count.ts";
 import { callSubject, describeCall, parseArguments } from "./describe-call.ts";
 

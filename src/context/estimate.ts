@@ -1,17 +1,11 @@
 import type { Message } from "../agent/messages.ts";
-import { INTERRUPTED_OUTPUT } from "../wire/serialise-input.ts";
+import { activeStart, INTERRUPTED_OUTPUT } from "../wire/serialise-input.ts";
 
 /** The usual rough rule: a token is about four characters. */
 export const tokensFromChars = (chars: number): number => Math.ceil(chars / 4);
 
 // JSON framing of one input item ({"type":"function_call","call_id":…}); only its order of magnitude matters.
 const ITEM_OVERHEAD = 60;
-
-/** Index of the newest compaction marker (the serialiser starts there), or 0. */
-export function activeStart(messages: readonly Message[]): number {
-  for (let i = messages.length - 1; i >= 0; i--) if (messages[i]!.role === "compaction") return i;
-  return 0;
-}
 
 /**
  * Characters one message adds to the wire payload for `model`, counted without serialising

@@ -1,5 +1,5 @@
 import type { CompactionMessage, Message } from "../agent/messages.ts";
-import { activeStart } from "./estimate.ts";
+import { activeStart } from "../wire/serialise-input.ts";
 import { clipText } from "../text/clip-text.ts";
 
 export const SUMMARY_SECTIONS = ["Goal", "Files touched", "Decisions", "Commands and outcomes", "What remains"] as const;

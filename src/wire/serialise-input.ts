@@ -10,6 +10,12 @@ export const INTERRUPTED_OUTPUT =
 export const summaryPreamble = (summary: string) =>
   `Summary of the conversation so far (earlier messages were compacted into it):\n\n${summary}`;
 
+/** Index of the newest compaction marker (what goes on the wire starts there), or 0. */
+export function activeStart(messages: readonly Message[]): number {
+  for (let i = messages.length - 1; i >= 0; i--) if (messages[i]!.role === "compaction") return i;
+  return 0;
+}
+
 /**
  * Session messages → Responses `input` items, for stateless mode: no provider ids ever go on the
  * wire, reasoning is replayed only to the model that made it and only when the item it produced
@@ -17,14 +23,7 @@ export const summaryPreamble = (summary: string) =>
  */
 export function serialiseInput(messages: readonly Message[], opts: SerialiseOptions): ResponseInputItem[] {
   const items: ResponseInputItem[] = [];
-  let start = 0;
-  for (let i = messages.length - 1; i >= 0; i--) {
-    if (messages[i]!.role === "compaction") {
-      start = i;
-      break;
-    }
-  }
-  for (let i = start; i < messages.length; i++) {
+  for (let i = activeStart(messages); i < messages.length; i++) {
     const m = messages[i]!;
     switch (m.role) {
       case "compaction":

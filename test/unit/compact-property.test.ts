@@ -2,7 +2,7 @@ import { expect, test } from "bun:test";
 import type { Message } from "../../src/agent/messages.ts";
 import { compactForWire } from "../../src/context/compact.ts";
 import { describeCall } from "../../src/context/describe-call.ts";
-import { activeStart } from "../../src/context/estimate.ts";
+import { activeStart } from "../../src/wire/serialise-input.ts";
 import { INTERRUPTED_OUTPUT, serialiseInput } from "../../src/wire/serialise-input.ts";
 import { checkInput } from "../support/check-input.ts";
 import { MODELS, prng, randomHistory } from "../support/random-history.ts";
