@@ -2,7 +2,7 @@ import type { Flags } from "../cli/args.ts";
 import type { Config } from "../cli/config.ts";
 import { startSession } from "../cli/start-session.ts";
 import { readPrompt } from "./read-prompt.ts";
-import { renderPrint } from "./print-mode.ts";
+import { renderPrint } from "./render-print.ts";
 
 const STDIN_SILENT_MS = 500;
 
