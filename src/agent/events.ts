@@ -1,16 +1,25 @@
-import type { Message, Usage } from "./messages.ts";
+import type { Message, Phase, Usage } from "./messages.ts";
 import type { ModelError } from "../wire/model-error.ts";
 
-export type EndStatus = "done" | "max-steps" | "error" | "aborted";
+/**
+ * How a run ended. `incomplete`: the API stopped the answer early (its text is kept); `timeout`:
+ * the run's signal was aborted with RUN_TIMEOUT as its reason.
+ */
+export type EndStatus = "done" | "max-steps" | "timeout" | "incomplete" | "error" | "aborted";
+
+/** The abort reason that ends a run as `timeout` (a wall-time limit) rather than `aborted`. */
+export const RUN_TIMEOUT = "timeout";
 
 /** What a run yields. The REPL and print mode render these; the core never touches the terminal. */
 export type AgentEvent =
-  | { type: "text-delta"; text: string }
+  | { type: "text-delta"; text: string; phase?: Phase }
   | { type: "reasoning-delta"; text: string }
   | { type: "tool-call"; callId: string; name: string; arguments: string }
   | { type: "tool-output"; callId: string; chunk: string }
   | { type: "tool-result"; callId: string; name: string; output: string; isError: boolean; denied: boolean; display?: string }
   | { type: "notice"; level: "info" | "warn"; text: string }
+  /** The model call is asked again: attempt `attempt` of `maxAttempts`, after `delayMs`; its answer streams again. */
+  | { type: "retry"; attempt: number; maxAttempts: number; delayMs: number; reason: string }
   | { type: "compacted"; messagesBefore: number; messagesAfter: number; tokensBefore: number; tokensAfter: number }
   /** A message was appended to the history (stores save on this). */
   | { type: "message"; message: Message }

@@ -20,7 +20,9 @@ export type ReasoningPart = {
   /** `encrypted_content` from `response.output_item.done`; valid only for `AssistantMessage.model`. */
   encrypted?: string;
 };
-export type TextPart = { type: "text"; itemId?: string; text: string };
+/** Labels a message as intermediate commentary or the final answer (gpt-5.3-codex and later); sent back as it came. */
+export type Phase = "commentary" | "final_answer";
+export type TextPart = { type: "text"; itemId?: string; text: string; phase?: Phase };
 export type ToolCallPart = {
   type: "tool-call";
   itemId?: string;
@@ -37,8 +39,13 @@ export type AssistantMessage = {
   responseId?: string;
   usage?: Usage;
   parts: AssistantPart[];
-  /** Set when the response did not complete (the user aborted it); its text is kept. */
-  incomplete?: "aborted";
+  /**
+   * Set when the response did not complete: `aborted` by the user, or the API's reason
+   * (`max_output_tokens`, `content_filter`, …). Its text is kept; half-made calls are not.
+   */
+  incomplete?: string;
+  /** Output item types shiro does not use (hosted tools such as `web_search_call`), in order. */
+  otherItems?: string[];
 };
 
 export type ToolResult = { callId: string; output: string; isError?: boolean };
@@ -67,8 +74,21 @@ export function addUsage(a: Usage, b: Usage | undefined): Usage {
 export const toolCallsOf = (m: AssistantMessage): ToolCallPart[] =>
   m.parts.filter((p): p is ToolCallPart => p.type === "tool-call");
 
+const textParts = (m: AssistantMessage): TextPart[] => m.parts.filter((p): p is TextPart => p.type === "text");
+
 export const textOf = (m: AssistantMessage): string =>
-  m.parts
-    .filter((p): p is TextPart => p.type === "text")
+  textParts(m)
     .map((p) => p.text)
     .join("");
+
+/**
+ * A final response's text split for a reader: the answer, and the commentary that came before it.
+ * Without phase labels (or when every part is commentary) all of it is the answer.
+ */
+export function splitAnswer(m: AssistantMessage): { answer: string; commentary: string } {
+  const parts = textParts(m);
+  const join = (ps: TextPart[]) => ps.map((p) => p.text).join("");
+  const answer = parts.filter((p) => p.phase !== "commentary");
+  if (answer.length === 0) return { answer: join(parts), commentary: "" };
+  return { answer: join(answer), commentary: join(parts.filter((p) => p.phase === "commentary")) };
+}

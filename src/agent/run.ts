@@ -1,5 +1,5 @@
-import type { AgentEvent, EndStatus } from "./events.ts";
-import { addUsage, emptyUsage, toolCallsOf, type AssistantMessage, type Message, type ToolResult, type Usage } from "./messages.ts";
+import { RUN_TIMEOUT, type AgentEvent, type EndStatus } from "./events.ts";
+import { addUsage, emptyUsage, textOf, toolCallsOf, type AssistantMessage, type Message, type ToolResult, type Usage } from "./messages.ts";
 import type { ModelStream, RequestBody } from "../wire/model-stream.ts";
 import type { ModelError } from "../wire/model-error.ts";
 import type { AnyTool } from "../tools/tool.ts";
@@ -29,9 +29,6 @@ export type RunOptions = {
   interruptSignal?: () => AbortSignal;
 };
 
-/** How a retried model call's notice begins (its answer streams again from the start). */
-export const RETRY_NOTICE = "retrying model call";
-
 /**
  * The agent loop: call the model, run the tool calls it asks for, append the results, and call it
  * again until it answers without a call or `maxSteps` model calls were made. It never throws for a
@@ -46,9 +43,10 @@ export async function* run(opts: RunOptions): AsyncGenerator<AgentEvent> {
   let overflowRetried = false;
   let compactionTold = false;
   const end = (status: EndStatus): AgentEvent => ({ type: "end", status, steps, usage, denials });
+  const stopped = () => end(signal.reason === RUN_TIMEOUT ? "timeout" : "aborted");
 
   while (true) {
-    if (signal.aborted) return yield end("aborted");
+    if (signal.aborted) return yield stopped();
     const { body, compaction } = await opts.buildRequest(messages, { harder: overflowRetried });
     if (compaction && !compactionTold) {
       compactionTold = true;
@@ -58,22 +56,34 @@ export async function* run(opts: RunOptions): AsyncGenerator<AgentEvent> {
 
     steps++;
     let reply: AssistantMessage | undefined;
+    let cutShort: { message: AssistantMessage; reason: string } | undefined;
     let failure: { error: ModelError; partial?: AssistantMessage } | undefined;
     for await (const event of opts.stream(body, signal)) {
-      if (event.type === "text-delta" || event.type === "reasoning-delta") yield event;
-      else if (event.type === "retry") yield { type: "notice", level: "warn", text: `${RETRY_NOTICE} (attempt ${event.attempt}): ${event.reason}` };
+      if (event.type === "text-delta" || event.type === "reasoning-delta" || event.type === "retry") yield event;
       else if (event.type === "done") reply = event.message;
+      else if (event.type === "incomplete") cutShort = event;
       else failure = { error: event.error, partial: event.partial };
     }
 
+    if (cutShort) {
+      // The API stopped the answer (output limit, content filter): keep what streamed, do not retry.
+      usage = addUsage(usage, cutShort.message.usage);
+      const kept = keepText(cutShort.message, cutShort.reason);
+      if (kept) {
+        messages.push(kept);
+        yield { type: "message", message: kept };
+      }
+      yield { type: "error", error: { message: incompleteLine(cutShort.reason, kept !== undefined), code: cutShort.reason, retryable: false } };
+      return yield end("incomplete");
+    }
     if (!reply) {
       if (signal.aborted) {
-        const kept = keepText(failure?.partial);
+        const kept = keepText(failure?.partial, "aborted");
         if (kept) {
           messages.push(kept);
           yield { type: "message", message: kept };
         }
-        return yield end("aborted");
+        return yield stopped();
       }
       const error = failure?.error ?? { message: "the model stream ended without a response", retryable: true };
       if (error.code === "context_length_exceeded" && !overflowRetried) {
@@ -92,7 +102,12 @@ export async function* run(opts: RunOptions): AsyncGenerator<AgentEvent> {
     yield { type: "message", message: reply };
 
     const calls = toolCallsOf(reply);
-    if (calls.length === 0) return yield end("done");
+    if (calls.length === 0) {
+      if (textOf(reply).trim() !== "") return yield end("done");
+      // An empty answer is never a silent success: say what the response held instead.
+      yield { type: "error", error: { message: emptyLine(reply), retryable: false } };
+      return yield end("error");
+    }
 
     const results: ToolResult[] = [];
     for (const call of calls) {
@@ -105,13 +120,30 @@ export async function* run(opts: RunOptions): AsyncGenerator<AgentEvent> {
     messages.push(toolMessage);
     yield { type: "message", message: toolMessage };
 
-    if (signal.aborted) return yield end("aborted");
+    if (signal.aborted) return yield stopped();
     if (steps >= opts.maxSteps) return yield end("max-steps");
   }
 }
 
-/** An aborted response keeps what the person already saw (its text); half-streamed calls are dropped. */
-function keepText(partial: AssistantMessage | undefined): AssistantMessage | undefined {
+/** A response cut short keeps what the person already saw (its text); half-streamed calls are dropped. */
+function keepText(partial: AssistantMessage | undefined, reason: string): AssistantMessage | undefined {
   const parts = partial?.parts.filter((p) => p.type === "text" && p.text !== "") ?? [];
-  return partial && parts.length ? { ...partial, parts, incomplete: "aborted" } : undefined;
+  return partial && parts.length ? { ...partial, parts, incomplete: reason } : undefined;
+}
+
+const INCOMPLETE_WHY: Record<string, string> = {
+  max_output_tokens: "max_output_tokens: it reached the output token limit",
+  content_filter: "content_filter: the content filter stopped it",
+};
+
+const incompleteLine = (reason: string, kept: boolean) =>
+  `the response stopped before it was complete (${INCOMPLETE_WHY[reason] ?? reason})${kept ? "; the text it wrote is kept" : ""}`;
+
+/** What an answer with neither text nor a tool call held (reasoning, hosted tool items), in one line. */
+function emptyLine(reply: AssistantMessage): string {
+  const held = [...(reply.parts.some((p) => p.type === "reasoning") ? ["reasoning"] : []), ...(reply.otherItems ?? [])];
+  const counts = new Map<string, number>();
+  for (const item of held) counts.set(item, (counts.get(item) ?? 0) + 1);
+  const list = [...counts].map(([item, n]) => (n > 1 ? `${item} ×${n}` : item)).join(", ");
+  return `the model answered with no text and no tool call${list ? ` (the response held only: ${list})` : " (the response was empty)"}`;
 }

@@ -8,6 +8,10 @@ export type Flags = {
   baseUrl?: string;
   maxSteps?: number;
   compactAt?: number;
+  /** Seconds without a byte from the API before an attempt is abandoned and retried. */
+  idleTimeout?: number;
+  /** Print mode's wall-time limit for the whole run, in seconds. */
+  timeout?: number;
   json: boolean;
   yolo: boolean;
   continue: boolean;
@@ -28,6 +32,8 @@ const options = {
   "base-url": { type: "string" },
   "max-steps": { type: "string" },
   "compact-at": { type: "string" },
+  "idle-timeout": { type: "string" },
+  timeout: { type: "string" },
   json: { type: "boolean" },
   yolo: { type: "boolean" },
   continue: { type: "boolean", short: "c" },
@@ -58,6 +64,8 @@ export function parseFlags(argv: string[]): Flags {
     baseUrl: v["base-url"] === undefined ? undefined : validUrl(v["base-url"], "--base-url"),
     maxSteps: positiveInt(v["max-steps"], "--max-steps"),
     compactAt: positiveInt(v["compact-at"], "--compact-at"),
+    idleTimeout: positiveSeconds(v["idle-timeout"], "--idle-timeout"),
+    timeout: positiveSeconds(v.timeout, "--timeout"),
     json: v.json ?? false,
     yolo: v.yolo ?? false,
     continue: v.continue ?? false,
@@ -84,6 +92,12 @@ function nonEmpty(value: string | undefined, flag: string): string | undefined {
 function positiveInt(value: string | undefined, flag: string): number | undefined {
   if (value === undefined) return undefined;
   if (!/^\d+$/.test(value) || Number(value) < 1) throw new UsageError(`${flag} must be a whole number ≥ 1, got "${value}"`);
+  return Number(value);
+}
+
+function positiveSeconds(value: string | undefined, flag: string): number | undefined {
+  if (value === undefined) return undefined;
+  if (!/^\d+(\.\d+)?$/.test(value) || Number(value) <= 0) throw new UsageError(`${flag} must be a number of seconds > 0, got "${value}"`);
   return Number(value);
 }
 

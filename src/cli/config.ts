@@ -11,6 +11,8 @@ export const configFileSchema = z.strictObject({
   baseUrl: z.string().optional(),
   maxSteps: z.number().int().min(1).optional(),
   compactAt: z.number().int().min(1).optional(),
+  /** Seconds without a byte from the API before a model call attempt is retried. */
+  idleTimeout: z.number().positive().optional(),
   contextWindow: z.number().int().min(1000).optional(),
   reasoningEffort: z.enum(["minimal", "low", "medium", "high"]).optional(),
   registryUrl: z
@@ -28,6 +30,7 @@ export type Config = {
   apiKey?: string;
   maxSteps: number;
   compactAt?: number;
+  idleTimeoutMs: number;
   contextWindow?: number;
   reasoningEffort?: ConfigFile["reasoningEffort"];
   registryUrl?: string;
@@ -36,6 +39,7 @@ export type Config = {
 
 export const DEFAULT_MODEL = "gpt-5";
 export const DEFAULT_MAX_STEPS = 50;
+export const DEFAULT_IDLE_TIMEOUT_S = 120;
 
 /** Nothing but the CLI reads $HOME: everything else is handed its directory. */
 export function resolveHome(env: NodeJS.ProcessEnv): string {
@@ -57,6 +61,7 @@ export async function loadConfig(flags: Flags, env: NodeJS.ProcessEnv): Promise<
     apiKey: nonBlank(env.OPENAI_API_KEY),
     maxSteps: flags.maxSteps ?? file.maxSteps ?? DEFAULT_MAX_STEPS,
     compactAt: flags.compactAt ?? file.compactAt,
+    idleTimeoutMs: (flags.idleTimeout ?? file.idleTimeout ?? DEFAULT_IDLE_TIMEOUT_S) * 1000,
     contextWindow: file.contextWindow,
     reasoningEffort: file.reasoningEffort,
     registryUrl: file.registryUrl,

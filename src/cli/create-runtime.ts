@@ -164,7 +164,8 @@ export function createRuntime(opts: RuntimeOptions): Runtime {
         if (event.type === "message") {
           if (event.message.role === "assistant") {
             const m = event.message;
-            recordResponse(session, { status: m.incomplete ? "aborted" : "completed", ...(m.responseId ? { responseId: m.responseId } : {}), ...(m.usage ? { usage: m.usage } : {}) });
+            const status = m.incomplete === undefined ? "completed" : m.incomplete === "aborted" ? "aborted" : "incomplete";
+            recordResponse(session, { status, ...(m.responseId ? { responseId: m.responseId } : {}), ...(m.usage ? { usage: m.usage } : {}) });
           }
           autosave.schedule();
         }
@@ -174,7 +175,7 @@ export function createRuntime(opts: RuntimeOptions): Runtime {
         }
         if (event.type === "end") {
           // Stopped mid-stream with nothing kept: the call's outcome is still "aborted", not unknown.
-          if (event.status === "aborted") recordResponse(session, { status: "aborted" });
+          if (event.status === "aborted" || event.status === "timeout") recordResponse(session, { status: "aborted" });
           autosave.schedule();
           await autosave.flush();
         }
@@ -216,7 +217,8 @@ export function createRuntime(opts: RuntimeOptions): Runtime {
       });
       for await (const event of stream(body, signal)) {
         if (event.type === "done") return textOf(event.message).trim() || null;
-        if (event.type === "error") return null;
+        // A summary or note cut short is not one to keep.
+        if (event.type === "error" || event.type === "incomplete") return null;
       }
       return null;
     },

@@ -18,6 +18,9 @@ Options
       --max-steps <n>    stop after n model calls (default 50)
       --compact-at <n>   compact above n estimated tokens (default 120000,
                          at most 90% of the model's context window)
+      --idle-timeout <s> retry a model call after s seconds without a byte
+                         from the API (default 120)
+      --timeout <s>      print mode: stop the whole run after s seconds
       --json             print mode: one JSON event per line on stdout
       --yolo             approve every call that would ask (never the guard)
   -c, --continue         continue the newest session in this folder
@@ -29,7 +32,8 @@ Options
 
 Exit codes
   0 finished · 1 model or API failure · 2 usage or configuration error
-  3 stopped at --max-steps · 4 a tool call was denied · 130 interrupted
+  3 stopped at --max-steps or --timeout · 4 a tool call was denied
+  130 interrupted
 
 State lives in $SHIRO_HOME (default ~/.shiro-neko).
 The API key comes from OPENAI_API_KEY.`;

@@ -8,6 +8,7 @@ export async function runCli(flags: Flags): Promise<number> {
   if (flags.command) return (await import("./subcommands.ts")).runSubcommand(flags.command.name, flags.command.args, config);
   const print = flags.print || flags.json || !process.stdin.isTTY;
   if (print) return (await import("../print/run-print.ts")).runPrint(flags, withKey(config));
+  if (flags.timeout !== undefined) throw new UsageError("--timeout limits a print-mode run: add -p (the interactive session has no time limit)");
   return (await import("../repl/repl.ts")).runRepl(flags, withKey(config));
 }
 

@@ -60,7 +60,7 @@ export async function startSession(opts: StartOptions): Promise<Runtime> {
     prompt,
     reloadPrompt,
     authorize,
-    stream: createOpenAIStream({ apiKey: config.apiKey, baseURL: config.baseUrl }),
+    stream: createOpenAIStream({ apiKey: config.apiKey, baseURL: config.baseUrl, idleTimeoutMs: config.idleTimeoutMs }),
     warn,
     interruptSignal: opts.interruptSignal,
   });

@@ -5,7 +5,7 @@ import type { Usage } from "../agent/messages.ts";
 export function jsonLine(event: AgentEvent): object | undefined {
   switch (event.type) {
     case "text-delta":
-      return { type: "text", delta: event.text };
+      return { type: "text", delta: event.text, ...(event.phase ? { phase: event.phase } : {}) };
     case "reasoning-delta":
       return { type: "reasoning", delta: event.text };
     case "tool-call":
@@ -16,6 +16,8 @@ export function jsonLine(event: AgentEvent): object | undefined {
       return { type: "tool-result", callId: event.callId, name: event.name, output: event.output, isError: event.isError, denied: event.denied };
     case "notice":
       return { type: "notice", level: event.level, text: event.text };
+    case "retry":
+      return { type: "retry", attempt: event.attempt, maxAttempts: event.maxAttempts, delayMs: event.delayMs, reason: event.reason };
     case "compacted":
       return { ...event };
     case "error":

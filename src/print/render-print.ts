@@ -1,8 +1,7 @@
 import pc from "picocolors";
 import type { AgentEvent, EndStatus } from "../agent/events.ts";
-import { emptyUsage, textOf, type Usage } from "../agent/messages.ts";
-import { RETRY_NOTICE } from "../agent/run.ts";
-import { createReplayFilter, type Shown } from "../ui/replay-filter.ts";
+import { emptyUsage, splitAnswer, textOf, type AssistantMessage, type Usage } from "../agent/messages.ts";
+import { retryLine } from "../ui/retry-line.ts";
 import { callSubject, modelCalls, resultMark, resultSummary } from "../ui/tool-line.ts";
 import { exitCodeFor } from "./exit-code.ts";
 import { jsonLine, type ResultLine } from "./json-line.ts";
@@ -33,36 +32,33 @@ export async function renderPrint(
   let streamed = false;
   let outcome: PrintOutcome = { code: 1, status: "error", text: "", steps: 0, usage: emptyUsage() };
 
-  // Live text on a terminal: a retried stream repeats what was shown; print only what is new (as the REPL does).
-  const replay = createReplayFilter();
-  let retryNotice = "";
-  const showLive = (shown: Shown | undefined) => {
-    if (!shown) return;
-    if ("show" in shown) return io.out(shown.show);
-    io.err(`\n${c.yellow("!")} ${retryNotice}${shown.restart.length ? "; its answer starts over:" : ""}\n`);
-    io.out(shown.restart.map((p) => p.text).join(""));
-  };
-
   for await (const event of events) {
     if (io.json) {
       const line = jsonLine(event);
       if (line) io.out(JSON.stringify(line) + "\n");
     }
-    if (!io.json && io.liveText && (event.type === "message" || event.type === "error" || event.type === "end")) showLive(replay.finish());
     switch (event.type) {
       case "text-delta":
-        if (!io.json && io.liveText) {
-          showLive(replay.delta("text", event.text));
+        // Commentary is progress: it goes to stderr with its message, never to stdout.
+        if (!io.json && io.liveText && event.phase !== "commentary") {
+          io.out(event.text);
           streamed = true;
         }
         break;
+      case "retry":
+        if (io.json) break;
+        // A retried answer streams again from the start: end the cut-off line and say so.
+        if (streamed) io.out("\n");
+        io.err(`${c.yellow("!")} ${retryLine(event)}${streamed ? "; its answer starts over:" : ""}\n`);
+        streamed = false;
+        break;
       case "message":
         if (event.message.role === "assistant") {
-          const text = textOf(event.message);
-          const hasCalls = event.message.parts.some((p) => p.type === "tool-call");
-          if (!hasCalls) finalText = text;
-          else if (text && !io.json && !io.liveText) io.err(c.dim(text.trim()) + "\n");
-          if (streamed && text) io.out("\n");
+          const shown = splitForPrint(event.message, io.liveText);
+          if (shown.answer !== undefined) finalText = shown.answer;
+          if (shown.progress.trim() && !io.json) io.err(c.dim(shown.progress.trim()) + "\n");
+          if (shown.unstreamed && !io.json) io.out(shown.unstreamed);
+          if ((streamed || shown.unstreamed) && !io.json) io.out("\n");
           streamed = false;
         }
         break;
@@ -75,8 +71,7 @@ export async function renderPrint(
         }
         break;
       case "notice":
-        if (!io.json && io.liveText && event.text.startsWith(RETRY_NOTICE) && replay.retry()) retryNotice = event.text;
-        else if (!io.json) io.err(`${event.level === "warn" ? c.yellow("!") : c.dim("·")} ${event.text}\n`);
+        if (!io.json) io.err(`${event.level === "warn" ? c.yellow("!") : c.dim("·")} ${event.text}\n`);
         break;
       case "error":
         if (!io.json) io.err(`${c.red("error:")} ${event.error.message}\n`);
@@ -94,6 +89,21 @@ export async function renderPrint(
     io.out(outcome.text.endsWith("\n") ? outcome.text : outcome.text + "\n");
   }
   if (!io.json && outcome.status === "aborted") io.err(`${c.yellow("!")} interrupted; the session is saved (continue it with shiro -c)\n`);
+  if (!io.json && outcome.status === "timeout") io.err(`${c.yellow("!")} stopped at --timeout; the job is not finished and the session is saved (continue it with shiro -c, or raise --timeout)\n`);
   if (!io.json && outcome.status === "max-steps") io.err(`${c.yellow("!")} stopped after ${modelCalls(outcome.steps)} (--max-steps); the job is not finished (continue it with shiro -c, or raise --max-steps)\n`);
   return outcome.code;
+}
+
+/**
+ * One response as print mode shows it: `answer` (a response without calls), the `progress` for
+ * stderr (commentary, or text before calls), and, live, any answer text not streamed (commentary-only).
+ */
+function splitForPrint(m: AssistantMessage, live: boolean): { answer?: string; progress: string; unstreamed: string } {
+  const textOfPhase = (commentary: boolean) =>
+    m.parts.flatMap((p) => (p.type === "text" && (p.phase === "commentary") === commentary ? [p.text] : [])).join("");
+  // Live, text that is not commentary was streamed to stdout as it came.
+  const streamed = live ? textOfPhase(false) : "";
+  if (m.parts.some((p) => p.type === "tool-call")) return { progress: live ? textOfPhase(true) : textOf(m), unstreamed: "" };
+  const { answer, commentary } = splitAnswer(m);
+  return { answer, progress: commentary, unstreamed: live && answer !== streamed ? answer : "" };
 }

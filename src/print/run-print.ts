@@ -1,3 +1,4 @@
+import { RUN_TIMEOUT } from "../agent/events.ts";
 import type { Flags } from "../cli/args.ts";
 import type { Config } from "../cli/config.ts";
 import { startSession } from "../cli/start-session.ts";
@@ -7,6 +8,9 @@ import { renderPrint } from "./render-print.ts";
 const STDIN_SILENT_MS = 500;
 
 export async function runPrint(flags: Flags, config: Config & { apiKey: string }): Promise<number> {
+  const controller = new AbortController();
+  // --timeout counts from the start: a CI step's budget is wall time, whatever it was spent on.
+  const limit = flags.timeout === undefined ? undefined : setTimeout(() => controller.abort(RUN_TIMEOUT), flags.timeout * 1000);
   const { prompt, notice } = await readPrompt({
     arg: flags.prompt,
     stdin: process.stdin.isTTY ? undefined : (Bun.stdin.stream() as unknown as AsyncIterable<Uint8Array>),
@@ -19,10 +23,9 @@ export async function runPrint(flags: Flags, config: Config & { apiKey: string }
   if (notice) warn(notice);
 
   const runtime = await startSession({ flags, config, cwd: process.cwd(), warn });
-  const controller = new AbortController();
   process.once("SIGINT", () => controller.abort());
 
-  return renderPrint(
+  const code = await renderPrint(
     runtime.runTurn(prompt, controller.signal),
     {
       out: (t) => process.stdout.write(t),
@@ -33,4 +36,6 @@ export async function runPrint(flags: Flags, config: Config & { apiKey: string }
     },
     (outcome) => ({ costUsd: runtime.costOf(outcome.usage) ?? null, sessionId: runtime.session.id }),
   );
+  clearTimeout(limit);
+  return code;
 }

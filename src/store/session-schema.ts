@@ -20,7 +20,7 @@ const itemId = z.string().optional();
 
 const assistantPartSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("reasoning"), itemId, summary: z.array(z.string()), encrypted: z.string().optional() }),
-  z.object({ type: z.literal("text"), itemId, text: z.string() }),
+  z.object({ type: z.literal("text"), itemId, text: z.string(), phase: z.enum(["commentary", "final_answer"]).optional() }),
   z.object({ type: z.literal("tool-call"), itemId, callId: z.string(), name: z.string(), arguments: z.string() }),
 ]);
 
@@ -32,7 +32,8 @@ export const messageSchema: z.ZodType<Message> = z.discriminatedUnion("role", [
     responseId: z.string().optional(),
     usage: usageSchema.optional(),
     parts: z.array(assistantPartSchema),
-    incomplete: z.literal("aborted").optional(),
+    incomplete: z.string().optional(),
+    otherItems: z.array(z.string()).optional(),
   }),
   z.object({
     role: z.literal("tool"),
@@ -48,7 +49,7 @@ export { notebookSchema, type Notebook } from "../agent/notebook.ts";
 export const promptSnapshotSchema = z.object({ instructions: z.string(), tools: z.array(z.unknown()) });
 
 export const responseSummarySchema = z.object({
-  status: z.enum(["completed", "aborted", "error"]),
+  status: z.enum(["completed", "incomplete", "aborted", "error"]),
   responseId: z.string().optional(),
   usage: usageSchema.optional(),
   error: z.string().optional(),

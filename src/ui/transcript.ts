@@ -1,6 +1,6 @@
 import pc from "picocolors";
 import type { AgentEvent } from "../agent/events.ts";
-import { RETRY_NOTICE } from "../agent/run.ts";
+import { retryLine } from "./retry-line.ts";
 import { createBoldMarkers, type Span } from "./bold-markers.ts";
 import { createReplayFilter, type Shown, type StreamKind } from "./replay-filter.ts";
 import { callSubject, modelCalls, resultMark, resultSummary } from "./tool-line.ts";
@@ -69,8 +69,9 @@ export function createTranscript({ write, color, diff }: TranscriptOptions): (ev
       const kind = event.type === "text-delta" ? "text" : "reasoning";
       return show(replay.delta(kind, event.text), kind);
     }
-    if (event.type === "notice" && event.text.startsWith(RETRY_NOTICE) && replay.retry()) {
-      retryNotice = event.text;
+    // A retry after text was shown waits to see whether the new stream departs from it.
+    if (event.type === "retry" && replay.retry()) {
+      retryNotice = retryLine(event);
       return;
     }
     if (event.type === "message" || event.type === "error" || event.type === "end") {
@@ -94,6 +95,9 @@ export function createTranscript({ write, color, diff }: TranscriptOptions): (ev
       }
       case "notice":
         line(event.level === "warn" ? c.yellow(`! ${event.text}`) : c.dim(`· ${event.text}`));
+        break;
+      case "retry":
+        line(c.yellow(`! ${retryLine(event)}`));
         break;
       case "error":
         line(c.red(`error: ${event.error.message}`));

@@ -1,12 +1,13 @@
 import type { ResponseStreamEvent, ResponseUsage } from "openai/resources/responses/responses";
-import type { AssistantMessage, AssistantPart, Usage } from "../agent/messages.ts";
+import type { AssistantMessage, AssistantPart, Phase, Usage } from "../agent/messages.ts";
 import type { ModelEvent } from "./model-stream.ts";
 import { streamFailureToModelError, type StreamFailure } from "./stream-error.ts";
 
 /**
  * Turns the SDK's parsed stream events, fed one at a time, into ModelEvents. Pure: no I/O.
  * `push` returns what to emit now: a delta, the finished message (`done`) on `response.completed`,
- * or an `error` for an in-stream failure; after either of those it ignores everything.
+ * what streamed (`incomplete`) on `response.incomplete`, or an `error` for an in-stream failure;
+ * after any of those it ignores everything.
  */
 export type ResponseAssembler = {
   push(event: ResponseStreamEvent): ModelEvent | undefined;
@@ -14,11 +15,12 @@ export type ResponseAssembler = {
   partial(): AssistantMessage;
 };
 
-// One slot per output item, by `output_index`; item types shiro does not use stay empty.
+// One slot per output item, by `output_index`; item types shiro does not use are only named.
 type Slot =
   | { kind: "reasoning"; itemId?: string; summary: string[]; encrypted?: string }
-  | { kind: "text"; itemId?: string; content: string[] }
-  | { kind: "call"; itemId?: string; callId: string; name: string; arguments: string };
+  | { kind: "text"; itemId?: string; content: string[]; phase?: Phase }
+  | { kind: "call"; itemId?: string; callId: string; name: string; arguments: string }
+  | { kind: "other"; itemType: string };
 
 /** `requestedModel` stands in for the answering model until the stream names it. */
 export function createResponseAssembler(requestedModel: string): ResponseAssembler {
@@ -43,12 +45,21 @@ export function createResponseAssembler(requestedModel: string): ResponseAssembl
     return (slots[index] = { kind: "call", itemId, callId: "", name: "", arguments: "" });
   };
 
-  const message = (): AssistantMessage => ({
-    role: "assistant",
-    model,
-    ...(responseId ? { responseId } : {}),
-    parts: slots.filter((s) => s !== undefined).map(toPart),
-  });
+  const message = (): AssistantMessage => {
+    const used = slots.filter((s) => s !== undefined);
+    const others = used.flatMap((s) => (s.kind === "other" ? [s.itemType] : []));
+    return {
+      role: "assistant",
+      model,
+      ...(responseId ? { responseId } : {}),
+      parts: used.flatMap((s) => (s.kind === "other" ? [] : [toPart(s)])),
+      ...(others.length ? { otherItems: others } : {}),
+    };
+  };
+  const withUsage = (usage: ResponseUsage | null | undefined): AssistantMessage => {
+    const counted = toUsage(usage);
+    return { ...message(), ...(counted ? { usage: counted } : {}) };
+  };
 
   const fail = (failure: StreamFailure): ModelEvent => {
     finished = true;
@@ -73,9 +84,13 @@ export function createResponseAssembler(requestedModel: string): ResponseAssembl
           slot.summary = item.summary.map((s) => s.text);
           if (event.type === "response.output_item.done" && item.encrypted_content) slot.encrypted = item.encrypted_content;
         } else if (item.type === "message") {
-          textAt(index, item.id).content = item.content.map((c) => (c.type === "output_text" ? c.text : c.refusal));
+          const slot = textAt(index, item.id);
+          slot.content = item.content.map((c) => (c.type === "output_text" ? c.text : c.refusal));
+          if (item.phase) slot.phase = item.phase;
         } else if (item.type === "function_call") {
           Object.assign(callAt(index, item.id), { callId: item.call_id, name: item.name, arguments: item.arguments });
+        } else {
+          slots[index] = { kind: "other", itemType: item.type };
         }
         return undefined;
       }
@@ -97,9 +112,9 @@ export function createResponseAssembler(requestedModel: string): ResponseAssembl
         return undefined;
       case "response.output_text.delta":
       case "response.refusal.delta": {
-        const content = textAt(event.output_index, event.item_id).content;
-        content[event.content_index] = (content[event.content_index] ?? "") + event.delta;
-        return { type: "text-delta", text: event.delta };
+        const slot = textAt(event.output_index, event.item_id);
+        slot.content[event.content_index] = (slot.content[event.content_index] ?? "") + event.delta;
+        return { type: "text-delta", text: event.delta, ...(slot.phase ? { phase: slot.phase } : {}) };
       }
       case "response.output_text.done":
         textAt(event.output_index, event.item_id).content[event.content_index] = event.text;
@@ -114,19 +129,17 @@ export function createResponseAssembler(requestedModel: string): ResponseAssembl
         // This event may lack `name`; the name comes from the item events.
         callAt(event.output_index, event.item_id).arguments = event.arguments;
         return undefined;
-      case "response.completed": {
+      case "response.completed":
+      case "response.incomplete": {
         finished = true;
-        responseId = event.response.id;
+        if (event.response.id) responseId = event.response.id;
         if (event.response.model) model = event.response.model;
-        const usage = toUsage(event.response.usage);
-        return { type: "done", message: { ...message(), ...(usage ? { usage } : {}) } };
+        if (event.type === "response.completed") return { type: "done", message: withUsage(event.response.usage) };
+        // The reason may be one the SDK's types do not list yet (e.g. server_timeout).
+        return { type: "incomplete", message: withUsage(event.response.usage), reason: event.response.incomplete_details?.reason ?? "unknown" };
       }
       case "response.failed":
         return fail(event.response.error ?? { message: "the response failed" });
-      case "response.incomplete": {
-        const reason = event.response.incomplete_details?.reason ?? "unknown";
-        return fail({ message: `the response stopped before it was complete (${reason})`, code: reason });
-      }
       case "error": {
         // The API nests the fields under `error`; the SDK's type declares them flat.
         const nested = (event as unknown as { error?: StreamFailure }).error;
@@ -140,12 +153,12 @@ export function createResponseAssembler(requestedModel: string): ResponseAssembl
   return { push, partial: message };
 }
 
-function toPart(slot: Slot): AssistantPart {
+function toPart(slot: Exclude<Slot, { kind: "other" }>): AssistantPart {
   switch (slot.kind) {
     case "reasoning":
       return { type: "reasoning", itemId: slot.itemId, summary: slot.summary, ...(slot.encrypted ? { encrypted: slot.encrypted } : {}) };
     case "text":
-      return { type: "text", itemId: slot.itemId, text: slot.content.join("") };
+      return { type: "text", itemId: slot.itemId, text: slot.content.join(""), ...(slot.phase ? { phase: slot.phase } : {}) };
     case "call":
       return { type: "tool-call", itemId: slot.itemId, callId: slot.callId, name: slot.name, arguments: slot.arguments };
   }

@@ -6,4 +6,8 @@ export type ModelError = {
   /** The API's error code, e.g. `context_length_exceeded`, `rate_limit_exceeded`. */
   code?: string;
   retryable: boolean;
+  /** What to check, added to the final error line (not to each retry's). */
+  hint?: string;
+  /** How long the server asked us to wait before asking again (`retry-after`, `retry-after-ms`). */
+  retryAfterMs?: number;
 };

@@ -68,8 +68,9 @@ function pushAssistant(items: ResponseInputItem[], m: AssistantMessage, model: s
         } as ResponseInputItem);
       }
     } else if (part.type === "text") {
+      // phase goes back as it came: later models read it to tell commentary from answers.
       if (part.text !== "")
-        items.push({ type: "message", role: "assistant", content: [{ type: "output_text", text: part.text }] } as ResponseInputItem);
+        items.push({ type: "message", role: "assistant", content: [{ type: "output_text", text: part.text }], ...(part.phase ? { phase: part.phase } : {}) } as ResponseInputItem);
     } else {
       callIds.push(part.callId);
       items.push({ type: "function_call", call_id: part.callId, name: part.name, arguments: part.arguments });

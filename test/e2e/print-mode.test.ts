@@ -106,10 +106,13 @@ describe("print mode end to end (compiled binary ↔ strict local API)", () => {
   });
 
   test("exit 1: the API keeps failing — one readable error line, no stack trace", async () => {
-    server.inject({ status: 500 }, { status: 500 }, { status: 500 });
+    // retry-after-ms: 0 so the six attempts do not wait out the backoff (unattended-wire tests do).
+    const before = server.requests.length;
+    server.inject(...Array.from({ length: 6 }, () => ({ status: 500, retryAfterMs: 0 })));
     const r = await runShiro(["-p", "-m", "echo-model", "hello"], { cwd: tempDir("fail"), env: env() });
     expect(r.code).toBe(1);
-    expect(r.stderr).toContain("error:");
+    expect(since(before).map((q) => q.status)).toEqual([500, 500, 500, 500, 500, 500]);
+    expect(r.stderr.split("\n").filter((l) => l.startsWith("error:"))).toEqual(["error: 500 The server had an error while processing your request. Sorry about that! (after 6 attempts)"]);
     expect(r.stderr).not.toContain("    at ");
   });
 

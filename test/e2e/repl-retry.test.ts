@@ -40,6 +40,6 @@ test("a retry that answers differently says so once, then shows the new answer w
   await repl.send("hello");
   await repl.idle(mark);
   const screen = repl.screen();
-  expect(screen).toMatch(/\n! retrying model call \(attempt 2\): .*; its answer starts over:\nA different answer entirely\.\n›/);
+  expect(screen).toMatch(/\n! retrying model call \(attempt 2 of 6\) in 0\.\d s: .*; its answer starts over:\nA different answer entirely\.\n›/);
   expect(count(screen, "A different answer")).toBe(1);
 });

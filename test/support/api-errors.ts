@@ -24,6 +24,8 @@ export const rateLimited = (model: string, retryAfterSeconds = 1) =>
     "rate_limit_exceeded",
   );
 
+export const quotaExceeded = (message: string) => error(429, message, "insufficient_quota", null, "insufficient_quota");
+
 export const serverError = (status = 500, message = "The server had an error while processing your request. Sorry about that!") =>
   error(status, message, "server_error", null, null);
 

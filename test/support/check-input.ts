@@ -112,6 +112,8 @@ function checkShape(item: Item, i: number): ApiError | null {
     case "message": {
       if (!["user", "assistant", "system", "developer"].includes(item.role))
         return invalid(400, `Invalid value: '${item.role}'. Supported values are: 'assistant', 'system', 'developer', and 'user'.`, `${at}.role`, "invalid_value");
+      if (item.phase != null && !["commentary", "final_answer"].includes(item.phase))
+        return invalid(400, `Invalid value: '${item.phase}'. Supported values are: 'commentary' and 'final_answer'.`, `${at}.phase`, "invalid_value");
       if (typeof item.content === "string") return null;
       if (!Array.isArray(item.content)) return invalid(400, `Invalid type for '${at}.content': expected one of an array or a string.`, `${at}.content`, "invalid_type");
       const allowed = item.role === "assistant" ? ["output_text", "refusal"] : ["input_text", "input_image", "input_file"];

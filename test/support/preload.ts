@@ -1,12 +1,18 @@
-import { mkdtempSync } from "node:fs";
+import { afterAll } from "bun:test";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ensureBinary } from "./binary.ts";
 
+// Every temp dir a test makes (os.tmpdir() reads TMPDIR) lands in one folder of this run, removed at the end.
+const runDir = mkdtempSync(join(tmpdir(), "shiro-test-run-"));
+process.env.TMPDIR = runDir;
+afterAll(() => rmSync(runDir, { recursive: true, force: true }));
+
 // No test may touch the real home: its ~/.shiro-neko, nor the login files (~/.profile, ~/.bashrc) that
 // `bash -lc` would run — on some machines those do slow, lock-taking work a killed test can leave stuck.
-process.env.HOME = mkdtempSync(join(tmpdir(), "shiro-test-home-"));
-process.env.SHIRO_HOME = mkdtempSync(join(tmpdir(), "shiro-test-shirohome-"));
+process.env.HOME = mkdtempSync(join(runDir, "shiro-test-home-"));
+process.env.SHIRO_HOME = mkdtempSync(join(runDir, "shiro-test-shirohome-"));
 
 // End-to-end tests spawn the compiled binary; make sure it matches the sources before any test runs.
 ensureBinary();

@@ -84,22 +84,27 @@ export function renderTurn(turn: Turn, opts: RenderOptions): RenderedTurn {
     reasoningTokens = 8 + estimateTokens((turn.reasoning ?? []).join(""));
   }
 
-  const calls = turn.calls ?? [];
-  if (turn.text !== undefined || calls.length === 0) {
-    const text = turn.text ?? "";
+  const message = (text: string, phase?: "commentary" | "final_answer") => {
     const id = newId("msg");
     const output_index = output.length;
     const at = { item_id: id, output_index, content_index: 0 };
-    emit("response.output_item.added", { output_index, item: { id, type: "message", status: "in_progress", content: [], role: "assistant" } });
+    const labelled = phase ? { phase } : {};
+    emit("response.output_item.added", { output_index, item: { id, type: "message", status: "in_progress", content: [], ...labelled, role: "assistant" } });
     emit("response.content_part.added", { ...at, part: { type: "output_text", annotations: [], logprobs: [], text: "" } });
     for (const delta of splitDeltas(text)) emit("response.output_text.delta", { ...at, delta, logprobs: [], obfuscation: obfuscation() });
     emit("response.output_text.done", { ...at, text, logprobs: [] });
     const part = { type: "output_text", annotations: [], logprobs: [], text };
     emit("response.content_part.done", { ...at, part });
-    const item = { id, type: "message", status: "completed", content: [part], role: "assistant" };
+    const item = { id, type: "message", status: "completed", content: [part], ...labelled, role: "assistant" };
     emit("response.output_item.done", { output_index, item });
     output.push(item);
     outputChars += text.length;
+  };
+
+  const calls = turn.calls ?? [];
+  if (turn.commentary !== undefined) message(turn.commentary, "commentary");
+  if (turn.text !== undefined || (calls.length === 0 && turn.commentary === undefined)) {
+    message(turn.text ?? "", turn.commentary === undefined ? undefined : calls.length ? "commentary" : "final_answer");
   }
 
   for (const call of calls) {
@@ -119,4 +124,14 @@ export function renderTurn(turn: Turn, opts: RenderOptions): RenderedTurn {
   }
 
   return { events, output, outputTokens: Math.ceil(outputChars / 4) + reasoningTokens, reasoningTokens };
+}
+
+/** Output items given whole (hosted tools' items, say), streamed as added + done like any other item. */
+export function renderItems(items: Record<string, any>[]): RenderedTurn {
+  const events: StreamEvent[] = [];
+  items.forEach((item, output_index) => {
+    events.push({ type: "response.output_item.added", output_index, item: { ...item, status: "in_progress" } });
+    events.push({ type: "response.output_item.done", output_index, item });
+  });
+  return { events, output: items, outputTokens: 8 * items.length, reasoningTokens: 0 };
 }

@@ -12,6 +12,7 @@ export type Usage = {
 export type ResponseState =
   | { status: "in_progress" }
   | { status: "completed"; output: Record<string, any>[]; usage: Usage }
+  | { status: "incomplete"; reason: string; output: Record<string, any>[]; usage: Usage }
   | { status: "failed"; error: { code: string; message: string } };
 
 export function responseObject(id: string, createdAt: number, body: any, state: ResponseState) {
@@ -23,12 +24,12 @@ export function responseObject(id: string, createdAt: number, body: any, state: 
     status: state.status,
     background: false,
     error: state.status === "failed" ? state.error : null,
-    incomplete_details: null,
+    incomplete_details: state.status === "incomplete" ? { reason: state.reason } : null,
     instructions: body.instructions ?? null,
     max_output_tokens: body.max_output_tokens ?? null,
     max_tool_calls: null,
     model: body.model,
-    output: state.status === "completed" ? state.output : [],
+    output: state.status === "completed" || state.status === "incomplete" ? state.output : [],
     parallel_tool_calls: body.parallel_tool_calls ?? true,
     previous_response_id: null,
     prompt_cache_key: body.prompt_cache_key ?? null,
@@ -44,7 +45,7 @@ export function responseObject(id: string, createdAt: number, body: any, state: 
     top_logprobs: 0,
     top_p: 1,
     truncation: "disabled",
-    usage: state.status === "completed" ? state.usage : null,
+    usage: state.status === "completed" || state.status === "incomplete" ? state.usage : null,
     user: null,
     metadata: body.metadata ?? {},
   };

@@ -3,10 +3,10 @@ export type SseFrame = { event: string; data: any };
 
 export const userMessage = (text: string) => ({ type: "message", role: "user", content: [{ type: "input_text", text }] });
 
-export function postResponses(baseUrl: string, body: unknown, opts: { key?: string | null; raw?: string } = {}): Promise<Response> {
+export function postResponses(baseUrl: string, body: unknown, opts: { key?: string | null; raw?: string; signal?: AbortSignal } = {}): Promise<Response> {
   const headers: Record<string, string> = { "content-type": "application/json" };
   if (opts.key !== null) headers.authorization = `Bearer ${opts.key ?? "test-key"}`;
-  return fetch(`${baseUrl}/responses`, { method: "POST", headers, body: opts.raw ?? JSON.stringify(body) });
+  return fetch(`${baseUrl}/responses`, { method: "POST", headers, body: opts.raw ?? JSON.stringify(body), signal: opts.signal });
 }
 
 /** Splits an SSE body into frames; throws on a frame that is not `event:` + `data:` with matching type. */

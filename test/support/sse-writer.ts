@@ -14,6 +14,9 @@ export type StreamPlan = {
   pauseMs?: number;
   /** Wait this long between events (lets tests interrupt mid-stream). */
   paceMs?: number;
+  /** After this many events, send nothing more until `until` settles, then close. */
+  hangAfter?: number;
+  until?: Promise<void>;
 };
 
 export function sseStream(events: StreamEvent[], plan: StreamPlan = {}): ReadableStream<Uint8Array> {
@@ -22,6 +25,10 @@ export function sseStream(events: StreamEvent[], plan: StreamPlan = {}): Readabl
   let next = 0;
   return new ReadableStream({
     async pull(controller) {
+      if (next === plan.hangAfter) {
+        await plan.until;
+        return controller.close();
+      }
       if (next >= end) return controller.close();
       if (next === plan.pauseAfter && plan.pauseMs) await Bun.sleep(plan.pauseMs);
       else if (next > 0 && plan.paceMs) await Bun.sleep(plan.paceMs);

@@ -8,21 +8,14 @@ import { checkInput, type ApiError, type IssuedItems } from "./check-input.ts";
 import { isReasoningModel } from "./check-params.ts";
 import * as errors from "./api-errors.ts";
 import { cachedTokens, estimateInputTokens, promptKey } from "./prompt-tokens.ts";
-import { newId, renderTurn, type StreamEvent } from "./render-turn.ts";
+import { QUOTA_MESSAGE, untilGone, type Fault } from "./faults.ts";
+import { newId, renderItems, renderTurn, type StreamEvent } from "./render-turn.ts";
 import { responseObject, type Usage } from "./response-object.ts";
 import { sseStream, type StreamPlan } from "./sse-writer.ts";
 import { echoModel } from "./scripts.ts";
 import type { ScriptedModel, Turn } from "./turn.ts";
 
-export type Fault =
-  /** Answer with this HTTP status (429 → rate-limit body, ≥500 → server error body). */
-  | { status: number; retryAfter?: number }
-  /** Close the stream after this many events, before response.completed. */
-  | { cut: number }
-  /** After `afterEventCount` events (default 2: created, in_progress) send `error` then `response.failed`. */
-  | { errorEvent: true; afterEventCount?: number; code?: string; message?: string }
-  /** Wait before answering, or, with afterEventCount, stall the stream after that many events. */
-  | { delayMs: number; afterEventCount?: number };
+export type { Fault } from "./faults.ts";
 
 export type StrictServerOptions = {
   /** Scripted models by request `model`. */
@@ -46,6 +39,8 @@ export type RecordedRequest = {
   body: any;
   status: number;
   headers: Record<string, string>;
+  /** When it arrived (performance.now()), to measure the backoff between retries. */
+  at: number;
 };
 
 export type StrictServer = {
@@ -69,6 +64,7 @@ export async function startStrictServer(opts: StrictServerOptions = {}): Promise
   let calls = 0;
 
   async function handle(req: Request): Promise<Response> {
+    const at = performance.now();
     const url = new URL(req.url);
     const raw = await req.text();
     const record: RecordedRequest = {
@@ -78,6 +74,7 @@ export async function startStrictServer(opts: StrictServerOptions = {}): Promise
       body: parseBody(raw),
       status: 0,
       headers: Object.fromEntries(req.headers),
+      at,
     };
     requests.push(record);
     const fail = (error: ApiError, headers: Record<string, string> = {}) => {
@@ -91,13 +88,18 @@ export async function startStrictServer(opts: StrictServerOptions = {}): Promise
     const fault = faults.shift();
     if (fault && "status" in fault) {
       const model = String(record.body?.model ?? "gpt-5");
-      if (fault.status === 429) {
-        const retry: Record<string, string> = fault.retryAfter === undefined ? {} : { "retry-after": String(fault.retryAfter) };
-        return fail(errors.rateLimited(model, fault.retryAfter), retry);
-      }
-      return fail(errors.serverError(fault.status));
+      const retry: Record<string, string> = {
+        ...(fault.retryAfter === undefined ? {} : { "retry-after": String(fault.retryAfter) }),
+        ...(fault.retryAfterMs === undefined ? {} : { "retry-after-ms": String(fault.retryAfterMs) }),
+      };
+      if (fault.status === 429) return fail(fault.quota ? errors.quotaExceeded(QUOTA_MESSAGE) : errors.rateLimited(model, fault.retryAfter), retry);
+      return fail(errors.serverError(fault.status), retry);
     }
     if (fault && "delayMs" in fault && fault.afterEventCount === undefined) await Bun.sleep(fault.delayMs);
+    if (fault && "hang" in fault && fault.afterEventCount === undefined) {
+      await untilGone(req.signal);
+      return new Response(null, { status: 499 });
+    }
 
     const body = record.body;
     if (!body || typeof body !== "object" || Array.isArray(body)) return fail(errors.invalidJson());
@@ -124,7 +126,7 @@ export async function startStrictServer(opts: StrictServerOptions = {}): Promise
       return fail(errors.serverError(500, `scripted model threw: ${e}`));
     }
 
-    const rendered = renderTurn(turn, {
+    const rendered = fault && "onlyItems" in fault ? renderItems(fault.onlyItems) : renderTurn(turn, {
       model: body.model,
       reasoningModel: isReasoningModel(body.model),
       withSummary: Boolean(body.reasoning?.summary),
@@ -159,9 +161,15 @@ export async function startStrictServer(opts: StrictServerOptions = {}): Promise
       const error = { ...errors.IN_STREAM_SERVER_ERROR, ...(fault.code ? { code: fault.code } : {}), ...(fault.message ? { message: fault.message } : {}) };
       return stream(record, failedEvents(responseId, createdAt, body, rendered.events.slice(0, at - 2), error), {});
     }
+    if (fault && "incomplete" in fault) {
+      const incomplete = responseObject(responseId, createdAt, body, { status: "incomplete", reason: fault.incomplete, output: rendered.output, usage });
+      const streamed = rendered.events.slice(0, fault.afterEventCount ?? rendered.events.length);
+      return stream(record, [...openingEvents(responseId, createdAt, body), ...streamed, { type: "response.incomplete", response: incomplete }], {});
+    }
     const plan: StreamPlan = {};
     if (fault && "cut" in fault) plan.cutAfter = Math.min(fault.cut, events.length - 1);
     if (fault && "delayMs" in fault) Object.assign(plan, { pauseAfter: fault.afterEventCount, pauseMs: fault.delayMs });
+    if (fault && "hang" in fault) Object.assign(plan, { hangAfter: fault.afterEventCount, until: untilGone(req.signal) });
     return stream(record, events, plan);
   }
 

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { z } from "zod";
 import { run, type RunOptions } from "../../src/agent/run.ts";
-import type { AgentEvent } from "../../src/agent/events.ts";
+import { RUN_TIMEOUT, type AgentEvent } from "../../src/agent/events.ts";
 import type { AssistantMessage, Message } from "../../src/agent/messages.ts";
 import type { ModelEvent, ModelStream, RequestBody } from "../../src/wire/model-stream.ts";
 import { defineTool, ToolError } from "../../src/tools/tool.ts";
@@ -122,5 +122,49 @@ describe("agent loop", () => {
     );
     expect(end.status).toBe("aborted");
     expect(messages[1]).toEqual({ role: "assistant", model: "m", parts: [{ type: "text", text: "half an ans" }], incomplete: "aborted" });
+  });
+
+  test("an abort with the run-timeout reason ends as `timeout`, keeping the streamed text", async () => {
+    const controller = new AbortController();
+    const { end, messages } = await drive(
+      () => {
+        controller.abort(RUN_TIMEOUT);
+        return [{ type: "error", error: { message: "aborted", retryable: false }, partial: { role: "assistant", model: "m", parts: [{ type: "text", text: "so far" }] } }];
+      },
+      { signal: controller.signal },
+    );
+    expect(end.status).toBe("timeout");
+    expect(messages[1]).toMatchObject({ parts: [{ type: "text", text: "so far" }], incomplete: "aborted" });
+  });
+
+  test("an incomplete response keeps its text (not its half-made calls) and ends the run as `incomplete` with an error naming why", async () => {
+    const cut: AssistantMessage = {
+      role: "assistant",
+      model: "m",
+      parts: [{ type: "text", text: "Half of it", phase: "final_answer" }, call("c1", "echo", '{"te')],
+      usage: { inputTokens: 10, cachedTokens: 0, outputTokens: 16, reasoningTokens: 0 },
+    };
+    const { end, messages, events, bodies } = await drive(() => [{ type: "incomplete", message: cut, reason: "max_output_tokens" }]);
+    expect(bodies).toHaveLength(1);
+    expect(end).toMatchObject({ status: "incomplete", steps: 1, usage: { outputTokens: 16 } });
+    expect(messages[1]).toEqual({ ...cut, parts: [{ type: "text", text: "Half of it", phase: "final_answer" }], incomplete: "max_output_tokens" });
+    const error = events.find((e) => e.type === "error") as Extract<AgentEvent, { type: "error" }>;
+    expect(error.error).toMatchObject({ code: "max_output_tokens", retryable: false });
+    expect(error.error.message).toContain("max_output_tokens");
+  });
+
+  test("an answer with no text and no call is an error saying what the response held, not a silent success", async () => {
+    const held: ModelEvent = { type: "done", message: { role: "assistant", model: "m", parts: [{ type: "reasoning", summary: [] }], otherItems: ["web_search_call", "web_search_call"] } };
+    const { end, events } = await drive(() => [held]);
+    expect(end.status).toBe("error");
+    const error = events.find((e) => e.type === "error") as Extract<AgentEvent, { type: "error" }>;
+    expect(error.error.message).toBe("the model answered with no text and no tool call (the response held only: reasoning, web_search_call ×2)");
+  });
+
+  test("retries reach the run's events as they happen, before the answer", async () => {
+    const retry: ModelEvent = { type: "retry", attempt: 2, maxAttempts: 6, delayMs: 512, reason: "500 server error" };
+    const { events } = await drive(() => [retry, reply([{ type: "text", text: "ok" }])]);
+    expect(events.map((e) => e.type)).toEqual(["retry", "message", "end"]);
+    expect(events[0]).toEqual(retry);
   });
 });

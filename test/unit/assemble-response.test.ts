@@ -103,6 +103,10 @@ test("phase stream: two messages become two text parts in output order, cached a
   expect(texts.length).toBe(2);
   expect(texts[0]).toStartWith("Got it — I’ll quickly check reliable");
   expect(texts[1]).toStartWith("Here are a few **AI headlines");
+  // Each message keeps its phase, so it can be sent back and the answer told from the commentary.
+  expect(done.message.parts.map((p) => (p.type === "text" ? p.phase : undefined))).toEqual(["commentary", "final_answer"]);
+  const phases = emitted.flatMap((e) => (e.type === "text-delta" ? [`${e.phase}:${e.text}`] : []));
+  expect(phases).toEqual(["commentary:Got", "commentary: it", "final_answer:Here are a", "final_answer: few **AI"]);
   // The recording keeps only the first two deltas of each message; the done events carry the whole text.
   expect(deltas(emitted, "text-delta")).toBe("Got itHere are a few **AI");
   expect(done.message.model).toBe("gpt-5.3-codex");
@@ -182,26 +186,39 @@ test("partial() holds what streamed so far, and never the incomplete encrypted c
   expect(early.model).toBe("gpt-5-2025-08-07");
 });
 
-test("an incomplete response is a non-retryable error naming the reason, keeping the text so far", () => {
+test("an incomplete response ends as `incomplete` with its reason, its usage and the text so far", () => {
   const { emitted } = assemble([
     ev({ type: "response.created", response: { id: "resp_i", model: "gpt-5" } }),
     ev({ type: "response.output_item.added", output_index: 0, item: { id: "msg_i", type: "message", role: "assistant", content: [] } }),
     ev({ type: "response.output_text.delta", item_id: "msg_i", output_index: 0, content_index: 0, delta: "Half an ans", logprobs: [] }),
-    ev({ type: "response.incomplete", response: { id: "resp_i", model: "gpt-5", incomplete_details: { reason: "max_output_tokens" } } }),
+    ev({
+      type: "response.incomplete",
+      response: { id: "resp_i", model: "gpt-5", incomplete_details: { reason: "max_output_tokens" }, usage: { input_tokens: 9, input_tokens_details: { cached_tokens: 0 }, output_tokens: 16, output_tokens_details: { reasoning_tokens: 0 }, total_tokens: 25 } },
+    }),
   ]);
   expect(emitted).toEqual([
     { type: "text-delta", text: "Half an ans" },
     {
-      type: "error",
-      error: { message: "the response stopped before it was complete (max_output_tokens)", code: "max_output_tokens", retryable: false },
-      partial: { role: "assistant", model: "gpt-5", responseId: "resp_i", parts: [{ type: "text", itemId: "msg_i", text: "Half an ans" }] },
+      type: "incomplete",
+      reason: "max_output_tokens",
+      message: {
+        role: "assistant",
+        model: "gpt-5",
+        responseId: "resp_i",
+        parts: [{ type: "text", itemId: "msg_i", text: "Half an ans" }],
+        usage: { inputTokens: 9, cachedTokens: 0, outputTokens: 16, reasoningTokens: 0 },
+      },
     },
   ]);
 });
 
-test("a failed response with a server error is retryable", () => {
+test("item types shiro does not use (hosted tools) are named in otherItems, never dropped without a word", () => {
+  const search = { id: "ws_1", type: "web_search_call", status: "completed", action: { type: "search", query: "today" } };
   const { emitted } = assemble([
-    ev({ type: "response.failed", response: { id: "resp_f", model: "gpt-5", error: { code: "server_error", message: "An error occurred while processing your request." } } }),
+    ev({ type: "response.created", response: { id: "resp_w", model: "gpt-5" } }),
+    ev({ type: "response.output_item.added", output_index: 0, item: { ...search, status: "in_progress" } }),
+    ev({ type: "response.output_item.done", output_index: 0, item: search }),
+    ev({ type: "response.completed", response: { id: "resp_w", model: "gpt-5", output: [] } }),
   ]);
-  expect(emitted[0]).toMatchObject({ type: "error", error: { code: "server_error", retryable: true } });
+  expect(emitted).toEqual([{ type: "done", message: { role: "assistant", model: "gpt-5", responseId: "resp_w", parts: [], otherItems: ["web_search_call"] } }]);
 });

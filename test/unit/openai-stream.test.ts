@@ -9,28 +9,33 @@ import { recordedResponses, toSse } from "../support/recorded-stream.ts";
 type Reply = (n: number, req: Request) => Response | Promise<Response>;
 let server: ReturnType<typeof Bun.serve> | undefined;
 let bodies: string[] = [];
+// The backoffs the stream asked for; these tests do not wait them out (the e2e tests do).
+let waits: number[] = [];
+const noWait = async (ms: number) => void waits.push(ms);
 
-function serve(reply: Reply) {
+function serve(reply: Reply, opts: { idleTimeoutMs?: number } = {}) {
   bodies = [];
+  waits = [];
   server = Bun.serve({
     port: 0,
     hostname: "127.0.0.1",
+    idleTimeout: 0,
     async fetch(req) {
       bodies.push(await req.text());
       return reply(bodies.length, req);
     },
   });
-  return createOpenAIStream({ apiKey: "test-key", baseURL: `http://127.0.0.1:${server.port}/v1` });
+  return createOpenAIStream({ apiKey: "test-key", baseURL: `http://127.0.0.1:${server.port}/v1`, idleTimeoutMs: opts.idleTimeoutMs ?? 10_000, sleep: noWait });
 }
 afterEach(() => server?.stop(true));
 
 /** A streamed SSE response written chunk by chunk, with a pause so each write is its own TCP chunk. */
-function sse(chunks: (string | Uint8Array)[], opts: { hang?: boolean } = {}) {
+function sse(chunks: (string | Uint8Array)[], opts: { hang?: boolean; gapMs?: number } = {}) {
   const body = new ReadableStream<Uint8Array>({
     async start(controller) {
       for (const chunk of chunks) {
         controller.enqueue(typeof chunk === "string" ? new TextEncoder().encode(chunk) : chunk);
-        await Bun.sleep(5);
+        await Bun.sleep(opts.gapMs ?? 5);
       }
       if (!opts.hang) controller.close();
     },
@@ -76,48 +81,123 @@ test("a character split between two TCP chunks arrives whole", async () => {
   expect(doneText(events)).toBe("猫");
 });
 
-test("429 with retry-after: 0 is retried by the SDK and then succeeds", async () => {
+test("429 with retry-after: 0 is retried at once (ours, not the SDK's) and then succeeds", async () => {
   const stream = serve((n) => (n === 1 ? jsonError(429, { message: "Rate limit reached", code: "rate_limit_exceeded" }, { "retry-after": "0" }) : sse([toSse(textEvents("ok"))])));
   const events = await collect(stream);
+  expect(events[0]).toEqual({ type: "retry", attempt: 2, maxAttempts: 6, delayMs: 0, reason: "429 Rate limit reached" });
   expect(doneText(events)).toBe("ok");
   expect(bodies.length).toBe(2);
 });
 
-test("429 every time ends as one error event saying how many attempts were made", async () => {
+test("429 every time ends as one error event after six attempts", async () => {
   const stream = serve(() => new Response("", { status: 429, headers: { "retry-after": "0" } }));
   const events = await collect(stream);
-  expect(events).toEqual([{ type: "error", error: { message: "429 rate limited (after 3 attempts)", status: 429, retryable: true }, partial: expect.anything() }]);
-  expect(bodies.length).toBe(3);
+  expect(events.filter((e) => e.type === "retry").map((e) => (e as { attempt: number }).attempt)).toEqual([2, 3, 4, 5, 6]);
+  expect(events.at(-1)).toEqual({ type: "error", error: { message: "429 rate limited (after 6 attempts)", status: 429, retryable: true, retryAfterMs: 0 }, partial: expect.anything() });
+  expect(bodies.length).toBe(6);
 });
 
-test("a stream cut before response.completed is asked again once and then succeeds", async () => {
+test("five 500s then success: six requests, backoff from 0.5 s doubling, jitter only lengthening it", async () => {
+  const stream = serve((n) => (n <= 5 ? new Response("", { status: 500 }) : sse([toSse(textEvents("at last"))])));
+  const events = await collect(stream);
+  expect(doneText(events)).toBe("at last");
+  expect(bodies.length).toBe(6);
+  const nominal = [500, 1000, 2000, 4000, 8000];
+  expect(waits.length).toBe(5);
+  waits.forEach((ms, i) => {
+    expect(ms).toBeGreaterThanOrEqual(nominal[i]!);
+    expect(ms).toBeLessThanOrEqual(nominal[i]! * 1.25);
+  });
+});
+
+test("retry-after-ms is honoured over the backoff", async () => {
+  const stream = serve((n) => (n === 1 ? new Response("", { status: 503, headers: { "retry-after-ms": "1500" } }) : sse([toSse(textEvents("ok"))])));
+  const events = await collect(stream);
+  expect(events[0]).toMatchObject({ type: "retry", attempt: 2, delayMs: 1500 });
+  expect(doneText(events)).toBe("ok");
+});
+
+for (const status of [400, 401, 403, 404, 422]) {
+  test(`${status} is not retried: one request, one error`, async () => {
+    const stream = serve(() => jsonError(status, { message: `refused with ${status}` }));
+    const events = await collect(stream);
+    expect(events).toEqual([{ type: "error", error: { message: `${status} refused with ${status}`, status, retryable: false }, partial: expect.anything() }]);
+    expect(bodies.length).toBe(1);
+  });
+}
+
+test("429 insufficient_quota is not retried: it can never succeed", async () => {
+  const message = "You exceeded your current quota, please check your plan and billing details.";
+  const stream = serve(() => Response.json({ error: { message, type: "insufficient_quota", param: null, code: "insufficient_quota" } }, { status: 429 }));
+  const events = await collect(stream);
+  expect(events).toEqual([{ type: "error", error: { message: `429 ${message}`, status: 429, code: "insufficient_quota", retryable: false }, partial: expect.anything() }]);
+  expect(bodies.length).toBe(1);
+});
+
+test("a stream cut before response.completed is asked again, byte for byte, and then succeeds", async () => {
   const stream = serve((n) => sse([toSse(n === 1 ? head(textEvents("half")) : textEvents("whole"))]));
   const events = await collect(stream);
   expect(events.map((e) => e.type)).toEqual(["text-delta", "retry", "text-delta", "done"]);
-  expect(events[1]).toEqual({ type: "retry", attempt: 2, reason: "the stream ended before the response completed" });
+  expect(events[1]).toMatchObject({ type: "retry", attempt: 2, maxAttempts: 6, reason: "the stream ended before the response completed" });
   expect(doneText(events)).toBe("whole");
   expect(bodies.length).toBe(2);
   expect(bodies[1]).toBe(bodies[0]!); // the same request, byte for byte
 });
 
-test("a stream cut twice ends as one error event, after two requests", async () => {
+test("a stream cut every time ends as one error event after six attempts, keeping the last partial text", async () => {
   const stream = serve(() => sse([toSse(head(textEvents("half")))]));
   const events = await collect(stream);
-  expect(events.map((e) => e.type)).toEqual(["text-delta", "retry", "text-delta", "error"]);
+  expect(events.filter((e) => e.type === "retry").length).toBe(5);
   expect(events.at(-1)).toMatchObject({
-    error: { message: "the stream ended before the response completed (after 2 attempts)", retryable: true },
+    error: { message: "the stream ended before the response completed (after 6 attempts)", retryable: true },
     partial: { parts: [{ type: "text", text: "half" }] },
   });
-  expect(bodies.length).toBe(2);
+  expect(bodies.length).toBe(6);
 });
 
-test("a retryable error event mid-stream is asked again once", async () => {
+test("a retryable error event mid-stream is asked again", async () => {
   const failure = { type: "error", sequence_number: 3, error: { type: "server_error", code: "server_error", message: "An error occurred while processing your request.", param: null } };
   const stream = serve((n) => sse([toSse(n === 1 ? [...head(textEvents("x")), failure] : textEvents("fine"))]));
   const events = await collect(stream);
-  expect(events[1]).toEqual({ type: "retry", attempt: 2, reason: "An error occurred while processing your request." });
+  expect(events[1]).toMatchObject({ type: "retry", attempt: 2, reason: "An error occurred while processing your request." });
   expect(doneText(events)).toBe("fine");
   expect(bodies.length).toBe(2);
+});
+
+test("a server that never answers is abandoned after the idle timeout and asked again", async () => {
+  const stream = serve((n, req) => (n === 1 ? new Promise<Response>((resolve) => req.signal.addEventListener("abort", () => resolve(new Response("")))) : sse([toSse(textEvents("awake"))])), { idleTimeoutMs: 300 });
+  const started = Date.now();
+  const events = await collect(stream);
+  expect(Date.now() - started).toBeGreaterThanOrEqual(300);
+  expect(events[0]).toMatchObject({ type: "retry", attempt: 2, reason: "no data from the API for 0.3 s (--idle-timeout)" });
+  expect(doneText(events)).toBe("awake");
+  expect(bodies.length).toBe(2);
+});
+
+test("a stream that stalls after its first events is abandoned after the idle timeout and asked again", async () => {
+  const stream = serve((n) => (n === 1 ? sse([toSse(head(textEvents("sta")))], { hang: true }) : sse([toSse(textEvents("flowing"))])), { idleTimeoutMs: 300 });
+  const events = await collect(stream);
+  expect(events.map((e) => e.type)).toEqual(["text-delta", "retry", "text-delta", "done"]);
+  expect(events[1]).toMatchObject({ reason: "no data from the API for 0.3 s (--idle-timeout)" });
+  expect(doneText(events)).toBe("flowing");
+});
+
+test("a slow stream whose bytes keep coming is never cut by the idle timeout", async () => {
+  // Five events 150 ms apart: 750 ms in all, never 300 ms without a byte.
+  const stream = serve(() => sse(textEvents("slow but steady").map((e) => toSse([e])), { gapMs: 150 }), { idleTimeoutMs: 300 });
+  const started = Date.now();
+  expect(doneText(await collect(stream))).toBe("slow but steady");
+  expect(Date.now() - started).toBeGreaterThanOrEqual(550);
+  expect(bodies.length).toBe(1);
+});
+
+test("response.incomplete is not retried: what streamed ends as `incomplete` with the reason", async () => {
+  const [created, added, delta] = textEvents("Half an answer");
+  const incomplete = { type: "response.incomplete", sequence_number: 5, response: { id: "resp_t", model: "gpt-5", output: [], incomplete_details: { reason: "max_output_tokens" } } };
+  const stream = serve(() => sse([toSse([created, added, delta, incomplete])]));
+  const events = await collect(stream);
+  expect(events.at(-1)).toMatchObject({ type: "incomplete", reason: "max_output_tokens", message: { parts: [{ type: "text", text: "Half an answer" }] } });
+  expect(bodies.length).toBe(1);
 });
 
 test("the recorded quota error event mid-stream is reported at once, with its code, and not retried", async () => {
@@ -144,15 +224,30 @@ test("a 401 reads as one line with the API's message", async () => {
   expect(event).toMatchObject({ type: "error", error: { message: "401 Incorrect API key provided: test-key. You can find your API key at https://platform.openai.com.", status: 401, code: "invalid_api_key", retryable: false } });
 });
 
-test("an unreachable server is a retryable error naming the address, never a throw", async () => {
+test("an unreachable server is retried, then one error naming the address and what to check, never a throw", async () => {
   const probe = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: () => new Response() });
   const baseURL = `http://127.0.0.1:${probe.port}/v1`;
   probe.stop(true);
-  const events = await collect(createOpenAIStream({ apiKey: "test-key", baseURL, maxRetries: 0 }));
-  expect(events.length).toBe(1);
-  expect(events[0]).toMatchObject({ type: "error", error: { retryable: true } });
-  expect((events[0] as { error: { message: string } }).error.message).toStartWith(`could not reach ${baseURL}`);
-  expect((events[0] as { error: { message: string } }).error.message).toEndWith("— check the network, or --base-url / OPENAI_BASE_URL");
+  waits = [];
+  const events = await collect(createOpenAIStream({ apiKey: "test-key", baseURL, idleTimeoutMs: 10_000, sleep: noWait }));
+  expect(events.filter((e) => e.type === "retry").length).toBe(5);
+  const last = events.at(-1) as { type: string; error: { message: string; retryable: boolean } };
+  expect(last).toMatchObject({ type: "error", error: { retryable: true } });
+  expect(last.error.message).toStartWith(`could not reach ${baseURL}`);
+  expect(last.error.message).toEndWith("(after 6 attempts) — check the network, or --base-url / OPENAI_BASE_URL");
+});
+
+test("an abort during a backoff ends the call at once", async () => {
+  const stream = createOpenAIStream({ apiKey: "k", baseURL: "http://127.0.0.1:9/v1", idleTimeoutMs: 10_000 });
+  const controller = new AbortController();
+  const started = Date.now();
+  const seen: ModelEvent[] = [];
+  for await (const event of stream(request(), controller.signal)) {
+    seen.push(event);
+    if (event.type === "retry") setTimeout(() => controller.abort(), 50);
+  }
+  expect(Date.now() - started).toBeLessThan(450);
+  expect(seen.at(-1)).toMatchObject({ type: "error", error: { message: "aborted" } });
 });
 
 test("aborting mid-stream ends with an 'aborted' error that keeps the streamed text", async () => {

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import OpenAI from "openai";
 import { parseSse, postResponses, userMessage, jsonOf } from "../support/sse-client.ts";
+import { QUOTA_MESSAGE } from "../support/faults.ts";
 import { startStrictServer, type StrictServer } from "../support/strict-server.ts";
 
 let server: StrictServer;
@@ -111,5 +112,60 @@ describe("fault injection", () => {
     const count = (await events(await postResponses(paced.url, body))).length;
     expect(performance.now() - start).toBeGreaterThanOrEqual((count - 1) * 15 - 5);
     await paced.stop();
+  });
+});
+
+describe("faults for unattended runs", () => {
+  test("hang: accepts and never answers until the client leaves", async () => {
+    server.inject({ hang: true });
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 200);
+    const start = performance.now();
+    const failure = await postResponses(server.url, body, { signal: controller.signal }).catch((e: Error) => e);
+    expect(failure).toBeInstanceOf(Error);
+    expect(performance.now() - start).toBeGreaterThanOrEqual(190);
+    expect((await postResponses(server.url, body)).status).toBe(200);
+  });
+
+  test("hang with afterEventCount: the stream goes silent after that many events", async () => {
+    server.inject({ hang: true, afterEventCount: 3 });
+    const controller = new AbortController();
+    const res = await postResponses(server.url, body, { signal: controller.signal });
+    const reader = res.body!.getReader();
+    let text = "";
+    const deadline = Bun.sleep(300).then(() => "silent" as const);
+    for (;;) {
+      const chunk = await Promise.race([reader.read(), deadline]);
+      if (chunk === "silent" || chunk.done) break;
+      text += new TextDecoder().decode(chunk.value);
+    }
+    controller.abort();
+    expect(parseSse(text).map((f) => f.event)).toEqual(["response.created", "response.in_progress", "response.output_item.added"]);
+  });
+
+  test("incomplete: the text streams, then response.incomplete with the reason and usage, never completed", async () => {
+    server.inject({ incomplete: "max_output_tokens" });
+    const frames = parseSse(await (await postResponses(server.url, body)).text());
+    expect(frames.map((f) => f.event)).toContain("response.output_text.delta");
+    expect(frames.map((f) => f.event)).not.toContain("response.completed");
+    expect(frames.at(-1)!.data.response).toMatchObject({ status: "incomplete", incomplete_details: { reason: "max_output_tokens" }, usage: { output_tokens: expect.any(Number) } });
+  });
+
+  test("onlyItems: the response holds only the given items", async () => {
+    const search = { id: "ws_1", type: "web_search_call", status: "completed", action: { type: "search", query: "news" } };
+    server.inject({ onlyItems: [search] });
+    const frames = parseSse(await (await postResponses(server.url, body)).text());
+    expect(frames.map((f) => f.event)).toEqual(["response.created", "response.in_progress", "response.output_item.added", "response.output_item.done", "response.completed"]);
+    expect(frames.at(-1)!.data.response.output).toEqual([search]);
+  });
+
+  test("status 429 with quota: the insufficient_quota body; any status can carry retry-after(-ms)", async () => {
+    server.inject({ status: 429, quota: true }, { status: 503, retryAfterMs: 1500 });
+    const quota = await postResponses(server.url, body);
+    expect(quota.status).toBe(429);
+    expect((await jsonOf(quota)).error).toMatchObject({ type: "insufficient_quota", code: "insufficient_quota", message: QUOTA_MESSAGE });
+    const busy = await postResponses(server.url, body);
+    expect(busy.status).toBe(503);
+    expect(busy.headers.get("retry-after-ms")).toBe("1500");
   });
 });

@@ -1,0 +1,46 @@
+import type { ModelError } from "./model-error.ts";
+import { isFatalCode, isRetryableStatus, retryAfterFrom } from "./retry-policy.ts";
+import { streamFailureToModelError, type StreamFailure } from "./stream-error.ts";
+import { oneLine } from "../text/one-line.ts";
+
+type Sdk = typeof import("openai");
+
+const STATUS_TEXT: Record<number, string> = {
+  400: "bad request",
+  401: "unauthorized (check the API key)",
+  403: "forbidden",
+  404: "not found",
+  408: "request timeout",
+  409: "conflict",
+  422: "unprocessable request",
+  429: "rate limited",
+};
+
+/** What the SDK threw for one attempt, as a ModelError. `started`: the response headers had arrived. */
+export function sdkErrorToModelError(err: unknown, sdk: Sdk, started: boolean, baseURL: string): ModelError {
+  if (err instanceof sdk.APIConnectionTimeoutError) return { message: `the request to ${baseURL} timed out`, retryable: true };
+  if (err instanceof sdk.APIConnectionError) {
+    const cause = (err as { cause?: unknown }).cause;
+    const why = cause instanceof Error ? `: ${cause.message}` : "";
+    return { message: oneLine(`could not reach ${baseURL}${why}`), hint: "check the network, or --base-url / OPENAI_BASE_URL", retryable: true };
+  }
+  if (err instanceof sdk.APIError) {
+    const detail = (err.error ?? {}) as StreamFailure;
+    // Without a status it came from an `error` event inside a stream that had started.
+    if (err.status === undefined) return streamFailureToModelError({ message: detail.message, code: err.code, type: err.type });
+    const status = err.status;
+    const text = detail.message || STATUS_TEXT[status] || (status >= 500 ? "server error" : "request failed");
+    const code = err.code ?? undefined;
+    const retryAfterMs = retryAfterFrom(err.headers as Headers | undefined);
+    return {
+      message: oneLine(`${status} ${text}`),
+      status,
+      ...(code ? { code } : {}),
+      retryable: isRetryableStatus(status) && !isFatalCode(code),
+      ...(retryAfterMs !== undefined ? { retryAfterMs } : {}),
+    };
+  }
+  const message = err instanceof Error ? err.message : String(err);
+  // A body that breaks mid-stream (reset connection, malformed event) is worth another try.
+  return started ? { message: oneLine(`the stream broke: ${message}`), retryable: true } : { message: oneLine(`model call failed: ${message}`), retryable: false };
+}
