@@ -52,6 +52,8 @@ export type StrictServer = {
   /** Ids this server handed out under store:true, as check-input sees them. */
   issued: IssuedItems;
   inject(...faults: Fault[]): void;
+  /** Drops the faults not yet served (a run stopped early leaves some). */
+  clearFaults(): void;
   stop(): Promise<void>;
 };
 
@@ -191,6 +193,7 @@ export async function startStrictServer(opts: StrictServerOptions = {}): Promise
     },
     issued,
     inject: (...more) => void faults.push(...more),
+    clearFaults: () => void faults.splice(0),
     stop: () => server.stop(true),
   };
 }

@@ -51,6 +51,29 @@ describe("serialiseInput", () => {
     expect((input[2] as { output: string }).output).toBe(INTERRUPTED_OUTPUT);
     expect(checkInput({ model: "gpt-5-mini", input })).toBeNull();
   });
+
+  test("assistant text goes back with its phase, and without one when the model gave none", () => {
+    const messages: Message[] = [
+      { role: "user", text: "go" },
+      {
+        role: "assistant",
+        model: "gpt-5.3-codex",
+        parts: [
+          { type: "text", text: "Checking first.", phase: "commentary" },
+          { type: "text", text: "Done.", phase: "final_answer" },
+        ],
+      },
+      { role: "assistant", model: "gpt-5", parts: [{ type: "text", text: "plain" }] },
+      { role: "user", text: "thanks" },
+    ];
+    const input = serialiseInput(messages, { model: "gpt-5.3-codex" });
+    expect(input.slice(1, 4)).toEqual([
+      { type: "message", role: "assistant", content: [{ type: "output_text", text: "Checking first." }], phase: "commentary" },
+      { type: "message", role: "assistant", content: [{ type: "output_text", text: "Done." }], phase: "final_answer" },
+      { type: "message", role: "assistant", content: [{ type: "output_text", text: "plain" }] },
+    ] as any);
+    expect(checkInput({ model: "gpt-5.3-codex", input })).toBeNull();
+  });
 });
 
 describe("reasoning made by a dated snapshot", () => {

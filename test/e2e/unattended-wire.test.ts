@@ -1,0 +1,161 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { loadAll } from "../support/session-runs.ts";
+import { runShiro, tempDir } from "../support/run-shiro.ts";
+import { echoModel } from "../support/scripts.ts";
+import { startStrictServer, type RecordedRequest, type StrictServer } from "../support/strict-server.ts";
+
+// The model connection as an unattended run meets it: each scripted fault of the strict server,
+// asserted by what crossed the wire (requests, the gaps between them), the exit code, stdout and stderr.
+let server: StrictServer;
+beforeAll(async () => {
+  server = await startStrictServer({ models: { "echo-model": echoModel } });
+});
+afterAll(() => server.stop());
+
+async function shiro(prompt: string, faults: Parameters<StrictServer["inject"]>, args: string[] = [], home = tempDir("wire-home")) {
+  const before = server.requests.length;
+  server.inject(...faults);
+  const started = performance.now();
+  const r = await runShiro(["-p", "-m", "echo-model", ...args, prompt], { cwd: tempDir("wire"), home, env: { OPENAI_BASE_URL: server.url }, timeoutMs: 40_000 });
+  return { ...r, home, ms: performance.now() - started, requests: server.requests.slice(before) };
+}
+
+/** Milliseconds between consecutive requests' arrivals. */
+const gaps = (requests: RecordedRequest[]) => requests.slice(1).map((r, i) => r.at - requests[i]!.at);
+const retryLines = (stderr: string) => stderr.split("\n").filter((l) => l.startsWith("! retrying model call"));
+
+describe("the model connection, unattended", () => {
+  test("an API that accepts the connection and never answers is abandoned after --idle-timeout and retried", async () => {
+    const r = await shiro("are you there", [{ hang: true }], ["--idle-timeout", "1"]);
+    expect([r.code, r.stdout]).toEqual([0, "You said: are you there\n"]);
+    expect(r.requests.length).toBe(2);
+    expect(gaps(r.requests)[0]).toBeGreaterThanOrEqual(1000 + 500);
+    expect(retryLines(r.stderr)).toEqual([expect.stringMatching(/^! retrying model call \(attempt 2 of 6\) in 0\.[56]\d* s: no data from the API for 1 s \(--idle-timeout\)$/)]);
+  });
+
+  test("a stream that stalls half-way is abandoned after --idle-timeout and retried; the answer is printed once", async () => {
+    const r = await shiro("keep going", [{ hang: true, afterEventCount: 5 }], ["--idle-timeout", "1"]);
+    expect([r.code, r.stdout]).toEqual([0, "You said: keep going\n"]);
+    expect(r.requests.length).toBe(2);
+    expect(retryLines(r.stderr)).toHaveLength(1);
+    expect(retryLines(r.stderr)[0]).toContain("no data from the API for 1 s");
+  });
+
+  test("an API silent on every attempt ends at --timeout: every retry shown, exit 3, the session saved", async () => {
+    const hangs = Array.from({ length: 6 }, () => ({ hang: true as const }));
+    const r = await shiro("hello?", hangs, ["--idle-timeout", "1", "--timeout", "4"]);
+    expect(r.code).toBe(3);
+    expect(r.ms).toBeLessThan(4000 + 2500);
+    expect(r.stdout).toBe("");
+    expect(retryLines(r.stderr).length).toBeGreaterThanOrEqual(2);
+    expect(r.stderr).toContain("stopped at --timeout");
+    const [session] = await loadAll(r.home);
+    expect(session!.messages[0]).toEqual({ role: "user", text: "hello?" });
+    server.clearFaults(); // the run stopped before it used them all
+  });
+
+  test("a stream cut twice, then a good one: three requests with the backoff between them, exit 0", async () => {
+    const r = await shiro("third time lucky", [{ cut: 5 }, { cut: 5 }]);
+    expect([r.code, r.stdout]).toEqual([0, "You said: third time lucky\n"]);
+    expect(r.requests.length).toBe(3);
+    const [first, second] = gaps(r.requests);
+    expect(first).toBeGreaterThanOrEqual(500);
+    expect(second).toBeGreaterThanOrEqual(1000);
+    expect(retryLines(r.stderr)).toEqual([
+      expect.stringMatching(/\(attempt 2 of 6\) in 0\.\d s: the stream ended before the response completed$/),
+      expect.stringMatching(/\(attempt 3 of 6\) in 1\.\d s: the stream ended before the response completed$/),
+    ]);
+  });
+
+  test("429 with retry-after: 2, then success: the second request waits the 2 s the server asked", async () => {
+    const r = await shiro("patience", [{ status: 429, retryAfter: 2 }]);
+    expect([r.code, r.stdout]).toEqual([0, "You said: patience\n"]);
+    expect(r.requests.map((q) => q.status)).toEqual([429, 200]);
+    expect(gaps(r.requests)[0]).toBeGreaterThanOrEqual(2000);
+    expect(retryLines(r.stderr)).toEqual([expect.stringMatching(/^! retrying model call \(attempt 2 of 6\) in 2\.0 s: 429 Rate limit reached/)]);
+  });
+
+  test("five 500s, then success: six requests, each wait at least the doubling backoff", async () => {
+    const r = await shiro("persist", Array.from({ length: 5 }, () => ({ status: 500 })));
+    expect([r.code, r.stdout]).toEqual([0, "You said: persist\n"]);
+    expect(r.requests.map((q) => q.status)).toEqual([500, 500, 500, 500, 500, 200]);
+    gaps(r.requests).forEach((gap, i) => expect(gap).toBeGreaterThanOrEqual(500 * 2 ** i));
+    expect(retryLines(r.stderr).map((l) => /attempt (\d) of 6/.exec(l)![1])).toEqual(["2", "3", "4", "5", "6"]);
+  }, 45_000);
+
+  test("429 insufficient_quota is not retried: one request, one clear line, exit 1", async () => {
+    const r = await shiro("pay up", [{ status: 429, quota: true }]);
+    expect(r.code).toBe(1);
+    expect(r.requests.length).toBe(1);
+    expect(r.stdout).toBe("");
+    expect(retryLines(r.stderr)).toEqual([]);
+    expect(r.stderr.trim().split("\n")).toEqual([expect.stringMatching(/^error: 429 You exceeded your current quota, please check your plan and billing details\./)]);
+  });
+
+  test("a retryable error event inside the stream is retried and the run finishes", async () => {
+    const r = await shiro("glitch", [{ errorEvent: true, afterEventCount: 4 }]);
+    expect([r.code, r.stdout]).toEqual([0, "You said: glitch\n"]);
+    expect(r.requests.length).toBe(2);
+    expect(retryLines(r.stderr)).toEqual([expect.stringContaining("An error occurred while processing your request.")]);
+  });
+
+  test("--json shows each retry as a retry event with its attempt, delay and reason", async () => {
+    const r = await shiro("in json", [{ status: 503, retryAfterMs: 300 }], ["--json"]);
+    const lines = r.stdout.trim().split("\n").map((l) => JSON.parse(l));
+    expect(lines.filter((l) => l.type === "retry")).toEqual([{ type: "retry", attempt: 2, maxAttempts: 6, delayMs: 300, reason: "503 The server had an error while processing your request. Sorry about that!" }]);
+    expect(lines.at(-1)).toMatchObject({ type: "result", status: "done", text: "You said: in json" });
+    expect(gaps(r.requests)[0]).toBeGreaterThanOrEqual(300);
+  });
+});
+
+describe("answers that are not whole", () => {
+  test("response.incomplete after the text: the text on stdout and in the session, the reason on stderr, exit 1", async () => {
+    const r = await shiro("write a lot", [{ incomplete: "max_output_tokens" }]);
+    expect(r.code).toBe(1);
+    expect(r.requests.length).toBe(1);
+    expect(r.stdout).toBe("You said: write a lot\n");
+    expect(r.stderr).toContain("error: the response stopped before it was complete (max_output_tokens: it reached the output token limit)");
+    const [session] = await loadAll(r.home);
+    expect(session!.messages[1]).toMatchObject({ role: "assistant", parts: [{ type: "text", text: "You said: write a lot" }], incomplete: "max_output_tokens" });
+  });
+
+  test("--json: an incomplete answer's result says so and carries the text", async () => {
+    const r = await shiro("filtered", [{ incomplete: "content_filter" }], ["--json"]);
+    const result = JSON.parse(r.stdout.trim().split("\n").at(-1)!);
+    expect(r.code).toBe(1);
+    expect(result).toMatchObject({ type: "result", status: "incomplete", text: "You said: filtered" });
+  });
+
+  test("a response holding only an item type shiro does not use is exit 1 naming it, never a silent empty answer", async () => {
+    const search = { id: "ws_1", type: "web_search_call", status: "completed", action: { type: "search", query: "news" } };
+    const r = await shiro("search the web", [{ onlyItems: [search] }]);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe("");
+    expect(r.stderr).toContain("error: the model answered with no text and no tool call (the response held only: web_search_call)");
+  });
+});
+
+describe("the limits' flags", () => {
+  test("a bad --idle-timeout or --timeout is a one-line usage error (exit 2) naming the flag, before any request", async () => {
+    const before = server.requests.length;
+    for (const [flag, value] of [["--idle-timeout", "soon"], ["--timeout", "0"], ["--timeout", "-5"]]) {
+      const r = await runShiro(["-p", flag!, value!, "hi"], { cwd: tempDir("flags"), env: { OPENAI_BASE_URL: server.url } });
+      expect(r.code).toBe(2);
+      expect(r.stderr.trim().split("\n")).toHaveLength(1);
+      expect(r.stderr).toContain(flag!);
+    }
+    expect(server.requests.length).toBe(before);
+  });
+
+  test("idleTimeout in config.json is used; a wrong type is named", async () => {
+    const home = tempDir("cfg-home");
+    await Bun.write(`${home}/config.json`, JSON.stringify({ idleTimeout: 1 }));
+    const r = await shiro("from config", [{ hang: true }], [], home);
+    expect([r.code, r.stdout]).toEqual([0, "You said: from config\n"]);
+    expect(retryLines(r.stderr)[0]).toContain("no data from the API for 1 s");
+    await Bun.write(`${home}/config.json`, JSON.stringify({ idleTimeout: "long" }));
+    const bad = await runShiro(["-p", "hi"], { cwd: tempDir("cfg"), home, env: { OPENAI_BASE_URL: server.url } });
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain("idleTimeout");
+  });
+});
