@@ -5,6 +5,7 @@
 import type { ResponseStreamEvent } from "openai/resources/responses/responses";
 import { createResponseAssembler } from "../src/wire/assemble-response.ts";
 import { buildRequestBody } from "../src/wire/build-request.ts";
+import { createIdleWatchdog } from "../src/wire/idle-watchdog.ts";
 import type { Message } from "../src/agent/messages.ts";
 import { medianMs } from "./median.ts";
 
@@ -40,8 +41,43 @@ function longHistory(): Message[] {
   return messages.slice(0, MESSAGES);
 }
 
+/** One 10,000-delta response streamed over loopback through the SDK, with a plain and a watched fetch. */
+async function overLoopback(stream: ResponseStreamEvent[]): Promise<{ plain: number; watched: number }> {
+  const bytes = new TextEncoder().encode(stream.map((e) => `event: ${e.type}\ndata: ${JSON.stringify(e)}\n\n`).join(""));
+  // Sent in 4 KiB chunks, as a real stream arrives, so the watchdog is touched per chunk.
+  const server = Bun.serve({
+    port: 0,
+    hostname: "127.0.0.1",
+    fetch: () =>
+      new Response(
+        new ReadableStream({
+          start(c) {
+            for (let i = 0; i < bytes.length; i += 4096) c.enqueue(bytes.slice(i, i + 4096));
+            c.close();
+          },
+        }),
+        { headers: { "content-type": "text/event-stream" } },
+      ),
+  });
+  const { OpenAI } = await import("openai");
+  const once = async (fetchFn: typeof fetch) => {
+    const client = new OpenAI({ apiKey: "k", baseURL: `http://127.0.0.1:${server.port}/v1`, maxRetries: 0, fetch: fetchFn });
+    const assembler = createResponseAssembler("gpt-5");
+    for await (const event of await client.responses.create({ model: "gpt-5", input: "hi", stream: true })) assembler.push(event);
+  };
+  const plain = await medianMs(15, () => once(fetch));
+  const watched = await medianMs(15, async () => {
+    const idle = createIdleWatchdog(120_000);
+    await once(idle.fetch);
+    idle.stop();
+  });
+  server.stop(true);
+  return { plain, watched };
+}
+
 export async function bench(): Promise<string[]> {
   const stream = recordedStyleStream();
+  const loopback = await overLoopback(stream);
   const assemble = await medianMs(20, () => {
     const assembler = createResponseAssembler("gpt-5");
     for (const event of stream) assembler.push(event);
@@ -50,6 +86,7 @@ export async function bench(): Promise<string[]> {
   const serialise = await medianMs(20, () => JSON.stringify(buildRequestBody({ model: "gpt-5", instructions: "x", tools: [], messages, sessionId: "s" })));
   return [
     `assemble ${DELTAS.toLocaleString("en")} text deltas: median ${assemble.toFixed(2)} ms`,
+    `stream ${DELTAS.toLocaleString("en")} deltas over loopback through the SDK: median ${loopback.plain.toFixed(1)} ms plain fetch, ${loopback.watched.toFixed(1)} ms with the idle watchdog`,
     `build + stringify request body of ${MESSAGES.toLocaleString("en")} messages: median ${serialise.toFixed(2)} ms`,
   ];
 }

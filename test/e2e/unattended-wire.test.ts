@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { BINARY } from "../support/binary.ts";
+import { spawnPty } from "../support/pty.ts";
 import { loadAll } from "../support/session-runs.ts";
 import { runShiro, tempDir } from "../support/run-shiro.ts";
 import { echoModel } from "../support/scripts.ts";
@@ -145,6 +147,13 @@ describe("the limits' flags", () => {
       expect(r.stderr).toContain(flag!);
     }
     expect(server.requests.length).toBe(before);
+  });
+
+  test("--timeout in the interactive session is a usage error that says to add -p", async () => {
+    const home = tempDir("pty-home");
+    await using pty = spawnPty([BINARY, "--timeout", "5"], { cwd: tempDir("pty"), env: { PATH: process.env.PATH, HOME: home, SHIRO_HOME: home, OPENAI_API_KEY: "k", OPENAI_BASE_URL: server.url } });
+    expect(await pty.exited).toBe(2);
+    expect(pty.screen()).toContain("--timeout limits a print-mode run: add -p");
   });
 
   test("idleTimeout in config.json is used; a wrong type is named", async () => {
