@@ -1,24 +1,27 @@
 import type { Flags } from "../cli/args.ts";
 import type { Config } from "../cli/config.ts";
 import { startSession } from "../cli/start-session.ts";
+import { assemblePrompt } from "./assemble-prompt.ts";
 import { readPrompt } from "./read-prompt.ts";
 import { renderPrint } from "./render-print.ts";
 
-const STDIN_SILENT_MS = 500;
+const STDIN_SILENT_MS = 5000;
 
 export async function runPrint(flags: Flags, config: Config & { apiKey: string }): Promise<number> {
-  const { prompt, notice } = await readPrompt({
-    arg: flags.prompt,
-    stdin: process.stdin.isTTY ? undefined : (Bun.stdin.stream() as unknown as AsyncIterable<Uint8Array>),
-    silentMs: STDIN_SILENT_MS,
-  });
   const color = Boolean(process.stderr.isTTY) && !process.env.NO_COLOR;
   // With --json a warning is an event like any other, so scripts see it too.
   const warn = (line: string) =>
     flags.json ? process.stdout.write(JSON.stringify({ type: "notice", level: "warn", text: line }) + "\n") : process.stderr.write(`! ${line}\n`);
-  if (notice) warn(notice);
+  const input = await readPrompt({
+    arg: flags.prompt,
+    stdin: process.stdin.isTTY ? undefined : (Bun.stdin.stream() as unknown as AsyncIterable<Uint8Array>),
+    silentMs: STDIN_SILENT_MS,
+    warn,
+  });
 
   const runtime = await startSession({ flags, config, cwd: process.cwd(), warn });
+  // Fitted once the session is open, so a window learned by an earlier run (`-c`) counts.
+  const prompt = await assemblePrompt(input, { root: process.cwd(), threshold: runtime.contextUse().threshold, warn });
   const controller = new AbortController();
   process.once("SIGINT", () => controller.abort());
 
