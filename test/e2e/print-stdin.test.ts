@@ -6,7 +6,7 @@
 import { describe, expect, test } from "bun:test";
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { runShiro, tempDir, type ShiroOptions } from "../support/run-shiro.ts";
+import { runShiro, tempDir, type ShiroOptions, type ShiroRun } from "../support/run-shiro.ts";
 import { estimateInputTokens } from "../support/prompt-tokens.ts";
 import { firstUserText } from "../support/scripts.ts";
 import { startStrictServer, type StrictServer, type StrictServerOptions } from "../support/strict-server.ts";
@@ -14,8 +14,10 @@ import { startStrictServer, type StrictServer, type StrictServerOptions } from "
 const WAITING = "waiting for stdin (nothing has arrived for 5 s); to run without it, pass < /dev/null";
 const WINDOW = 20_000;
 
-/** A strict server and a project with its own SHIRO_HOME, all removed when `body` is done. */
-async function withRun(body: (ctx: { server: StrictServer; cwd: string; run: (args: string[], opts: Partial<ShiroOptions>) => ReturnType<typeof runShiro> }) => Promise<void>, serverOpts: StrictServerOptions = {}, config?: object) {
+type RunContext = { server: StrictServer; cwd: string; run: (args: string[], opts: Partial<ShiroOptions>) => Promise<ShiroRun> };
+
+/** A strict server and a project with its own SHIRO_HOME (and `config.json`), all removed when `body` is done. */
+async function withRun(body: (ctx: RunContext) => Promise<void>, serverOpts: StrictServerOptions = {}, config?: object) {
   const root = tempDir("stdin");
   const [cwd, home] = [join(root, "project"), join(root, "home")];
   mkdirSync(cwd);
@@ -62,6 +64,7 @@ describe("stdin is read to its end, however long it is silent", () => {
       expect(firstUserText(server.requests[0]!.body.input)).toBe("why did this fail?\n\n<stdin>\nmake: *** [all] Error 1\n</stdin>");
     }),
   );
+
   // A CI runner's pipe that stays open and silent: shiro waits (it may be a slow build), says so once
   // after 5 s, and goes on as soon as the pipe closes.
   test.concurrent("an open silent pipe gets the waiting notice within 6 s, and the run goes on once it closes", () =>
