@@ -37,6 +37,9 @@ async function readToEnd(stream: AsyncIterable<Uint8Array>, src: PromptSource): 
       chunks.push(chunk);
       if (!warned) timer.refresh();
     }
+  } catch (e) {
+    // `shiro -p "…" < some-dir`: a mistake in the command line, not in shiro.
+    throw new UsageError(`cannot read stdin: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
   } finally {
     clearTimeout(timer);
   }

@@ -37,3 +37,10 @@ test("a blank argument is refused before stdin is waited for", async () => {
   await expect(readPrompt({ arg: "  ", stdin: never(), silentMs: 10, warn: () => {} })).rejects.toThrow("no prompt: pass it as an argument or pipe it on stdin");
   expect(read).toBe(false);
 });
+
+test("stdin that cannot be read is a usage error naming why", async () => {
+  async function* directory(): AsyncGenerator<Uint8Array> {
+    throw Object.assign(new Error("EISDIR: illegal operation on a directory, fstat"), { code: "EISDIR" });
+  }
+  await expect(readPrompt({ arg: "why?", stdin: directory(), silentMs: 1_000, warn: () => {} })).rejects.toThrow("cannot read stdin: EISDIR");
+});
