@@ -1,11 +1,15 @@
-import { expect, test } from "bun:test";
-import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
+import { afterAll, expect, test } from "bun:test";
+import { mkdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { attachMentions } from "../../src/context/attach-mentions.ts";
 import { tempDir } from "../support/run-shiro.ts";
 
+const made: string[] = [];
+afterAll(() => made.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
+
 function project(): string {
   const dir = tempDir("mentions");
+  made.push(dir);
   mkdirSync(join(dir, "notes"));
   writeFileSync(join(dir, "notes/a.txt"), "ALPHA\n");
   writeFileSync(join(dir, "b.md"), "BETA\n");
