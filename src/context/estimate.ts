@@ -3,6 +3,8 @@ import { activeStart, INTERRUPTED_OUTPUT } from "../wire/serialise-input.ts";
 
 /** The usual rough rule: a token is about four characters. */
 export const tokensFromChars = (chars: number): number => Math.ceil(chars / 4);
+/** The same rule the other way: how many characters a token budget holds. */
+export const charsFromTokens = (tokens: number): number => tokens * 4;
 
 // JSON framing of one input item ({"type":"function_call","call_id":…}); only its order of magnitude matters.
 const ITEM_OVERHEAD = 60;

@@ -2,27 +2,38 @@ import { RUN_TIMEOUT } from "../agent/events.ts";
 import type { Flags } from "../cli/args.ts";
 import type { Config } from "../cli/config.ts";
 import { startSession } from "../cli/start-session.ts";
+import { assemblePrompt } from "./assemble-prompt.ts";
 import { readPrompt } from "./read-prompt.ts";
+import { EXIT } from "./exit-code.ts";
 import { renderPrint } from "./render-print.ts";
 
-const STDIN_SILENT_MS = 500;
+const STDIN_SILENT_MS = 5000;
 
 export async function runPrint(flags: Flags, config: Config & { apiKey: string }): Promise<number> {
   const controller = new AbortController();
   // --timeout counts from the start: a CI step's budget is wall time, whatever it was spent on.
   const limit = flags.timeout === undefined ? undefined : setTimeout(() => controller.abort(RUN_TIMEOUT), flags.timeout * 1000);
-  const { prompt, notice } = await readPrompt({
-    arg: flags.prompt,
-    stdin: process.stdin.isTTY ? undefined : (Bun.stdin.stream() as unknown as AsyncIterable<Uint8Array>),
-    silentMs: STDIN_SILENT_MS,
-  });
   const color = Boolean(process.stderr.isTTY) && !process.env.NO_COLOR;
   // With --json a warning is an event like any other, so scripts see it too.
   const warn = (line: string) =>
     flags.json ? process.stdout.write(JSON.stringify({ type: "notice", level: "warn", text: line }) + "\n") : process.stderr.write(`! ${line}\n`);
-  if (notice) warn(notice);
+  const input = await untilAborted(
+    readPrompt({
+      arg: flags.prompt,
+      stdin: process.stdin.isTTY ? undefined : (Bun.stdin.stream() as unknown as AsyncIterable<Uint8Array>),
+      silentMs: STDIN_SILENT_MS,
+      warn,
+    }),
+    controller.signal,
+  );
+  if (!input) {
+    process.stderr.write("! stopped at --timeout while waiting for stdin; nothing was sent (pass < /dev/null to run without it)\n");
+    return EXIT.limit;
+  }
 
   const runtime = await startSession({ flags, config, cwd: process.cwd(), warn });
+  // Fitted once the session is open, so a window learned by an earlier run (`-c`) counts.
+  const prompt = await assemblePrompt(input, { root: process.cwd(), threshold: runtime.contextUse().threshold, warn });
   process.once("SIGINT", () => controller.abort());
 
   const code = await renderPrint(
@@ -39,3 +50,10 @@ export async function runPrint(flags: Flags, config: Config & { apiKey: string }
   clearTimeout(limit);
   return code;
 }
+
+/** The value, or undefined once the signal aborts first (stdin may never end). */
+const untilAborted = <T>(work: Promise<T>, signal: AbortSignal): Promise<T | undefined> =>
+  new Promise((resolve, reject) => {
+    signal.addEventListener("abort", () => resolve(undefined), { once: true });
+    work.then(resolve, reject);
+  });

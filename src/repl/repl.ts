@@ -5,16 +5,14 @@ import type { Flags } from "../cli/args.ts";
 import { isYes } from "../cli/ask-yes-no.ts";
 import type { Config } from "../cli/config.ts";
 import { startSession } from "../cli/start-session.ts";
+import { attachMentions } from "../context/attach-mentions.ts";
 import type { AskRequest } from "../guard/authorize.ts";
-import { diskEnv, resolvePath } from "../guard/resolve-path.ts";
-import { isSecret } from "../guard/secret-path.ts";
 import { openHistory, HISTORY_CAP } from "../store/history-store.ts";
 import { ID_PREFIX_CHARS } from "../store/list-sessions-view.ts";
 import { createTranscript } from "../ui/transcript.ts";
 import { renderDiff } from "../ui/diff-view.ts";
 import { VERSION } from "../version.ts";
 import { APPROVAL_PROMPT, parseApproval, type ApprovalAnswer } from "./approval.ts";
-import { attachMentions } from "./attach-mentions.ts";
 import { COMMANDS, contextLine, showBeforePrompt, type ReplContext } from "./commands.ts";
 import { showTodoPanel } from "./memory-commands.ts";
 import { createCompleter } from "./completer.ts";
@@ -100,7 +98,6 @@ export async function runRepl(flags: Flags, config: Config & { apiKey: string })
   });
   const confirm = async (question: string) => isYes(await askLine(c.yellow(`${question} [y/N] `)));
   const ctx: ReplContext = { runtime, print, color, confirm, columns: () => process.stdout.columns || 80, signal: new AbortController().signal };
-  const refuseAttachment = (path: string) => (isSecret(resolvePath(path, diskEnv(cwd))) ? "a secret file is never attached" : undefined);
 
   const rl = readline.createInterface({
     input: process.stdin,
@@ -159,7 +156,7 @@ export async function runRepl(flags: Flags, config: Config & { apiKey: string })
       print(c.yellow(unknownCommandLine(parsed)));
       return;
     }
-    const { text, attached, refused, missing } = await attachMentions(line, cwd, refuseAttachment);
+    const { text, attached, refused, missing } = await attachMentions(line, cwd);
     if (attached.length) print(c.dim(`· attached ${attached.join(", ")}`));
     if (missing.length) print(c.dim(`· not a file, sent as text: ${missing.join(", ")}`));
     for (const r of refused) print(c.yellow(`! not attached: ${r}`));

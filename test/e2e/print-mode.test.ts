@@ -129,7 +129,8 @@ describe("print mode end to end (compiled binary ↔ strict local API)", () => {
     expect(cut.stderr).toContain("retrying");
   });
 
-  test("stdin: piped prompt, piped context after an argument, and an open silent stdin never hangs", async () => {
+  // How long stdin is waited for, and what is done with a large one: print-stdin.test.ts.
+  test("stdin: piped prompt, and piped context after an argument", async () => {
     const cwd = tempDir("stdin");
     const piped = await runShiro(["-p", "-m", "echo-model"], { cwd, stdin: "from a pipe\n", env: env() });
     expect(piped.stdout).toBe("You said: from a pipe\n");
@@ -138,20 +139,6 @@ describe("print mode end to end (compiled binary ↔ strict local API)", () => {
     const ctx = await runShiro(["-p", "-m", "echo-model", "explain"], { cwd, stdin: "Error: boom\n", env: env() });
     expect(ctx.code).toBe(0);
     expect(firstUserText(since(before)[0]!.body.input)).toBe("explain\n\n<stdin>\nError: boom\n</stdin>");
-
-    const started = Date.now();
-    const silent = await runShiro(["-p", "-m", "echo-model", "no input here"], { cwd, stdin: "open", env: env(), timeoutMs: 10_000 });
-    expect(silent.stdout).toBe("You said: no input here\n");
-    expect(silent.stderr).toContain("stdin stayed silent");
-    expect(Date.now() - started).toBeLessThan(5000);
-  });
-
-  test("with --json, warnings are notice events on stdout, not stray stderr lines", async () => {
-    const r = await runShiro(["-p", "--json", "-m", "echo-model", "quiet"], { cwd: tempDir("jsonwarn"), stdin: "open", env: env() });
-    const lines = r.stdout.trim().split("\n").map((l) => JSON.parse(l));
-    expect(lines[0]).toEqual({ type: "notice", level: "warn", text: "stdin stayed silent for 500 ms; running without it" });
-    expect(lines.at(-1)).toMatchObject({ type: "result", status: "done", text: "You said: quiet" });
-    expect(r.stderr).toBe("");
   });
 
   test("exit 130 on Ctrl-C (SIGINT) mid-stream", async () => {

@@ -168,3 +168,21 @@ describe("the limits' flags", () => {
     expect(bad.stderr).toContain("idleTimeout");
   });
 });
+
+test("--timeout also bounds the wait for a stdin that never ends: exit 3, nothing sent", async () => {
+  const before = server.requests.length;
+  let ended = 0;
+  const r = await runShiro(["-p", "-m", "echo-model", "--timeout", "1.5", "why did this fail?"], {
+    cwd: tempDir("wire"),
+    env: { OPENAI_BASE_URL: server.url },
+    stdin: async (stdin, run) => {
+      stdin.write("partial log\n");
+      ended = await run.waitFor(() => run.stderr().includes("--timeout"), 5000);
+      stdin.end();
+    },
+  });
+  expect(r.code).toBe(3);
+  expect(ended).toBeGreaterThanOrEqual(1500);
+  expect(r.stderr).toContain("stopped at --timeout while waiting for stdin");
+  expect(server.requests.length).toBe(before);
+});

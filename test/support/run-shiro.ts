@@ -1,23 +1,47 @@
-import { mkdtempSync } from "node:fs";
+import type { FileSink } from "bun";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { BINARY } from "./binary.ts";
 
 export type ShiroRun = { code: number; stdout: string; stderr: string };
 
+/** A run as it goes, for a test that writes to stdin while watching what comes out. */
+export type LiveRun = {
+  stdout(): string;
+  stderr(): string;
+  /** Milliseconds since the binary was spawned. */
+  elapsedMs(): number;
+  /** Resolves with `elapsedMs()` once `check` holds; rejects after `timeoutMs`. */
+  waitFor(check: () => boolean, timeoutMs: number): Promise<number>;
+};
+
+/** Gets stdin open (a slow build, or a CI runner's pipe) and must end it when it is done. */
+export type StdinFeed = (stdin: FileSink, run: LiveRun) => Promise<void>;
+
 export type ShiroOptions = {
   cwd: string;
   home?: string;
-  /** Written to stdin and closed; `"open"` keeps stdin open and silent (a CI runner's pipe). */
-  stdin?: string | "open";
+  /** A string is written to stdin and closed; a feed writes when it likes. Without it stdin is /dev/null. */
+  stdin?: string | StdinFeed;
   env?: Record<string, string | undefined>;
   timeoutMs?: number;
 };
 
 export const tempDir = (prefix: string) => mkdtempSync(join(tmpdir(), `shiro-${prefix}-`));
 
-/** Spawns the compiled binary as a user would, with a temp SHIRO_HOME and no real API key. */
+/** Spawns the compiled binary as a user would, with a temp SHIRO_HOME (removed after) and no real API key. */
 export async function runShiro(args: string[], opts: ShiroOptions): Promise<ShiroRun> {
+  const homes = opts.home ? [] : [tempDir("home"), tempDir("shirohome")];
+  try {
+    return await spawnRun(args, opts, homes);
+  } finally {
+    for (const dir of homes) rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+async function spawnRun(args: string[], opts: ShiroOptions, [home, shiroHome]: string[]): Promise<ShiroRun> {
+  const started = performance.now();
   const proc = Bun.spawn([BINARY, ...args], {
     cwd: opts.cwd,
     stdin: opts.stdin === undefined ? "ignore" : "pipe",
@@ -25,20 +49,47 @@ export async function runShiro(args: string[], opts: ShiroOptions): Promise<Shir
     stderr: "pipe",
     env: {
       PATH: process.env.PATH,
-      HOME: opts.home ?? tempDir("home"),
-      SHIRO_HOME: opts.home ?? tempDir("shirohome"),
+      HOME: opts.home ?? home,
+      SHIRO_HOME: opts.home ?? shiroHome,
       OPENAI_API_KEY: "test-key-not-a-secret",
       NO_COLOR: "1",
       ...opts.env,
     } as Record<string, string>,
   });
-  if (opts.stdin !== undefined && opts.stdin !== "open") {
-    proc.stdin!.write(opts.stdin);
-    await proc.stdin!.end();
-  }
+  const out = { stdout: "", stderr: "" };
+  const live: LiveRun = {
+    stdout: () => out.stdout,
+    stderr: () => out.stderr,
+    elapsedMs: () => performance.now() - started,
+    async waitFor(check, timeoutMs) {
+      const deadline = performance.now() + timeoutMs;
+      while (!check()) {
+        if (performance.now() > deadline) throw new Error(`not seen within ${timeoutMs} ms; stderr so far: ${out.stderr}`);
+        await Bun.sleep(20);
+      }
+      return live.elapsedMs();
+    },
+  };
   const timer = setTimeout(() => proc.kill("SIGKILL"), opts.timeoutMs ?? 20_000);
-  const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+  const fed =
+    typeof opts.stdin === "function"
+      ? opts.stdin(proc.stdin!, live).catch((e) => {
+          proc.kill("SIGKILL");
+          throw e;
+        })
+      : opts.stdin !== undefined && writeAndClose(proc.stdin!, opts.stdin);
+  const [code] = await Promise.all([proc.exited, collect(proc.stdout, out, "stdout"), collect(proc.stderr, out, "stderr"), fed]);
   clearTimeout(timer);
-  if (opts.stdin === "open") await proc.stdin!.end();
-  return { code, stdout, stderr };
+  return { code, ...out };
+}
+
+async function writeAndClose(stdin: FileSink, text: string): Promise<void> {
+  stdin.write(text);
+  await stdin.end();
+}
+
+async function collect(stream: ReadableStream<Uint8Array>, out: { stdout: string; stderr: string }, key: "stdout" | "stderr") {
+  const decoder = new TextDecoder();
+  for await (const chunk of stream) out[key] += decoder.decode(chunk, { stream: true });
+  out[key] += decoder.decode();
 }

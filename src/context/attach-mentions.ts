@@ -1,21 +1,22 @@
 import { statSync } from "node:fs";
 import { resolve, relative } from "node:path";
+import { diskEnv, resolvePath } from "../guard/resolve-path.ts";
+import { isSecret } from "../guard/secret-path.ts";
 
 const ATTACH_CAP = 100_000;
 /** Sentence punctuation after a mention ("see @a.txt, then @b.txt.") is not part of the path. */
 const TRAILING_PUNCTUATION = /[.,;:!?)\]'"`]+$/;
 
+export type Attachments = { text: string; attached: string[]; refused: string[]; missing: string[] };
+
 /**
  * `@path` in a prompt attaches that file: its content is appended so the model need not read it.
- * Mentions that are not files are left as they are (they may be e-mail addresses or decorators);
- * those that look like paths are listed in `missing`, so a typo does not pass unnoticed.
+ * The REPL and print mode both come here, so the rules cannot drift: a secret (as written or where
+ * its symlinks lead) is never attached but listed in `refused`. Mentions that are not files are left
+ * as they are (they may be e-mail addresses or decorators); those that look like paths are listed in
+ * `missing`, so a typo does not pass unnoticed.
  */
-export async function attachMentions(
-  prompt: string,
-  root: string,
-  /** The same gate tool calls pass: a reason when the file may not be read (e.g. a secret). */
-  refuse: (absolutePath: string) => string | undefined,
-): Promise<{ text: string; attached: string[]; refused: string[]; missing: string[] }> {
+export async function attachMentions(prompt: string, root: string): Promise<Attachments> {
   const attached: string[] = [];
   const refused: string[] = [];
   const missing: string[] = [];
@@ -29,12 +30,17 @@ export async function attachMentions(
     }
     const rel = relative(root, path);
     if (attached.includes(rel)) continue;
-    const reason = refuse(path);
-    if (reason) {
-      refused.push(`${rel}: ${reason}`);
+    if (isSecret(resolvePath(path, diskEnv(root)))) {
+      refused.push(`${rel}: a secret file is never attached`);
       continue;
     }
-    let content = await Bun.file(path).text();
+    let content: string;
+    try {
+      content = await Bun.file(path).text();
+    } catch (e) {
+      refused.push(`${rel}: cannot be read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
+      continue;
+    }
     if (content.length > ATTACH_CAP) content = `${content.slice(0, ATTACH_CAP)}\n[truncated ${content.length - ATTACH_CAP} chars]`;
     blocks += `\n\n<file path="${rel}">\n${content}\n</file>`;
     attached.push(rel);

@@ -1,0 +1,40 @@
+import { attachMentions } from "../context/attach-mentions.ts";
+import { charsFromTokens } from "../context/estimate.ts";
+import { describeCut, fitInput } from "../context/fit-input.ts";
+import type { PrintInput } from "./read-prompt.ts";
+
+export type AssembleOptions = {
+  root: string;
+  /** The context threshold in force for this session, in tokens. */
+  threshold: number;
+  warn: (line: string) => void;
+};
+
+const withStdin = (typed: string, piped: string) => `${typed}\n\n<stdin>\n${piped}\n</stdin>`;
+
+/**
+ * The run's first message: the typed prompt with the files its `@path` mentions attach, then stdin
+ * cut to what fits. A piped log's `@` names no file to send, so only the typed prompt's mentions
+ * attach; stdin that is the prompt counts as typed unless it is too large to send whole (a log).
+ */
+export async function assemblePrompt(input: PrintInput, opts: AssembleOptions): Promise<string> {
+  // Half the threshold: the other half holds the instructions, the tool definitions and the run's own
+  // calls and results, and covers chars/4 being rough, so stdin alone never makes the first request compact.
+  const room = charsFromTokens(Math.floor(opts.threshold / 2));
+  if (input.context === undefined) return input.prompt.length > room ? fit(input.prompt, room, opts) : attach(input.prompt, opts);
+  const typed = await attach(input.prompt, opts);
+  return withStdin(typed, fit(input.context, room - withStdin(typed, "").length, opts));
+}
+
+function fit(text: string, maxChars: number, opts: AssembleOptions): string {
+  const fitted = fitInput(text, maxChars, "stdin");
+  if (fitted.cut) opts.warn(`stdin is too large for the context window: ${describeCut(fitted.cut)} left out of its middle (marked in the text)`);
+  return fitted.text;
+}
+
+async function attach(prompt: string, opts: AssembleOptions): Promise<string> {
+  const { text, refused, missing } = await attachMentions(prompt, opts.root);
+  for (const r of refused) opts.warn(`not attached: ${r}`);
+  if (missing.length) opts.warn(`not a file, sent as text: ${missing.join(", ")}`);
+  return text;
+}

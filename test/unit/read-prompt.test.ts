@@ -1,0 +1,46 @@
+import { expect, test } from "bun:test";
+import { readPrompt } from "../../src/print/read-prompt.ts";
+
+/** A stdin that yields each piece after its delay, then ends. */
+async function* slowPipe(pieces: [delayMs: number, text: string][]): AsyncGenerator<Uint8Array> {
+  for (const [delayMs, text] of pieces) {
+    await Bun.sleep(delayMs);
+    yield new TextEncoder().encode(text);
+  }
+}
+
+test("stdin is read to its end across silences; the wait is named once, however many silences there are", async () => {
+  const warnings: string[] = [];
+  const input = await readPrompt({
+    arg: "why?",
+    stdin: slowPipe([[80, "first\n"], [10, "second\n"], [80, "third\n"]]),
+    silentMs: 40,
+    warn: (line) => warnings.push(line),
+  });
+  expect(input).toEqual({ prompt: "why?", context: "first\nsecond\nthird" });
+  expect(warnings).toEqual(["waiting for stdin (nothing has arrived for 0.04 s); to run without it, pass < /dev/null"]);
+});
+
+test("stdin that keeps arriving is never warned about; without an argument it is the prompt", async () => {
+  const warnings: string[] = [];
+  const input = await readPrompt({ stdin: slowPipe([[5, "  fix "], [5, "the test\n\n"]]), silentMs: 1_000, warn: (line) => warnings.push(line) });
+  expect(input).toEqual({ prompt: "fix the test" });
+  expect(warnings).toEqual([]);
+});
+
+test("a blank argument is refused before stdin is waited for", async () => {
+  let read = false;
+  async function* never(): AsyncGenerator<Uint8Array> {
+    read = true;
+    await new Promise(() => {});
+  }
+  await expect(readPrompt({ arg: "  ", stdin: never(), silentMs: 10, warn: () => {} })).rejects.toThrow("no prompt: pass it as an argument or pipe it on stdin");
+  expect(read).toBe(false);
+});
+
+test("stdin that cannot be read is a usage error naming why", async () => {
+  async function* directory(): AsyncGenerator<Uint8Array> {
+    throw Object.assign(new Error("EISDIR: illegal operation on a directory, fstat"), { code: "EISDIR" });
+  }
+  await expect(readPrompt({ arg: "why?", stdin: directory(), silentMs: 1_000, warn: () => {} })).rejects.toThrow("cannot read stdin: EISDIR");
+});
