@@ -1,6 +1,8 @@
 import { z } from "zod";
 import { defineTool } from "./tool.ts";
 import { CappedOutput } from "./capped-output.ts";
+import { commandArgv, LIFELINE } from "./command-argv.ts";
+import { holdLifeline } from "./lifeline.ts";
 
 export const BASH_DEFAULT_TIMEOUT_MS = 120_000;
 export const BASH_MAX_TIMEOUT_MS = 600_000;
@@ -32,7 +34,14 @@ export const bash = defineTool({
     const timeoutMs = args.timeout_ms ?? BASH_DEFAULT_TIMEOUT_MS;
     // detached: the command leads its own process group, so one kill reaches everything it started.
     // env given explicitly: Bun.spawn otherwise uses the environment the process started with.
-    const proc = Bun.spawn(["bash", "-lc", args.command], { cwd: ctx.root, env: process.env, stdin: "ignore", stdout: "pipe", stderr: "pipe", detached: true });
+    // stdin stays /dev/null; slot 3 is the lifeline that kills the group should shiro die (command-argv.ts).
+    const proc = Bun.spawn(commandArgv(args.command), {
+      cwd: ctx.root,
+      env: process.env,
+      stdio: ["ignore", "pipe", "pipe", LIFELINE ? "pipe" : "ignore"],
+      detached: true,
+    });
+    const lifeline = holdLifeline(LIFELINE ? (proc.stdio[3] as number) : null);
     const signalGroup = (signal: NodeJS.Signals) => {
       try {
         process.kill(-proc.pid, signal);
@@ -44,7 +53,10 @@ export const bash = defineTool({
     let escalation: ReturnType<typeof setTimeout> | undefined;
     const killGroup = () => {
       signalGroup("SIGTERM");
-      escalation ??= setTimeout(() => signalGroup("SIGKILL"), KILL_GRACE_MS);
+      escalation ??= setTimeout(() => {
+        signalGroup("SIGKILL");
+        lifeline.cut();
+      }, KILL_GRACE_MS);
     };
     const output = new CappedOutput(BASH_MAX_OUTPUT_CHARS);
     const take = (chunk: string) => {
@@ -76,6 +88,8 @@ export const bash = defineTool({
       return report(output.text(), code, ending, timeoutMs);
     } finally {
       clearTimeout(timer);
+      // Killed: the lifeline stays armed until the SIGKILL, so a shiro that exits sooner still kills the rest.
+      if (!escalation) lifeline.release();
       ctx.signal.removeEventListener("abort", onAbort);
       ctx.interrupt?.removeEventListener("abort", onInterrupt);
     }
