@@ -1,6 +1,7 @@
 import type { Flags } from "../cli/args.ts";
 import type { Config } from "../cli/config.ts";
 import { startSession } from "../cli/start-session.ts";
+import { dropFailedWrites, onStopSignal, type StopSignal } from "../cli/stop-signals.ts";
 import { readPrompt } from "./read-prompt.ts";
 import { renderPrint } from "./render-print.ts";
 
@@ -20,7 +21,12 @@ export async function runPrint(flags: Flags, config: Config & { apiKey: string }
 
   const runtime = await startSession({ flags, config, cwd: process.cwd(), warn });
   const controller = new AbortController();
-  process.once("SIGINT", () => controller.abort());
+  let stoppedBy: StopSignal | undefined;
+  onStopSignal(["SIGINT", "SIGTERM", "SIGHUP"], (signal) => {
+    stoppedBy = signal;
+    controller.abort();
+  });
+  dropFailedWrites();
 
   return renderPrint(
     runtime.runTurn(prompt, controller.signal),
@@ -30,6 +36,7 @@ export async function runPrint(flags: Flags, config: Config & { apiKey: string }
       json: flags.json,
       color,
       liveText: Boolean(process.stdout.isTTY) && !flags.json,
+      stoppedBy: () => stoppedBy,
     },
     (outcome) => ({ costUsd: runtime.costOf(outcome.usage) ?? null, sessionId: runtime.session.id }),
   );
