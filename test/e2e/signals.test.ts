@@ -4,16 +4,15 @@ import { join } from "node:path";
 import { BINARY } from "../support/binary.ts";
 import { CANARY_MS, GROUP_COMMAND, groupMembers, waitForGroup } from "../support/process-group.ts";
 import { spawnPty } from "../support/pty.ts";
+import { startRepl, type Repl } from "../support/repl-pty.ts";
 import { tempDir } from "../support/run-shiro.ts";
 import { sequenceModel } from "../support/scripts.ts";
 import { callsIn, loadAll, resultsOf } from "../support/session-runs.ts";
 import { startStrictServer, type StrictServer } from "../support/strict-server.ts";
 
-// What a CI runner's timeout (SIGTERM), a closed terminal (SIGHUP) and kill -9 do to print mode while
-// its bash command runs: nothing of the command may live on, and the session must hold the run.
-const onLinux = describe.skipIf(process.platform !== "linux");
-const LINUX_ONLY = "Linux only: finding a process group's members reads /proc";
-
+// What a CI runner's timeout (SIGTERM), a closed terminal (SIGHUP, and every read and write failing)
+// and kill -9 do to shiro while its bash command runs, in print mode and in the REPL: nothing of the
+// command may live on, and the session must hold the run.
 let server: StrictServer;
 const dirs: string[] = [];
 beforeAll(async () => {
@@ -31,15 +30,19 @@ function project() {
   return { cwd, home, env };
 }
 
-/** Starts `shiro -p --yolo` on the command and waits until the command runs; returns its group. */
-async function startCommand(extra: string[] = []) {
+/** Waits until the command runs in `cwd`; returns its process group, alive. */
+async function runningGroup(cwd: string) {
+  const pgid = await waitForGroup(join(cwd, "pgid"));
+  expect(groupMembers(pgid).length).toBeGreaterThan(0);
+  return { cwd, pgid, startedAt: Date.now() };
+}
+
+/** Starts `shiro -p --yolo` on the command and waits until the command runs. */
+async function startPrint(extra: string[] = []) {
   const { cwd, home, env } = project();
   const proc = Bun.spawn([BINARY, "-p", "--yolo", ...extra, "run the command"], { cwd, env, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
   const output = Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text()]);
-  const pgid = await waitForGroup(join(cwd, "pgid"));
-  const startedAt = Date.now();
-  expect(groupMembers(pgid).length).toBeGreaterThan(0);
-  return { cwd, home, proc, output, pgid, startedAt };
+  return { home, proc, output, ...(await runningGroup(cwd)) };
 }
 
 /** A second after shiro is gone, nothing of the group lives; past the command's sleep, no canary. */
@@ -59,10 +62,10 @@ async function expectRunSaved(home: string) {
   expect(resultsOf(sessions[0]!).get(call!.callId)).toContain("every process it started were killed");
 }
 
-onLinux(LINUX_ONLY, () => {
+describe.skipIf(process.platform !== "linux")("Linux only: finding a process group's members reads /proc", () => {
   for (const [signal, code] of [["SIGTERM", 143], ["SIGHUP", 129]] as const) {
-    test.concurrent(`${signal} during a bash command: exit ${code}, the command's whole group is gone, the session is saved`, async () => {
-      const run = await startCommand();
+    test.concurrent(`print mode, ${signal} during a bash command: exit ${code}, the command's whole group is gone, the session is saved`, async () => {
+      const run = await startPrint();
       run.proc.kill(signal);
       expect(await run.proc.exited).toBe(code);
       const [stdout, stderr] = await run.output;
@@ -73,8 +76,8 @@ onLinux(LINUX_ONLY, () => {
     });
   }
 
-  test.concurrent("--json, SIGTERM: the result line says aborted and names the signal, exit 143", async () => {
-    const run = await startCommand(["--json"]);
+  test.concurrent("print mode, --json, SIGTERM: the result line says aborted and names the signal, exit 143", async () => {
+    const run = await startPrint(["--json"]);
     run.proc.kill("SIGTERM");
     expect(await run.proc.exited).toBe(143);
     const [stdout, stderr] = await run.output;
@@ -83,7 +86,7 @@ onLinux(LINUX_ONLY, () => {
   });
 
   test.concurrent("kill -9 of shiro during a bash command: the lifeline kills the command's whole group", async () => {
-    const run = await startCommand();
+    const run = await startPrint();
     run.proc.kill("SIGKILL");
     expect(await run.proc.exited).toBe(137);
     await expectCommandGone(run);
@@ -91,12 +94,31 @@ onLinux(LINUX_ONLY, () => {
 
   test.concurrent("print mode in a terminal that closes: exit 129 although stderr is gone, nothing of the command left, the session saved", async () => {
     const { cwd, home, env } = project();
-    const pty = spawnPty([BINARY, "-p", "--yolo", "run the command"], { cwd, env });
-    const pgid = await waitForGroup(join(cwd, "pgid"));
-    const startedAt = Date.now();
+    await using pty = spawnPty([BINARY, "-p", "--yolo", "run the command"], { cwd, env });
+    const run = await runningGroup(cwd);
     pty.hangUp();
     expect(await pty.exited).toBe(129);
-    await expectCommandGone({ cwd, pgid, startedAt });
+    await expectCommandGone(run);
     await expectRunSaved(home);
   });
+
+  const REPL_STOPS: [string, number, (repl: Repl) => void][] = [
+    ["SIGTERM", 143, (repl) => repl.kill("SIGTERM")],
+    ["SIGHUP", 129, (repl) => repl.kill("SIGHUP")],
+    ["its terminal closing", 129, (repl) => repl.hangUp()],
+  ];
+  for (const [what, code, stop] of REPL_STOPS) {
+    test.concurrent(`the REPL, ${what} during a bash command: exit ${code}, the command's whole group is gone, the session is saved`, async () => {
+      const { cwd, home } = project();
+      await using repl = await startRepl({ cwd, home, baseUrl: server.url, args: ["--yolo"] });
+      await repl.send("run the command");
+      const run = await runningGroup(cwd);
+      stop(repl);
+      expect(await repl.exited).toBe(code);
+      // With the terminal still there, the last line says what happened and how to go on.
+      if (what.startsWith("SIG")) expect(repl.screen()).toMatch(new RegExp(`\n! stopped by ${what}; the session is saved \\(resume with: shiro -r [0-9a-f-]+\\)\n*$`));
+      await expectCommandGone(run);
+      await expectRunSaved(home);
+    });
+  }
 });
