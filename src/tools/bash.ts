@@ -41,7 +41,7 @@ export const bash = defineTool({
       stdio: ["ignore", "pipe", "pipe", LIFELINE ? "pipe" : "ignore"],
       detached: true,
     });
-    const lifeline = holdLifeline(LIFELINE ? (proc.stdio[3] as number) : null);
+    const lifeline = holdLifeline(proc.stdio[3] ?? null);
     const signalGroup = (signal: NodeJS.Signals) => {
       try {
         process.kill(-proc.pid, signal);
