@@ -11,7 +11,8 @@ export const stoppedWords = (signal: StopSignal) => (signal === "SIGINT" ? "inte
 
 /**
  * Calls `stop` on the first of `signals` to arrive. Each is caught once: the same signal again gets its
- * default action and ends shiro at once (the bash tool's lifeline still kills a running command).
+ * default action and ends shiro at once (the bash tool's lifeline still kills a running command); a
+ * different one is ignored, so a terminal closing during a SIGTERM's save does not cut it short.
  */
 export function onStopSignal(signals: readonly StopSignal[], stop: (signal: StopSignal) => void): void {
   let stopped = false;

@@ -5,6 +5,7 @@
  * SIGKILLs its whole process group — the command and everything it started, which a parent-death
  * signal on the first process alone would miss. It ignores SIGTERM so that, after shiro's own
  * SIGTERM to the group, it is still there to finish the kill should shiro exit before its SIGKILL.
+ * Started before the exec, it is no job of the command's shell, so a `wait` there does not wait for it.
  * The command itself gets neither fd 3 nor a stdin (it is /dev/null, as the spawn gives it).
  */
 const WATCHER = `( trap '' TERM; read -r _ <&3 || kill -s KILL 0 ) >/dev/null 2>&1 &
