@@ -1,5 +1,6 @@
 import type { AgentEvent } from "../agent/events.ts";
 import type { Usage } from "../agent/messages.ts";
+import type { StopSignal } from "../cli/stop-signals.ts";
 
 /** The `--json` schema (docs/print-mode.md): one object per line, each with a `type`. */
 export function jsonLine(event: AgentEvent): object | undefined {
@@ -34,6 +35,8 @@ export type ResultLine = {
   text: string;
   steps: number;
   usage: Usage;
+  /** Only on `aborted`: the signal that stopped the run. */
+  signal?: StopSignal;
   costUsd: number | null;
   sessionId: string;
 };

@@ -1,6 +1,7 @@
 import pc from "picocolors";
 import type { AgentEvent, EndStatus } from "../agent/events.ts";
 import { emptyUsage, splitAnswer, textOf, type AssistantMessage, type Usage } from "../agent/messages.ts";
+import { stoppedWords, type StopSignal } from "../cli/stop-signals.ts";
 import { retryLine } from "../ui/retry-line.ts";
 import { callSubject, modelCalls, resultMark, resultSummary } from "../ui/tool-line.ts";
 import { exitCodeFor } from "./exit-code.ts";
@@ -14,6 +15,8 @@ export type PrintIO = {
   color: boolean;
   /** stdout is a terminal: a person is watching, so stream the text live. */
   liveText: boolean;
+  /** The signal that stopped the run (Ctrl-C, a CI runner's SIGTERM, a closed terminal), once one has. */
+  stoppedBy?: () => StopSignal | undefined;
 };
 
 export type PrintOutcome = { code: number; status: EndStatus; text: string; steps: number; usage: Usage };
@@ -25,7 +28,7 @@ export type PrintOutcome = { code: number; status: EndStatus; text: string; step
 export async function renderPrint(
   events: AsyncIterable<AgentEvent>,
   io: PrintIO,
-  result: (outcome: PrintOutcome) => Omit<ResultLine, "type" | "status" | "text" | "steps" | "usage">,
+  result: (outcome: PrintOutcome) => Omit<ResultLine, "type" | "status" | "text" | "steps" | "usage" | "signal">,
 ): Promise<number> {
   const c = pc.createColors(io.color);
   let finalText = "";
@@ -77,18 +80,19 @@ export async function renderPrint(
         if (!io.json) io.err(`${c.red("error:")} ${event.error.message}\n`);
         break;
       case "end":
-        outcome = { code: exitCodeFor(event.status, event.denials), status: event.status, text: finalText, steps: event.steps, usage: event.usage };
+        outcome = { code: exitCodeFor(event.status, event.denials, io.stoppedBy?.()), status: event.status, text: finalText, steps: event.steps, usage: event.usage };
         break;
     }
   }
 
+  const signal = outcome.status === "aborted" ? (io.stoppedBy?.() ?? "SIGINT") : undefined;
   if (io.json) {
-    const line: ResultLine = { type: "result", status: outcome.status, text: outcome.text, steps: outcome.steps, usage: outcome.usage, ...result(outcome) };
+    const line: ResultLine = { type: "result", status: outcome.status, text: outcome.text, steps: outcome.steps, usage: outcome.usage, ...(signal ? { signal } : {}), ...result(outcome) };
     io.out(JSON.stringify(line) + "\n");
   } else if (!io.liveText && outcome.text) {
     io.out(outcome.text.endsWith("\n") ? outcome.text : outcome.text + "\n");
   }
-  if (!io.json && outcome.status === "aborted") io.err(`${c.yellow("!")} interrupted; the session is saved (continue it with shiro -c)\n`);
+  if (!io.json && signal) io.err(`${c.yellow("!")} ${stoppedWords(signal)}; the session is saved (continue it with shiro -c)\n`);
   if (!io.json && outcome.status === "timeout") io.err(`${c.yellow("!")} stopped at --timeout; the job is not finished and the session is saved (continue it with shiro -c, or raise --timeout)\n`);
   if (!io.json && outcome.status === "max-steps") io.err(`${c.yellow("!")} stopped after ${modelCalls(outcome.steps)} (--max-steps); the job is not finished (continue it with shiro -c, or raise --max-steps)\n`);
   return outcome.code;

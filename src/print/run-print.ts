@@ -2,6 +2,7 @@ import { RUN_TIMEOUT } from "../agent/events.ts";
 import type { Flags } from "../cli/args.ts";
 import type { Config } from "../cli/config.ts";
 import { startSession } from "../cli/start-session.ts";
+import { dropFailedWrites, onStopSignal, stopExitCode, stoppedWords, type StopSignal } from "../cli/stop-signals.ts";
 import { assemblePrompt } from "./assemble-prompt.ts";
 import { readPrompt } from "./read-prompt.ts";
 import { EXIT } from "./exit-code.ts";
@@ -13,6 +14,14 @@ export async function runPrint(flags: Flags, config: Config & { apiKey: string }
   const controller = new AbortController();
   // --timeout counts from the start: a CI step's budget is wall time, whatever it was spent on.
   const limit = flags.timeout === undefined ? undefined : setTimeout(() => controller.abort(RUN_TIMEOUT), flags.timeout * 1000);
+  // From the start too: a CI runner's SIGTERM may come while stdin is still being waited for.
+  let stoppedBy: StopSignal | undefined;
+  onStopSignal(["SIGINT", "SIGTERM", "SIGHUP"], (signal) => {
+    stoppedBy = signal;
+    // The reason reaches a killed command's result, so `shiro -c` tells the model why it stopped.
+    controller.abort(signal);
+  });
+  dropFailedWrites();
   const color = Boolean(process.stderr.isTTY) && !process.env.NO_COLOR;
   // With --json a warning is an event like any other, so scripts see it too.
   const warn = (line: string) =>
@@ -27,14 +36,14 @@ export async function runPrint(flags: Flags, config: Config & { apiKey: string }
     controller.signal,
   );
   if (!input) {
-    process.stderr.write("! stopped at --timeout while waiting for stdin; nothing was sent (pass < /dev/null to run without it)\n");
-    return EXIT.limit;
+    const why = stoppedBy ? stoppedWords(stoppedBy) : "stopped at --timeout";
+    process.stderr.write(`! ${why} while waiting for stdin; nothing was sent (pass < /dev/null to run without it)\n`);
+    return stoppedBy ? stopExitCode(stoppedBy) : EXIT.limit;
   }
 
   const runtime = await startSession({ flags, config, cwd: process.cwd(), warn });
   // Fitted once the session is open, so a window learned by an earlier run (`-c`) counts.
   const prompt = await assemblePrompt(input, { root: process.cwd(), threshold: runtime.contextUse().threshold, warn });
-  process.once("SIGINT", () => controller.abort());
 
   const code = await renderPrint(
     runtime.runTurn(prompt, controller.signal),
@@ -44,6 +53,7 @@ export async function runPrint(flags: Flags, config: Config & { apiKey: string }
       json: flags.json,
       color,
       liveText: Boolean(process.stdout.isTTY) && !flags.json,
+      stoppedBy: () => stoppedBy,
     },
     (outcome) => ({ costUsd: runtime.costOf(outcome.usage) ?? null, sessionId: runtime.session.id }),
   );

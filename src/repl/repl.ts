@@ -6,6 +6,7 @@ import { isYes } from "../cli/ask-yes-no.ts";
 import type { Config } from "../cli/config.ts";
 import { startSession } from "../cli/start-session.ts";
 import { attachMentions } from "../context/attach-mentions.ts";
+import { onStopSignal, stopExitCode, stoppedWords, type StopSignal } from "../cli/stop-signals.ts";
 import type { AskRequest } from "../guard/authorize.ts";
 import { openHistory, HISTORY_CAP } from "../store/history-store.ts";
 import { ID_PREFIX_CHARS } from "../store/list-sessions-view.ts";
@@ -19,6 +20,7 @@ import { createCompleter } from "./completer.ts";
 import { gatedOutput } from "./gated-output.ts";
 import { resumedLine } from "./session-commands.ts";
 import { parseSlash, unknownCommandLine } from "./slash-commands.ts";
+import { surviveHangUp } from "./survive-hang-up.ts";
 
 type Turn = {
   controller: AbortController;
@@ -55,6 +57,9 @@ export async function runRepl(flags: Flags, config: Config & { apiKey: string })
   let closed = false;
   /** A line (prompt or slash command) is being handled. */
   let busy = false;
+  /** A CI runner's SIGTERM or a closed terminal ends the session as Ctrl-D does, exiting 143 or 129. */
+  let stoppedBy: StopSignal | undefined;
+  surviveHangUp(() => (stoppedBy ??= "SIGHUP"));
 
   // Both questions are asked through readline's own prompt, so editing the answer redraws them intact.
   const askLine = (question: string) =>
@@ -109,6 +114,10 @@ export async function runRepl(flags: Flags, config: Config & { apiKey: string })
     completer: createCompleter(cwd, COMMANDS),
     // Esc alone aborts a turn; readline's default 500 ms wait for an escape sequence feels sluggish.
     escapeCodeTimeout: 50,
+  });
+  onStopSignal(["SIGTERM", "SIGHUP"], (signal) => {
+    stoppedBy ??= signal;
+    rl.close();
   });
   if (history.warning) print(c.yellow(`! ${history.warning}`));
   print(`${c.bold("shiro")} ${VERSION} · ${runtime.session.model} · ${cwd} · ${contextLine(runtime, c)}`);
@@ -235,7 +244,7 @@ export async function runRepl(flags: Flags, config: Config & { apiKey: string })
     queue.length = 0;
     const ending = turn;
     pendingAnswer?.(ABORTED_ANSWER);
-    ending?.controller.abort();
+    ending?.controller.abort(stoppedBy);
     process.stdout.write("\n");
     // Save after the aborted turn has recorded its partial answer (bounded, should a tool ignore the abort).
     const settled = ending ? Promise.race([ending.finished.promise, Bun.sleep(QUIT_GRACE_MS)]) : Promise.resolve();
@@ -243,8 +252,13 @@ export async function runRepl(flags: Flags, config: Config & { apiKey: string })
       .then(() => runtime.save())
       .then(() => {
         // Like /sessions shows it: the prefix -r accepts.
-        if (runtime.session.messages.length) print(c.dim(`resume with: shiro -r ${runtime.session.id.slice(0, ID_PREFIX_CHARS)}`));
-        exit(0);
+        const resume = runtime.session.messages.length ? `resume with: shiro -r ${runtime.session.id.slice(0, ID_PREFIX_CHARS)}` : "";
+        if (!stoppedBy) {
+          if (resume) print(c.dim(resume));
+          return exit(0);
+        }
+        process.stderr.write(`${c.yellow("!")} ${stoppedWords(stoppedBy)}${resume && `; the session is saved (${resume})`}\n`);
+        exit(stopExitCode(stoppedBy));
       });
   });
 

@@ -1,6 +1,9 @@
 import { z } from "zod";
+import { RUN_TIMEOUT } from "../agent/events.ts";
 import { defineTool } from "./tool.ts";
 import { CappedOutput } from "./capped-output.ts";
+import { commandArgv, LIFELINE } from "./command-argv.ts";
+import { holdLifeline } from "./lifeline.ts";
 
 export const BASH_DEFAULT_TIMEOUT_MS = 120_000;
 export const BASH_MAX_TIMEOUT_MS = 600_000;
@@ -32,7 +35,14 @@ export const bash = defineTool({
     const timeoutMs = args.timeout_ms ?? BASH_DEFAULT_TIMEOUT_MS;
     // detached: the command leads its own process group, so one kill reaches everything it started.
     // env given explicitly: Bun.spawn otherwise uses the environment the process started with.
-    const proc = Bun.spawn(["bash", "-lc", args.command], { cwd: ctx.root, env: process.env, stdin: "ignore", stdout: "pipe", stderr: "pipe", detached: true });
+    // stdin stays /dev/null; slot 3 is the lifeline that kills the group should shiro die (command-argv.ts).
+    const proc = Bun.spawn(commandArgv(args.command), {
+      cwd: ctx.root,
+      env: process.env,
+      stdio: ["ignore", "pipe", "pipe", LIFELINE ? "pipe" : "ignore"],
+      detached: true,
+    });
+    const lifeline = holdLifeline(proc.stdio[3] ?? null);
     const signalGroup = (signal: NodeJS.Signals) => {
       try {
         process.kill(-proc.pid, signal);
@@ -44,7 +54,10 @@ export const bash = defineTool({
     let escalation: ReturnType<typeof setTimeout> | undefined;
     const killGroup = () => {
       signalGroup("SIGTERM");
-      escalation ??= setTimeout(() => signalGroup("SIGKILL"), KILL_GRACE_MS);
+      escalation ??= setTimeout(() => {
+        signalGroup("SIGKILL");
+        lifeline.cut();
+      }, KILL_GRACE_MS);
     };
     const output = new CappedOutput(BASH_MAX_OUTPUT_CHARS);
     const take = (chunk: string) => {
@@ -73,9 +86,11 @@ export const bash = defineTool({
         killGroup();
         await pipes;
       }
-      return report(output.text(), code, ending, timeoutMs);
+      return report(output.text(), code, ending, timeoutMs, ctx.signal.reason);
     } finally {
       clearTimeout(timer);
+      // Killed: the lifeline stays armed until the SIGKILL, so a shiro that exits sooner still kills the rest.
+      if (!escalation) lifeline.release();
       ctx.signal.removeEventListener("abort", onAbort);
       ctx.interrupt?.removeEventListener("abort", onInterrupt);
     }
@@ -88,13 +103,17 @@ async function pump(stream: ReadableStream<Uint8Array>, take: (chunk: string) =>
   take(decoder.decode());
 }
 
-function report(text: string, code: number, ending: Ending, timeoutMs: number) {
+/** Why the run stopped, as the model reads it on `shiro -c`: the person, the run's --timeout, or a signal to shiro. */
+const abortedBecause = (reason: unknown) =>
+  reason === RUN_TIMEOUT ? "Stopped: the run reached its --timeout" : typeof reason === "string" && reason.startsWith("SIG") ? `Stopped: shiro received ${reason}` : "Interrupted by the user";
+
+function report(text: string, code: number, ending: Ending, timeoutMs: number, abortReason: unknown) {
   const body = text === "" ? "(no output)" : text.replace(/\n$/, "");
   const notes: Record<Ending, string> = {
     exit: `Exit code: ${code}`,
     lingering: `Exit code: ${code}. Background processes still holding the output were killed; redirect a background job's output to keep it running.`,
     timeout: `Timed out after ${timeoutMs / 1000} s; the command and every process it started were killed.`,
-    abort: "Interrupted by the user; the command and every process it started were killed.",
+    abort: `${abortedBecause(abortReason)}; the command and every process it started were killed.`,
     interrupt: "Stopped by the user (Ctrl-C); the command and every process it started were killed.",
   };
   const isError = ending === "timeout" || ending === "abort" || ending === "interrupt" || code !== 0;

@@ -1,16 +1,18 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { BINARY } from "../support/binary.ts";
 import { spawnPty } from "../support/pty.ts";
-import { loadAll } from "../support/session-runs.ts";
+import { callsIn, loadAll, resultsOf } from "../support/session-runs.ts";
 import { runShiro, tempDir } from "../support/run-shiro.ts";
-import { echoModel } from "../support/scripts.ts";
+import { echoModel, sequenceModel } from "../support/scripts.ts";
 import { startStrictServer, type RecordedRequest, type StrictServer } from "../support/strict-server.ts";
 
 // The model connection as an unattended run meets it: each scripted fault of the strict server,
 // asserted by what crossed the wire (requests, the gaps between them), the exit code, stdout and stderr.
 let server: StrictServer;
 beforeAll(async () => {
-  server = await startStrictServer({ models: { "echo-model": echoModel } });
+  server = await startStrictServer({
+    models: { "echo-model": echoModel, "sleeper": sequenceModel([{ name: "bash", arguments: { command: "sleep 30" } }], "never reached") },
+  });
 });
 afterAll(() => server.stop());
 
@@ -185,4 +187,17 @@ test("--timeout also bounds the wait for a stdin that never ends: exit 3, nothin
   expect(ended).toBeGreaterThanOrEqual(1500);
   expect(r.stderr).toContain("stopped at --timeout while waiting for stdin");
   expect(server.requests.length).toBe(before);
+});
+
+test("--timeout during a bash command kills it, saves the session with the reason in the result, exit 3", async () => {
+  const home = tempDir("timeout-home");
+  const cwd = tempDir("timeout");
+  const started = performance.now();
+  const r = await runShiro(["-p", "--yolo", "-m", "sleeper", "--timeout", "2", "nap"], { cwd, home, env: { OPENAI_BASE_URL: server.url } });
+  expect(r.code).toBe(3);
+  expect(performance.now() - started).toBeLessThan(2000 + 2000);
+  expect(r.stderr).toContain("! stopped at --timeout; the job is not finished and the session is saved");
+  const [session] = await loadAll(home);
+  const [call] = callsIn(session!);
+  expect(resultsOf(session!).get(call!.callId)).toEndWith("Stopped: the run reached its --timeout; the command and every process it started were killed.");
 });

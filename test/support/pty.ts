@@ -58,6 +58,8 @@ export interface Pty {
   /** The exit code (128+n when killed by signal n), once the child is gone and its output drained. */
   readonly exited: Promise<number>;
   kill(signal?: NodeJS.Signals): void;
+  /** Closes the terminal, as closing its window does: the child gets SIGHUP, and its reads and writes fail. */
+  hangUp(): void;
   /** Kills the child if still running and waits for it — for `await using`. */
   [Symbol.asyncDispose](): Promise<void>;
 }
@@ -211,6 +213,9 @@ export function spawnPty(cmd: string[], options: PtyOptions): Pty {
     exited,
     kill(signal = "SIGTERM") {
       if (exitCode === undefined) proc.kill(signal);
+    },
+    hangUp() {
+      terminal.close();
     },
     async [Symbol.asyncDispose]() {
       if (exitCode === undefined) proc.kill("SIGKILL");

@@ -2,6 +2,7 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { existsSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { bash } from "../../src/tools/bash.ts";
+import { commandArgv } from "../../src/tools/command-argv.ts";
 import { call, tempProject } from "../support/temp-project.ts";
 
 let project: ReturnType<typeof tempProject>;
@@ -103,6 +104,29 @@ describe("bash", () => {
     expect(Date.now() - started).toBeLessThan(3000);
     expect(out.output).toStartWith("done\n\nExit code: 0. Background processes still holding the output were killed;");
     expect(await diesWithin(pidFrom(project.root), 2000)).toBe(true);
+  });
+
+  test.skipIf(process.platform !== "linux")("the command gets /dev/null for stdin and no other descriptor than 0, 1, 2 (not the lifeline)", async () => {
+    project = tempProject();
+    const out = await call(bash, { command: "readlink /proc/$$/fd/0; ls /proc/$$/fd | tr '\\n' ' '" }, project.ctx());
+    expect(out.output).toBe("/dev/null\n0 1 2 \n\nExit code: 0");
+  });
+
+  test("a background job with its output redirected outlives the command, as the tool's description promises", async () => {
+    project = tempProject();
+    const started = Date.now();
+    const out = await call(bash, { command: "(sleep 1; touch bg) > /dev/null 2>&1 & echo started" }, project.ctx());
+    expect(out.output).toBe("started\n\nExit code: 0");
+    expect(Date.now() - started).toBeLessThan(900);
+    await Bun.sleep(Math.max(0, started + 1500 - Date.now()));
+    expect(existsSync(join(project.root, "bg"))).toBe(true);
+  });
+
+  test("the spawn argv: `bash -lc <command>` behind the lifeline watcher, or alone where there is none", () => {
+    const watched = commandArgv("make test");
+    expect(watched.slice(0, 2)).toEqual(["/bin/sh", "-c"]);
+    expect(watched.slice(-3)).toEqual(["bash", "-lc", "make test"]);
+    expect(commandArgv("make test", false)).toEqual(["bash", "-lc", "make test"]);
   });
 
   test("output over 30,000 chars keeps head and tail and says what was cut", async () => {

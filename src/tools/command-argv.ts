@@ -1,0 +1,21 @@
+/**
+ * The watcher a command runs beside (POSIX sh). fd 3 is its lifeline: a socket from shiro that shiro
+ * never writes to until the command has ended. A byte means "done": the watcher leaves, and redirected
+ * background jobs keep running. EOF without a byte means shiro died (kill -9 included): the watcher
+ * SIGKILLs its whole process group — the command and everything it started, which a parent-death
+ * signal on the first process alone would miss. It ignores SIGTERM so that, after shiro's own
+ * SIGTERM to the group, it is still there to finish the kill should shiro exit before its SIGKILL.
+ * Started before the exec, it is no job of the command's shell, so a `wait` there does not wait for it.
+ * The command itself gets neither fd 3 nor a stdin (it is /dev/null, as the spawn gives it).
+ */
+const WATCHER = `( trap '' TERM; read -r _ <&3 || kill -s KILL 0 ) >/dev/null 2>&1 &
+exec "$@" 3<&-`;
+
+/** Windows has neither /bin/sh nor process groups to kill: commands run there without a watcher. */
+export const LIFELINE = process.platform !== "win32";
+
+/** The argv the bash tool spawns for `command`: `bash -lc`, behind the lifeline watcher unless told not to. */
+export function commandArgv(command: string, lifeline = LIFELINE): string[] {
+  const shell = ["bash", "-lc", command];
+  return lifeline ? ["/bin/sh", "-c", WATCHER, "shiro-lifeline", ...shell] : shell;
+}
