@@ -8,20 +8,24 @@ import { startStrictServer, type RecordedRequest, type StrictServer } from "../s
 
 // The model connection as an unattended run meets it: each scripted fault of the strict server,
 // asserted by what crossed the wire (requests, the gaps between them), the exit code, stdout and stderr.
+// Each faulty run has a server of its own, so the runs (mostly waiting out backoffs) go side by side.
+const models = { "echo-model": echoModel, "sleeper": sequenceModel([{ name: "bash", arguments: { command: "sleep 30" } }], "never reached") };
 let server: StrictServer;
 beforeAll(async () => {
-  server = await startStrictServer({
-    models: { "echo-model": echoModel, "sleeper": sequenceModel([{ name: "bash", arguments: { command: "sleep 30" } }], "never reached") },
-  });
+  server = await startStrictServer({ models });
 });
 afterAll(() => server.stop());
 
 async function shiro(prompt: string, faults: Parameters<StrictServer["inject"]>, args: string[] = [], home = tempDir("wire-home")) {
-  const before = server.requests.length;
-  server.inject(...faults);
+  const own = await startStrictServer({ models });
+  own.inject(...faults);
   const started = performance.now();
-  const r = await runShiro(["-p", "-m", "echo-model", ...args, prompt], { cwd: tempDir("wire"), home, env: { OPENAI_BASE_URL: server.url }, timeoutMs: 40_000 });
-  return { ...r, home, ms: performance.now() - started, requests: server.requests.slice(before) };
+  try {
+    const r = await runShiro(["-p", "-m", "echo-model", ...args, prompt], { cwd: tempDir("wire"), home, env: { OPENAI_BASE_URL: own.url }, timeoutMs: 40_000 });
+    return { ...r, home, ms: performance.now() - started, requests: own.requests };
+  } finally {
+    await own.stop();
+  }
 }
 
 /** Milliseconds between consecutive requests' arrivals. */
@@ -29,7 +33,7 @@ const gaps = (requests: RecordedRequest[]) => requests.slice(1).map((r, i) => r.
 const retryLines = (stderr: string) => stderr.split("\n").filter((l) => l.startsWith("! retrying model call"));
 
 describe("the model connection, unattended", () => {
-  test("an API that accepts the connection and never answers is abandoned after --idle-timeout and retried", async () => {
+  test.concurrent("an API that accepts the connection and never answers is abandoned after --idle-timeout and retried", async () => {
     const r = await shiro("are you there", [{ hang: true }], ["--idle-timeout", "1"]);
     expect([r.code, r.stdout]).toEqual([0, "You said: are you there\n"]);
     expect(r.requests.length).toBe(2);
@@ -37,7 +41,7 @@ describe("the model connection, unattended", () => {
     expect(retryLines(r.stderr)).toEqual([expect.stringMatching(/^! retrying model call \(attempt 2 of 6\) in 0\.[56]\d* s: no data from the API for 1 s \(--idle-timeout\)$/)]);
   });
 
-  test("a stream that stalls half-way is abandoned after --idle-timeout and retried; the answer is printed once", async () => {
+  test.concurrent("a stream that stalls half-way is abandoned after --idle-timeout and retried; the answer is printed once", async () => {
     const r = await shiro("keep going", [{ hang: true, afterEventCount: 5 }], ["--idle-timeout", "1"]);
     expect([r.code, r.stdout]).toEqual([0, "You said: keep going\n"]);
     expect(r.requests.length).toBe(2);
@@ -45,7 +49,7 @@ describe("the model connection, unattended", () => {
     expect(retryLines(r.stderr)[0]).toContain("no data from the API for 1 s");
   });
 
-  test("an API silent on every attempt ends at --timeout: every retry shown, exit 3, the session saved", async () => {
+  test.concurrent("an API silent on every attempt ends at --timeout: every retry shown, exit 3, the session saved", async () => {
     const hangs = Array.from({ length: 6 }, () => ({ hang: true as const }));
     const r = await shiro("hello?", hangs, ["--idle-timeout", "1", "--timeout", "4"]);
     expect(r.code).toBe(3);
@@ -55,10 +59,9 @@ describe("the model connection, unattended", () => {
     expect(r.stderr).toContain("stopped at --timeout");
     const [session] = await loadAll(r.home);
     expect(session!.messages[0]).toEqual({ role: "user", text: "hello?" });
-    server.clearFaults(); // the run stopped before it used them all
   });
 
-  test("a stream cut twice, then a good one: three requests with the backoff between them, exit 0", async () => {
+  test.concurrent("a stream cut twice, then a good one: three requests with the backoff between them, exit 0", async () => {
     const r = await shiro("third time lucky", [{ cut: 5 }, { cut: 5 }]);
     expect([r.code, r.stdout]).toEqual([0, "You said: third time lucky\n"]);
     expect(r.requests.length).toBe(3);
@@ -71,7 +74,7 @@ describe("the model connection, unattended", () => {
     ]);
   });
 
-  test("429 with retry-after: 2, then success: the second request waits the 2 s the server asked", async () => {
+  test.concurrent("429 with retry-after: 2, then success: the second request waits the 2 s the server asked", async () => {
     const r = await shiro("patience", [{ status: 429, retryAfter: 2 }]);
     expect([r.code, r.stdout]).toEqual([0, "You said: patience\n"]);
     expect(r.requests.map((q) => q.status)).toEqual([429, 200]);
@@ -79,7 +82,7 @@ describe("the model connection, unattended", () => {
     expect(retryLines(r.stderr)).toEqual([expect.stringMatching(/^! retrying model call \(attempt 2 of 6\) in 2\.0 s: 429 Rate limit reached/)]);
   });
 
-  test("five 500s, then success: six requests, each wait at least the doubling backoff", async () => {
+  test.concurrent("five 500s, then success: six requests, each wait at least the doubling backoff", async () => {
     const r = await shiro("persist", Array.from({ length: 5 }, () => ({ status: 500 })));
     expect([r.code, r.stdout]).toEqual([0, "You said: persist\n"]);
     expect(r.requests.map((q) => q.status)).toEqual([500, 500, 500, 500, 500, 200]);
@@ -87,7 +90,7 @@ describe("the model connection, unattended", () => {
     expect(retryLines(r.stderr).map((l) => /attempt (\d) of 6/.exec(l)![1])).toEqual(["2", "3", "4", "5", "6"]);
   }, 45_000);
 
-  test("429 insufficient_quota is not retried: one request, one clear line, exit 1", async () => {
+  test.concurrent("429 insufficient_quota is not retried: one request, one clear line, exit 1", async () => {
     const r = await shiro("pay up", [{ status: 429, quota: true }]);
     expect(r.code).toBe(1);
     expect(r.requests.length).toBe(1);
@@ -96,14 +99,14 @@ describe("the model connection, unattended", () => {
     expect(r.stderr.trim().split("\n")).toEqual([expect.stringMatching(/^error: 429 You exceeded your current quota, please check your plan and billing details\./)]);
   });
 
-  test("a retryable error event inside the stream is retried and the run finishes", async () => {
+  test.concurrent("a retryable error event inside the stream is retried and the run finishes", async () => {
     const r = await shiro("glitch", [{ errorEvent: true, afterEventCount: 4 }]);
     expect([r.code, r.stdout]).toEqual([0, "You said: glitch\n"]);
     expect(r.requests.length).toBe(2);
     expect(retryLines(r.stderr)).toEqual([expect.stringContaining("An error occurred while processing your request.")]);
   });
 
-  test("--json shows each retry as a retry event with its attempt, delay and reason", async () => {
+  test.concurrent("--json shows each retry as a retry event with its attempt, delay and reason", async () => {
     const r = await shiro("in json", [{ status: 503, retryAfterMs: 300 }], ["--json"]);
     const lines = r.stdout.trim().split("\n").map((l) => JSON.parse(l));
     expect(lines.filter((l) => l.type === "retry")).toEqual([{ type: "retry", attempt: 2, maxAttempts: 6, delayMs: 300, reason: "503 The server had an error while processing your request. Sorry about that!" }]);
@@ -113,7 +116,7 @@ describe("the model connection, unattended", () => {
 });
 
 describe("answers that are not whole", () => {
-  test("response.incomplete after the text: the text on stdout and in the session, the reason on stderr, exit 1", async () => {
+  test.concurrent("response.incomplete after the text: the text on stdout and in the session, the reason on stderr, exit 1", async () => {
     const r = await shiro("write a lot", [{ incomplete: "max_output_tokens" }]);
     expect(r.code).toBe(1);
     expect(r.requests.length).toBe(1);
@@ -123,14 +126,14 @@ describe("answers that are not whole", () => {
     expect(session!.messages[1]).toMatchObject({ role: "assistant", parts: [{ type: "text", text: "You said: write a lot" }], incomplete: "max_output_tokens" });
   });
 
-  test("--json: an incomplete answer's result says so and carries the text", async () => {
+  test.concurrent("--json: an incomplete answer's result says so and carries the text", async () => {
     const r = await shiro("filtered", [{ incomplete: "content_filter" }], ["--json"]);
     const result = JSON.parse(r.stdout.trim().split("\n").at(-1)!);
     expect(r.code).toBe(1);
     expect(result).toMatchObject({ type: "result", status: "incomplete", text: "You said: filtered" });
   });
 
-  test("a response holding only an item type shiro does not use is exit 1 naming it, never a silent empty answer", async () => {
+  test.concurrent("a response holding only an item type shiro does not use is exit 1 naming it, never a silent empty answer", async () => {
     const search = { id: "ws_1", type: "web_search_call", status: "completed", action: { type: "search", query: "news" } };
     const r = await shiro("search the web", [{ onlyItems: [search] }]);
     expect(r.code).toBe(1);
@@ -158,7 +161,7 @@ describe("the limits' flags", () => {
     expect(pty.screen()).toContain("--timeout limits a print-mode run: add -p");
   });
 
-  test("idleTimeout in config.json is used; a wrong type is named", async () => {
+  test.concurrent("idleTimeout in config.json is used; a wrong type is named", async () => {
     const home = tempDir("cfg-home");
     await Bun.write(`${home}/config.json`, JSON.stringify({ idleTimeout: 1 }));
     const r = await shiro("from config", [{ hang: true }], [], home);
