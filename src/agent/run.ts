@@ -51,7 +51,8 @@ export async function* run(opts: RunOptions): AsyncGenerator<AgentEvent> {
     if (compaction && !compactionTold) {
       compactionTold = true;
       yield { type: "compacted", ...compaction };
-      yield { type: "notice", level: "info", text: `context compacted: ${compaction.messagesBefore} messages pruned to ${compaction.messagesAfter} on the wire` };
+      const after = compaction.messagesAfter === 0 ? "replaced by a summary" : `pruned to ${compaction.messagesAfter} on the wire`;
+      yield { type: "notice", level: "info", text: `context compacted: ${compaction.messagesBefore} messages ${after}` };
     }
 
     steps++;

@@ -16,6 +16,7 @@ import type { Session } from "../store/session-file.ts";
 import type { SessionStore } from "../store/session-store.ts";
 import { formatCount } from "../text/format-count.ts";
 import { buildRequestBody, requestParams } from "../wire/build-request.ts";
+import { activeStart } from "../wire/serialise-input.ts";
 import type { ModelStream } from "../wire/model-stream.ts";
 import type { Config } from "./config.ts";
 import type { Prompt } from "./load-prompt.ts";
@@ -129,11 +130,14 @@ export function createRuntime(opts: RuntimeOptions): Runtime {
       warn("the conversation does not fit the context window and summarising it failed; sending it anyway");
       return composed;
     }
-    runtime.session.messages.push(summary);
+    const messages = runtime.session.messages;
+    // Counted before the summary goes in: every message on the wire until now is replaced by it.
+    const onWire = messages.length - activeStart(messages);
+    messages.push(summary);
     autosave.schedule();
     warn(`the conversation did not fit the context window; continuing from a ${formatCount(summary.summary.length)}-char summary`);
     const next = recompose();
-    const before = composed.compaction ?? { messagesBefore: 0, tokensBefore: composed.tokens };
+    const before = composed.compaction ?? { messagesBefore: onWire, tokensBefore: composed.tokens };
     return { ...next, compaction: { messagesBefore: before.messagesBefore, messagesAfter: 0, tokensBefore: before.tokensBefore, tokensAfter: next.tokens } };
   };
 

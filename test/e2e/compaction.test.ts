@@ -154,6 +154,8 @@ describe("compaction end to end (binary ↔ strict server)", () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toBe(`continued from the summary; codeword ${CODEWORD}\n`);
     expect(r.stderr).toMatch(/! the conversation did not fit the context window; continuing from a [\d,]+-char summary/);
+    // The notice counts what the summary replaced (it once said "0 messages pruned to 0").
+    expect(r.stderr).toMatch(/· context compacted: [1-9]\d* messages (replaced by a summary|pruned to \d+ on the wire)\n/);
     const reqs = server.requests.slice(before);
     expect(reqs.map((q) => q.body.tools.length > 0 ? firstUserText(q.body.input).slice(0, 20) : "summary request")).toEqual([
       prompt.slice(0, 20), prompt.slice(0, 20), "summary request", SUMMARY_PREAMBLE.slice(0, 20),
