@@ -64,12 +64,19 @@ export function createTranscript({ write, color, diff }: TranscriptOptions): (ev
     for (const piece of shown.restart) streamed(piece.kind, piece.text);
   };
 
+  // Commentary and the final answer are separate messages: a blank line keeps them from running together.
+  let lastPhase: string | undefined;
+  const separated = (event: Extract<AgentEvent, { type: "text-delta" }>) => {
+    const gap = lastPhase !== undefined && event.phase !== undefined && event.phase !== lastPhase ? "\n\n" : "";
+    lastPhase = event.phase ?? lastPhase;
+    return gap + event.text;
+  };
+
   return (event) => {
-    if (event.type === "text-delta" || event.type === "reasoning-delta") {
-      const kind = event.type === "text-delta" ? "text" : "reasoning";
-      return show(replay.delta(kind, event.text), kind);
-    }
+    if (event.type === "text-delta") return show(replay.delta("text", separated(event)), "text");
+    if (event.type === "reasoning-delta") return show(replay.delta("reasoning", event.text), "reasoning");
     // A retry after text was shown waits to see whether the new stream departs from it.
+    if (event.type === "retry") lastPhase = undefined;
     if (event.type === "retry" && replay.retry()) {
       retryNotice = retryLine(event);
       return;
@@ -77,6 +84,7 @@ export function createTranscript({ write, color, diff }: TranscriptOptions): (ev
     if (event.type === "message" || event.type === "error" || event.type === "end") {
       show(replay.finish(), "text");
       retryNotice = undefined;
+      lastPhase = undefined;
     }
     endReasoning();
     switch (event.type) {

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { startRepl } from "../support/repl-pty.ts";
 import { runShiro, tempDir } from "../support/run-shiro.ts";
 import { visibleOutputs } from "../support/scripts.ts";
 import { startStrictServer, type StrictServer } from "../support/strict-server.ts";
@@ -45,4 +46,12 @@ test("--json: text events carry their phase; the result's text is the final answ
   const phases = new Set(lines.filter((l) => l.type === "text").map((l) => l.phase));
   expect(phases).toEqual(new Set(["commentary", "final_answer"]));
   expect(lines.at(-1)).toMatchObject({ type: "result", status: "done", text: "The notes say: ship it" });
+});
+
+test("the REPL shows the commentary and the final answer apart, not run together", async () => {
+  await using repl = await startRepl({ cwd: project(), baseUrl: server.url, args: ["-m", "gpt-5.3-codex", "--yolo"] });
+  const mark = repl.mark();
+  await repl.send("summarise notes.txt");
+  await repl.idle(mark);
+  expect(repl.screen()).toContain("Read them; summarising now.\n\nThe notes say: ship it\n");
 });
