@@ -1,11 +1,13 @@
 import { z } from "zod";
 import type { AgentEvent } from "./events.ts";
 import type { ToolCallPart } from "./messages.ts";
-import { ToolError, type AnyTool, type ToolContext, type ToolOutput } from "../tools/tool.ts";
+import { ToolError, type AnyTool, type CommandSandbox, type ToolContext, type ToolOutput } from "../tools/tool.ts";
+import type { SandboxLevel } from "../sandbox/sandbox-mode.ts";
 import { dropNullArguments } from "../wire/tool-schema.ts";
 
 export type AuthorizeRequest = { tool: AnyTool; args: unknown; callId: string; root: string };
-export type Authorization = { allowed: true } | { allowed: false; reason: string };
+/** `sandbox`: how far an allowed command may reach (what its approval earned). */
+export type Authorization = { allowed: true; sandbox?: SandboxLevel } | { allowed: false; reason: string };
 /** Decides whether one validated call may run (guard, plugins, rules, and asking the person). */
 export type Authorize = (request: AuthorizeRequest) => Promise<Authorization>;
 
@@ -16,6 +18,8 @@ type Deps = {
   signal: AbortSignal;
   beforeSideEffect?: () => Promise<void>;
   interruptSignal?: () => AbortSignal;
+  /** Where an `exec` tool's command runs, at the level its authorization gave. */
+  sandbox?: (level: SandboxLevel) => Promise<CommandSandbox>;
 };
 
 export type CallOutcome = { output: string; isError: boolean; denied: boolean };
@@ -57,6 +61,7 @@ export async function* runToolCall(call: ToolCallPart, deps: Deps): AsyncGenerat
     root: deps.root,
     signal: deps.signal,
     interrupt: deps.interruptSignal?.(),
+    ...(tool.kind === "exec" && deps.sandbox ? { sandbox: await deps.sandbox(verdict.sandbox ?? "read-only") } : {}),
     onOutput: (chunk) => {
       chunks.push(chunk);
       wake?.();
@@ -74,7 +79,7 @@ export async function* runToolCall(call: ToolCallPart, deps: Deps): AsyncGenerat
     for (const chunk of chunks.splice(0)) yield { type: "tool-output", callId: call.callId, chunk };
   }
   await running;
-  const [event, outcome] = finish(settled);
+  const [event, outcome] = finish(settled, settled.denied === true);
   yield event;
   return outcome;
 }

@@ -2,7 +2,8 @@ import { RUN_TIMEOUT, type AgentEvent, type EndStatus } from "./events.ts";
 import { addUsage, emptyUsage, textOf, toolCallsOf, type AssistantMessage, type Message, type ToolResult, type Usage } from "./messages.ts";
 import type { ModelStream, RequestBody } from "../wire/model-stream.ts";
 import type { ModelError } from "../wire/model-error.ts";
-import type { AnyTool } from "../tools/tool.ts";
+import type { AnyTool, CommandSandbox } from "../tools/tool.ts";
+import type { SandboxLevel } from "../sandbox/sandbox-mode.ts";
 import { runToolCall, type Authorize } from "./run-tool-call.ts";
 
 export type Compaction = { messagesBefore: number; messagesAfter: number; tokensBefore: number; tokensAfter: number };
@@ -27,6 +28,8 @@ export type RunOptions = {
   beforeSideEffect?: () => Promise<void>;
   /** A fresh signal per call that stops only that call (the REPL's Ctrl-C during `bash`). */
   interruptSignal?: () => AbortSignal;
+  /** Where commands run (the OS sandbox), at the level each call's authorization gave. */
+  sandbox?: (level: SandboxLevel) => Promise<CommandSandbox>;
 };
 
 /**

@@ -1,4 +1,5 @@
 import { parseArgs } from "node:util";
+import { SANDBOX_MODES, type SandboxMode } from "../sandbox/sandbox-mode.ts";
 import { UsageError } from "./usage-error.ts";
 
 export type Flags = {
@@ -14,6 +15,9 @@ export type Flags = {
   timeout?: number;
   json: boolean;
   yolo: boolean;
+  sandbox?: SandboxMode;
+  /** `--no-network`: commands in the sandbox get no network. */
+  noNetwork: boolean;
   continue: boolean;
   resume?: string;
   noInstructions: boolean;
@@ -36,6 +40,8 @@ const options = {
   timeout: { type: "string" },
   json: { type: "boolean" },
   yolo: { type: "boolean" },
+  sandbox: { type: "string" },
+  "no-network": { type: "boolean" },
   continue: { type: "boolean", short: "c" },
   resume: { type: "string", short: "r" },
   "no-instructions": { type: "boolean" },
@@ -68,6 +74,8 @@ export function parseFlags(argv: string[]): Flags {
     timeout: positiveSeconds(v.timeout, "--timeout"),
     json: v.json ?? false,
     yolo: v.yolo ?? false,
+    sandbox: v.sandbox === undefined ? undefined : sandboxMode(v.sandbox, "--sandbox"),
+    noNetwork: v["no-network"] ?? false,
     continue: v.continue ?? false,
     resume: nonEmpty(v.resume, "--resume"),
     noInstructions: v["no-instructions"] ?? false,
@@ -93,6 +101,11 @@ function positiveInt(value: string | undefined, flag: string): number | undefine
   if (value === undefined) return undefined;
   if (!/^\d+$/.test(value) || Number(value) < 1) throw new UsageError(`${flag} must be a whole number ≥ 1, got "${value}"`);
   return Number(value);
+}
+
+export function sandboxMode(value: string, what: string): SandboxMode {
+  if ((SANDBOX_MODES as readonly string[]).includes(value)) return value as SandboxMode;
+  throw new UsageError(`${what} must be one of ${SANDBOX_MODES.join(", ")}, got "${value}"`);
 }
 
 function positiveSeconds(value: string | undefined, flag: string): number | undefined {

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { join } from "node:path";
 import { homedir } from "node:os";
 import { readJson } from "../store/read-json.ts";
+import { SANDBOX_MODES, type SandboxMode } from "../sandbox/sandbox-mode.ts";
 import { validUrl, type Flags } from "./args.ts";
 import { UsageError } from "./usage-error.ts";
 
@@ -15,6 +16,9 @@ export const configFileSchema = z.strictObject({
   idleTimeout: z.number().positive().optional(),
   contextWindow: z.number().int().min(1000).optional(),
   reasoningEffort: z.enum(["minimal", "low", "medium", "high"]).optional(),
+  sandbox: z.enum(SANDBOX_MODES as [SandboxMode, ...SandboxMode[]]).optional(),
+  /** false: commands in the sandbox get no network. */
+  network: z.boolean().optional(),
   registryUrl: z
     .string()
     .refine((url) => URL.canParse(url) && new URL(url).protocol === "https:", "must be an https:// URL (the registry is only fetched over https)")
@@ -33,6 +37,8 @@ export type Config = {
   idleTimeoutMs: number;
   contextWindow?: number;
   reasoningEffort?: ConfigFile["reasoningEffort"];
+  sandbox: SandboxMode;
+  network: boolean;
   registryUrl?: string;
   permissions: unknown[];
 };
@@ -64,6 +70,9 @@ export async function loadConfig(flags: Flags, env: NodeJS.ProcessEnv): Promise<
     idleTimeoutMs: (flags.idleTimeout ?? file.idleTimeout ?? DEFAULT_IDLE_TIMEOUT_S) * 1000,
     contextWindow: file.contextWindow,
     reasoningEffort: file.reasoningEffort,
+    // Unset, the mode is workspace-write: approved commands may write the project, others run read-only.
+    sandbox: flags.sandbox ?? file.sandbox ?? "workspace-write",
+    network: flags.noNetwork ? false : (file.network ?? true),
     registryUrl: file.registryUrl,
     permissions: file.permissions ?? [],
   };

@@ -18,6 +18,8 @@ import { formatCount } from "../text/format-count.ts";
 import { buildRequestBody, requestParams } from "../wire/build-request.ts";
 import { activeStart } from "../wire/serialise-input.ts";
 import type { ModelStream } from "../wire/model-stream.ts";
+import type { SandboxLevel } from "../sandbox/sandbox-mode.ts";
+import type { CommandSandbox } from "../tools/tool.ts";
 import type { Config } from "./config.ts";
 import type { Prompt } from "./load-prompt.ts";
 import { loadById, resolveId } from "./open-session.ts";
@@ -55,6 +57,7 @@ export type RuntimeOptions = {
   stream: ModelStream;
   warn: (line: string) => void;
   interruptSignal?: () => AbortSignal;
+  sandbox?: (level: SandboxLevel) => Promise<CommandSandbox>;
 };
 
 export function createRuntime(opts: RuntimeOptions): Runtime {
@@ -162,6 +165,7 @@ export function createRuntime(opts: RuntimeOptions): Runtime {
         maxSteps: config.maxSteps,
         signal,
         interruptSignal: opts.interruptSignal,
+        sandbox: opts.sandbox,
         beforeSideEffect: autosave.flush,
       });
       for await (const event of events) {

@@ -1,4 +1,6 @@
+import { homedir } from "node:os";
 import { join } from "node:path";
+import { createSandbox } from "../sandbox/create-sandbox.ts";
 import type { Authorize } from "../agent/run-tool-call.ts";
 import type { AskAnswer, AskRequest } from "../guard/authorize.ts";
 import { createAuthorize } from "../guard/authorize.ts";
@@ -46,7 +48,8 @@ export async function startSession(opts: StartOptions): Promise<Runtime> {
   };
   const reloadPrompt = () => loadPrompt({ home: config.home, cwd, noInstructions: flags.noInstructions, noMemory: flags.noMemory, notebook, warn });
   const [prompt, plugins] = await Promise.all([reloadPrompt(), livePluginChecks(config.home, warn)]);
-  const gate = createAuthorize({ rules: rules.data, extraChecks: plugins.checks, yolo: flags.yolo, sessionAllows: new SessionAllows(), ask: opts.ask });
+  const sandbox = createSandbox({ mode: config.sandbox, network: config.network, home: homedir(), shiroHome: config.home, warn });
+  const gate = createAuthorize({ rules: rules.data, extraChecks: plugins.checks, yolo: flags.yolo, sessionAllows: new SessionAllows(), ask: opts.ask, confine: sandbox.canConfine });
   // A plugin installed mid-session (/registry add, or another terminal) guards the very next call.
   const authorize: Authorize = async (request) => {
     await plugins.refresh();
@@ -63,6 +66,7 @@ export async function startSession(opts: StartOptions): Promise<Runtime> {
     stream: createOpenAIStream({ apiKey: config.apiKey, baseURL: config.baseUrl, idleTimeoutMs: config.idleTimeoutMs }),
     warn,
     interruptSignal: opts.interruptSignal,
+    sandbox: sandbox.at,
   });
   return runtime;
 }

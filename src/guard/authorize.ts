@@ -1,5 +1,5 @@
 import { homedir } from "node:os";
-import type { Authorize } from "../agent/run-tool-call.ts";
+import type { Authorization, Authorize } from "../agent/run-tool-call.ts";
 import type { AnyTool } from "../tools/tool.ts";
 import { callSubjects, type SubjectItem } from "./call-subjects.ts";
 import { createGuard } from "./guard.ts";
@@ -29,6 +29,8 @@ export type AuthorizeOptions = {
   yolo: boolean;
   /** Asks the person (REPL only); absent in print mode, where an "ask" becomes a denial. */
   ask?: (request: AskRequest) => Promise<AskAnswer>;
+  /** True when an OS sandbox is in force: then a command nobody can approve still runs, read-only. */
+  confine?: () => Promise<boolean>;
   sessionAllows: SessionAllows;
   /** Defaults to the real home folder and disk; tests point them elsewhere. */
   home?: string;
@@ -63,12 +65,14 @@ export function createAuthorize(opts: AuthorizeOptions): Authorize {
     const judged = items.map((item) => ({ item, verdict: judgeSubject(call.tool, item, opts.rules, opts.sessionAllows, home) }));
     verdict = judged.map((j) => j.verdict).reduce(stricter, verdict);
     if (verdict.decision === "deny") return { allowed: false, reason: verdict.reason };
-    if (verdict.decision === "allow" || opts.yolo) return { allowed: true };
+    if (verdict.decision === "allow" || opts.yolo) return approved(tool);
 
     const pending = judged.filter((j) => j.verdict.decision === "ask");
     const asked = pending.length ? pending.map((j) => j.item) : items;
     const summary = summarise(call, asked);
     if (!opts.ask) {
+      // Nothing a read-only sandbox lets a command do needs anyone's approval.
+      if (tool.kind === "exec" && (await opts.confine?.())) return { allowed: true, sandbox: "read-only" };
       // Name only the parts that need approval (`touch x` of `echo a && touch x`): that is what a rule must allow.
       const needing = isCommand(call) ? `${call.tool}: ${asked.map(label).join(" and ")} ${asked.length > 1 ? "need" : "needs"}` : `${summary} needs`;
       return {
@@ -81,10 +85,13 @@ export function createAuthorize(opts: AuthorizeOptions): Authorize {
     const preview = await previewOf(tool, args, root);
     const answer = await opts.ask({ call, summary, always, ...(preview !== undefined ? { preview } : {}) });
     if (answer.answer === "always") opts.sessionAllows.add(call.tool, always);
-    if (answer.answer !== "no") return { allowed: true };
+    if (answer.answer !== "no") return approved(tool);
     return { allowed: false, reason: answer.reason ? `the user declined: ${answer.reason}` : `the user declined ${summary}.` };
   };
 }
+
+/** An approved command may write the project (within the sandbox's mode). */
+const approved = (tool: AnyTool): Authorization => (tool.kind === "exec" ? { allowed: true, sandbox: "workspace-write" } : { allowed: true });
 
 /** The call in one line; a command is shown whole (the REPL asks about all of it). */
 function summarise(call: GateCall, items: SubjectItem[]): string {

@@ -1,8 +1,8 @@
 import { z } from "zod";
 import { RUN_TIMEOUT } from "../agent/events.ts";
-import { defineTool } from "./tool.ts";
+import { defineTool, type PreparedCommand } from "./tool.ts";
 import { CappedOutput } from "./capped-output.ts";
-import { commandArgv, LIFELINE } from "./command-argv.ts";
+import { commandArgv, LIFELINE, shellArgv } from "./command-argv.ts";
 import { holdLifeline } from "./lifeline.ts";
 
 export const BASH_DEFAULT_TIMEOUT_MS = 120_000;
@@ -26,7 +26,8 @@ export const bash = defineTool({
     `Run a shell command (\`bash -lc\`) in the project root and get its combined stdout and stderr plus the exit code. ` +
     `Times out after ${BASH_DEFAULT_TIMEOUT_MS / 1000} s by default (timeout_ms up to ${BASH_MAX_TIMEOUT_MS / 1000} s), killing the command and everything it started. ` +
     `Output over ${BASH_MAX_OUTPUT_CHARS} characters keeps its start and end. stdin is closed: never run interactive programs. ` +
-    `A background job must redirect its output (e.g. \`cmd > log 2>&1 &\`) or it is stopped when the command ends. ` +
+    `Commands run in a sandbox: usually read-only outside the project and /tmp (private to each command), with secret files hidden. ` +
+    `A background job ends with the command (in the sandbox always, else unless its output is redirected, e.g. \`cmd > log 2>&1 &\`): start a server and use it in one command. ` +
     `Prefer read_file, grep, glob and list_dir for reading and searching.`,
   schema,
   kind: "exec",
@@ -36,7 +37,9 @@ export const bash = defineTool({
     // detached: the command leads its own process group, so one kill reaches everything it started.
     // env given explicitly: Bun.spawn otherwise uses the environment the process started with.
     // stdin stays /dev/null; slot 3 is the lifeline that kills the group should shiro die (command-argv.ts).
-    const proc = Bun.spawn(commandArgv(args.command), {
+    // The sandbox (if any) wraps the shell; the lifeline stays outside it, watching the whole group.
+    const prepared = ctx.sandbox?.prepare(shellArgv(args.command), ctx.root) ?? { argv: shellArgv(args.command), check: () => [] };
+    const proc = Bun.spawn(commandArgv(prepared.argv), {
       cwd: ctx.root,
       env: process.env,
       stdio: ["ignore", "pipe", "pipe", LIFELINE ? "pipe" : "ignore"],
@@ -86,7 +89,8 @@ export const bash = defineTool({
         killGroup();
         await pipes;
       }
-      return report(output.text(), code, ending, timeoutMs, ctx.signal.reason);
+      const result = report(output.text(), code, ending, timeoutMs, ctx.signal.reason);
+      return withAftermath(result, prepared);
     } finally {
       clearTimeout(timer);
       // Killed: the lifeline stays armed until the SIGKILL, so a shiro that exits sooner still kills the rest.
@@ -101,6 +105,17 @@ async function pump(stream: ReadableStream<Uint8Array>, take: (chunk: string) =>
   const decoder = new TextDecoder();
   for await (const bytes of stream) take(decoder.decode(bytes, { stream: true }));
   take(decoder.decode());
+}
+
+/** The sandbox's word on the command: that it ran read-only, and any secret file it made (removed: a denial). */
+function withAftermath(result: { output: string; isError: boolean }, prepared: PreparedCommand) {
+  const created = prepared.check();
+  const notes = [
+    ...(prepared.note ? [prepared.note] : []),
+    ...(created.length ? [`Denied: it created secret ${created.length === 1 ? "file" : "files"} ${created.join(", ")}, now removed; commands may not make secret files.`] : []),
+  ];
+  if (!notes.length) return result;
+  return { output: `${result.output}\n${notes.join("\n")}`, isError: result.isError || created.length > 0, ...(created.length ? { denied: true } : {}) };
 }
 
 /** Why the run stopped, as the model reads it on `shiro -c`: the person, the run's --timeout, or a signal to shiro. */

@@ -14,8 +14,10 @@ exec "$@" 3<&-`;
 /** Windows has neither /bin/sh nor process groups to kill: commands run there without a watcher. */
 export const LIFELINE = process.platform !== "win32";
 
-/** The argv the bash tool spawns for `command`: `bash -lc`, behind the lifeline watcher unless told not to. */
-export function commandArgv(command: string, lifeline = LIFELINE): string[] {
-  const shell = ["bash", "-lc", command];
-  return lifeline ? ["/bin/sh", "-c", WATCHER, "shiro-lifeline", ...shell] : shell;
+/** How the bash tool runs a command, before any sandbox wraps it. */
+export const shellArgv = (command: string): string[] => ["bash", "-lc", command];
+
+/** The argv the bash tool spawns: `argv` (the shell, perhaps in its sandbox) behind the lifeline watcher unless told not to. */
+export function commandArgv(argv: readonly string[], lifeline = LIFELINE): string[] {
+  return lifeline ? ["/bin/sh", "-c", WATCHER, "shiro-lifeline", ...argv] : [...argv];
 }

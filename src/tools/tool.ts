@@ -6,6 +6,18 @@ export type CallSubject = { paths?: string[]; command?: string };
 /** `read` tools are allowed by default; `write` and `exec` ask; `meta` (memory, todos, skills) never gate. */
 export type ToolKind = "read" | "write" | "exec" | "meta";
 
+/** A command made ready to run: its argv, and the check of its outcome once it has ended. */
+export type PreparedCommand = {
+  argv: string[];
+  /** Secret files the command created, already removed (relative to the root); empty when none. */
+  check(): string[];
+  /** A line for the result the model reads (e.g. that it ran read-only). */
+  note?: string;
+};
+
+/** Where a command runs (an OS sandbox, or none); the bash tool hands it the shell's argv. */
+export type CommandSandbox = { prepare(argv: string[], root: string): PreparedCommand };
+
 export type ToolContext = {
   /** The project root; file tools resolve every path inside it. */
   root: string;
@@ -15,6 +27,8 @@ export type ToolContext = {
   interrupt?: AbortSignal;
   /** Streams partial output (e.g. from `bash`) to whoever renders the run. */
   onOutput?: (chunk: string) => void;
+  /** Set for `exec` tools by the runtime; without it a command runs as it is (unit tests). */
+  sandbox?: CommandSandbox;
 };
 
 export type ToolOutput = {
@@ -23,6 +37,8 @@ export type ToolOutput = {
   isError?: boolean;
   /** What a person sees instead, when it differs (e.g. a unified diff for a write). */
   display?: string;
+  /** The call ran but part of what it did was refused after the fact (a secret file it made); counts as a denial. */
+  denied?: boolean;
 };
 
 export type Tool<S extends z.ZodType = z.ZodType> = {

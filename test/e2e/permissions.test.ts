@@ -27,14 +27,23 @@ describe("permission rules in config.json, end to end", () => {
     expect(read(join(p.root, "made-by-echo.txt"))).toBe("allowed by a rule\n");
   });
 
-  test("every command of a chain must be allowed: `echo a && touch x` asks, so print mode denies it naming `touch x` (exit 4)", async () => {
+  test("every command of a chain must be allowed: without a sandbox (--sandbox off) `echo a && touch x` is denied naming `touch x` (exit 4)", async () => {
     const p = secretProject();
     withConfig(p.home, { permissions: [ECHO_ALLOWED] });
-    const job = await scriptedJob([bash("echo a && touch touched.txt")], { cwd: p.root, home: p.home });
+    const job = await scriptedJob([bash("echo a && touch touched.txt")], { cwd: p.root, home: p.home, args: ["--sandbox", "off"] });
     expect([job.code, job.stdout]).toEqual([4, FINAL + "\n"]);
     expect(job.outputs[0]!.output).toBe(
       "Denied: bash: touch touched.txt needs approval, and this run cannot ask (print mode). Allow it with a permission rule in config.json or run with --yolo.",
     );
+    expect(existsSync(join(p.root, "touched.txt"))).toBe(false);
+  });
+
+  test.skipIf(!Bun.which("bwrap"))("with the sandbox, the same chain runs read-only instead: its echo works, its write fails inside, nothing is written", async () => {
+    const p = secretProject();
+    withConfig(p.home, { permissions: [ECHO_ALLOWED] });
+    const job = await scriptedJob([bash("echo a && touch touched.txt")], { cwd: p.root, home: p.home });
+    expect([job.code, job.stdout]).toEqual([0, FINAL + "\n"]);
+    expect(job.outputs[0]!.output).toStartWith("a\ntouch: cannot touch 'touched.txt': Read-only file system\n\nExit code: 1");
     expect(existsSync(join(p.root, "touched.txt"))).toBe(false);
   });
 

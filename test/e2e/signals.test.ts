@@ -32,7 +32,7 @@ function project() {
 
 /** Waits until the command runs in `cwd`; returns its process group, alive. */
 async function runningGroup(cwd: string) {
-  const pgid = await waitForGroup(join(cwd, "pgid"));
+  const pgid = await waitForGroup(cwd);
   expect(groupMembers(pgid).length).toBeGreaterThan(0);
   return { cwd, pgid, startedAt: Date.now() };
 }
@@ -85,12 +85,14 @@ describe.skipIf(process.platform !== "linux")("Linux only: finding a process gro
     expect(stderr).toBe("");
   });
 
-  test.concurrent("kill -9 of shiro during a bash command: the lifeline kills the command's whole group", async () => {
-    const run = await startPrint();
-    run.proc.kill("SIGKILL");
-    expect(await run.proc.exited).toBe(137);
-    await expectCommandGone(run);
-  });
+  for (const args of [[], ["--sandbox", "off"]]) {
+    test.concurrent(`kill -9 of shiro during a bash command${args.length ? " outside the sandbox: the lifeline alone kills" : ": the sandbox and the lifeline kill"} the command's whole group`, async () => {
+      const run = await startPrint(args);
+      run.proc.kill("SIGKILL");
+      expect(await run.proc.exited).toBe(137);
+      await expectCommandGone(run);
+    });
+  }
 
   test.concurrent("print mode in a terminal that closes: exit 129 although stderr is gone, nothing of the command left, the session saved", async () => {
     const { cwd, home, env } = project();

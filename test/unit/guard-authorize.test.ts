@@ -92,7 +92,7 @@ describe("createAuthorize", () => {
   test("--yolo approves asks but cannot reach the guard, deny rules or plugin denials", async () => {
     const yolo = make({ yolo: true, rules: [{ decision: "deny", pattern: "**/*.lock" }], extraChecks: [(call) => (call.subject.command?.startsWith("docker") ? { decision: "deny", rule: "plugin docker", reason: "plugin docker: no containers" } : undefined)] });
     expect(await yolo(req(writeFile, { path: "notes/x.md", content: "" }))).toEqual({ allowed: true });
-    expect(await yolo(req(bash, { command: "npm test" }))).toEqual({ allowed: true });
+    expect(await yolo(req(bash, { command: "npm test" }))).toEqual({ allowed: true, sandbox: "workspace-write" });
     expect(await yolo(req(bash, { command: "echo KEY=1 >> .env" }))).toMatchObject({ allowed: false, reason: expect.stringMatching(new RegExp(`^${RegExp.escape("guard: secret file .env")}`)) });
     expect(await yolo(req(bash, { command: "git push --force" }))).toMatchObject({ allowed: false, reason: expect.stringMatching(new RegExp(`^${RegExp.escape("guard: destructive command git push --force")}`)) });
     expect(await yolo(req(writeFile, { path: "bun.lock", content: "" }))).toEqual({ allowed: false, reason: "permission rule deny **/*.lock (config.json)." });
@@ -120,12 +120,12 @@ describe("createAuthorize", () => {
     const sessionAllows = new SessionAllows();
     const { ask, seen } = asker({ answer: "always" }, { answer: "yes" });
     const auth = make({ ask, sessionAllows });
-    expect(await auth(req(bash, { command: "git status" }))).toEqual({ allowed: true });
+    expect(await auth(req(bash, { command: "git status" }))).toEqual({ allowed: true, sandbox: "workspace-write" });
     expect(seen[0]!.always).toEqual(["git *"]);
     expect(sessionAllows.list()).toEqual([{ tool: "bash", pattern: "git *" }]);
-    expect(await auth(req(bash, { command: "git log --oneline" }))).toEqual({ allowed: true });
+    expect(await auth(req(bash, { command: "git log --oneline" }))).toEqual({ allowed: true, sandbox: "workspace-write" });
     expect(seen).toHaveLength(1);
-    expect(await auth(req(bash, { command: "npm test" }))).toEqual({ allowed: true });
+    expect(await auth(req(bash, { command: "npm test" }))).toEqual({ allowed: true, sandbox: "workspace-write" });
     expect(seen).toHaveLength(2);
     // deny beats always
     expect(await auth(req(bash, { command: "git push -f" }))).toMatchObject({ allowed: false });
@@ -156,5 +156,25 @@ describe("createAuthorize", () => {
     expect(fs.existsSync(path.join(root, "config/.ENV"))).toBe(false);
     expect(await run({ path: "ok.txt", content: "fine" })).toMatchObject({ denied: false, output: "written" });
     expect(fs.readFileSync(path.join(root, "ok.txt"), "utf8")).toBe("fine");
+  });
+});
+
+describe("the sandbox level an authorization gives a command", () => {
+  test("print mode (no one to ask): with a sandbox in force the command runs read-only; without one it is denied as before", async () => {
+    expect(await make({ confine: async () => true })(req(bash, { command: "ls" }))).toEqual({ allowed: true, sandbox: "read-only" });
+    expect((await make({ confine: async () => false })(req(bash, { command: "ls" }))).allowed).toBe(false);
+    expect((await make()(req(bash, { command: "ls" }))).allowed).toBe(false);
+  });
+
+  test("approved by --yolo, a rule or the person: workspace-write; the guard and deny rules still refuse", async () => {
+    expect(await make({ yolo: true })(req(bash, { command: "make" }))).toEqual({ allowed: true, sandbox: "workspace-write" });
+    expect(await make({ rules: [{ decision: "allow", tool: "bash", pattern: "make*" }] })(req(bash, { command: "make" }))).toEqual({ allowed: true, sandbox: "workspace-write" });
+    expect(await make({ ask: async () => ({ answer: "yes" }) })(req(bash, { command: "make" }))).toEqual({ allowed: true, sandbox: "workspace-write" });
+    expect((await make({ yolo: true, confine: async () => true })(req(bash, { command: "cat .env" }))).allowed).toBe(false);
+    expect((await make({ confine: async () => true, rules: [{ decision: "deny", tool: "bash", pattern: "ls*" }] })(req(bash, { command: "ls" }))).allowed).toBe(false);
+  });
+
+  test("a write tool in print mode is still denied: the sandbox only confines commands", async () => {
+    expect((await make({ confine: async () => true })(req(writeFile, { path: "a.txt", content: "x" }))).allowed).toBe(false);
   });
 });

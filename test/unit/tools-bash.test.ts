@@ -2,7 +2,7 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { existsSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { bash } from "../../src/tools/bash.ts";
-import { commandArgv } from "../../src/tools/command-argv.ts";
+import { commandArgv, shellArgv } from "../../src/tools/command-argv.ts";
 import { call, tempProject } from "../support/temp-project.ts";
 
 let project: ReturnType<typeof tempProject>;
@@ -123,10 +123,10 @@ describe("bash", () => {
   });
 
   test("the spawn argv: `bash -lc <command>` behind the lifeline watcher, or alone where there is none", () => {
-    const watched = commandArgv("make test");
+    const watched = commandArgv(shellArgv("make test"));
     expect(watched.slice(0, 2)).toEqual(["/bin/sh", "-c"]);
     expect(watched.slice(-3)).toEqual(["bash", "-lc", "make test"]);
-    expect(commandArgv("make test", false)).toEqual(["bash", "-lc", "make test"]);
+    expect(commandArgv(shellArgv("make test"), false)).toEqual(["bash", "-lc", "make test"]);
   });
 
   test("output over 30,000 chars keeps head and tail and says what was cut", async () => {

@@ -1,0 +1,30 @@
+/** Which OS sandbox this machine offers, found once per run; `none` says why and what to do about it. */
+export type SandboxSupport =
+  | { kind: "bwrap"; path: string }
+  | { kind: "sandbox-exec"; path: string }
+  | { kind: "none"; why: string; fix: string };
+
+const SANDBOX_EXEC = "/usr/bin/sandbox-exec";
+
+export async function detectSandbox(platform: NodeJS.Platform = process.platform): Promise<SandboxSupport> {
+  if (platform === "darwin") {
+    if (await Bun.file(SANDBOX_EXEC).exists()) return { kind: "sandbox-exec", path: SANDBOX_EXEC };
+    return { kind: "none", why: `${SANDBOX_EXEC} is missing`, fix: "it ships with macOS; check the system, or run with --sandbox off" };
+  }
+  if (platform !== "linux") return { kind: "none", why: `no sandbox is supported on ${platform}`, fix: "run with --sandbox off to silence this" };
+  const path = Bun.which("bwrap");
+  if (!path) return { kind: "none", why: "bubblewrap (bwrap) is not on PATH", fix: "install it (apt-get install bubblewrap, dnf install bubblewrap, pacman -S bubblewrap)" };
+  // Present is not enough: a kernel or container may refuse the namespaces bwrap needs.
+  const probe = Bun.spawnSync([path, "--die-with-parent", "--unshare-pid", "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "true"], { stdout: "ignore", stderr: "pipe" });
+  if (probe.exitCode === 0) return { kind: "bwrap", path };
+  const said = probe.stderr.toString().trim().split("\n")[0] || `exit code ${probe.exitCode}`;
+  return {
+    kind: "none",
+    why: `bwrap cannot create its namespaces here (${said})`,
+    fix: "allow unprivileged user namespaces (sysctl kernel.unprivileged_userns_clone=1, or the AppArmor rule for bwrap), or run with --sandbox off",
+  };
+}
+
+/** One line for `shiro doctor` and the once-per-run notice. */
+export const describeSupport = (support: SandboxSupport): string =>
+  support.kind === "none" ? `none: ${support.why}; ${support.fix}` : `${support.kind === "bwrap" ? "bubblewrap" : "sandbox-exec"} (${support.path})`;

@@ -1,0 +1,111 @@
+/**
+ * The OS sandbox through the compiled binary: which mode a command runs in, what it can write, the
+ * network, and the way out (--sandbox off) and the fallback (no bwrap), each said once per run.
+ */
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { runShiro, tempDir } from "../support/run-shiro.ts";
+import { scriptedJob } from "../support/scripted-job.ts";
+import type { PlannedCall } from "../support/scripts.ts";
+
+const bash = (command: string): PlannedCall => ({ name: "bash", arguments: { command } });
+const project = () => {
+  const root = tempDir("sbx");
+  writeFileSync(join(root, "README"), "hello\n");
+  return root;
+};
+const noticeLines = (stderr: string, words: string) => stderr.split("\n").filter((l) => l.includes(words));
+
+// A loopback service a command may or may not reach.
+let service: ReturnType<typeof Bun.serve>;
+beforeAll(() => {
+  service = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: () => new Response("reached") });
+});
+afterAll(() => service.stop(true));
+const reach = () => bash(`exec 3<>/dev/tcp/127.0.0.1/${service.port} && printf 'GET / HTTP/1.0\\r\\n\\r\\n' >&3 && cat <&3 | tail -1`);
+
+describe.skipIf(!Bun.which("bwrap"))("with bubblewrap", () => {
+  test.concurrent("--yolo: workspace-write — the project is writable, the rest of the disk and the home are not", async () => {
+    const root = project();
+    const home = tempDir("sbx-home");
+    const outside = tempDir("sbx-outside");
+    const job = await scriptedJob([bash(`echo made > made.txt && echo no > ${outside}/x.txt; echo no > ~/y.txt; echo tmp > /tmp/t && cat /tmp/t`)], { cwd: root, home, args: ["--yolo"] });
+    expect(job.code).toBe(0);
+    expect(readFileSync(join(root, "made.txt"), "utf8")).toBe("made\n");
+    expect(existsSync(join(outside, "x.txt"))).toBe(false);
+    expect(existsSync(join(home, "y.txt"))).toBe(false);
+    expect(job.outputs[0]!.output).toContain("Read-only file system");
+    expect(job.outputs[0]!.output).toContain("tmp");
+  });
+
+  test.concurrent("--sandbox read-only caps even --yolo: nothing is written", async () => {
+    const root = project();
+    const job = await scriptedJob([bash("echo x > made.txt")], { cwd: root, args: ["--yolo", "--sandbox", "read-only"] });
+    expect(existsSync(join(root, "made.txt"))).toBe(false);
+    expect(job.outputs[0]!.output).toContain("Read-only file system");
+  });
+
+  test.concurrent("a secret file a command creates is removed, the model is told which, and the run exits 4", async () => {
+    const root = project();
+    mkdirSync(join(root, "deploy"));
+    // Names the guard cannot read in the command's text: only the check after the command sees them.
+    const job = await scriptedJob([bash(`python3 -c "open('deploy/.en'+'v.prod','w').write('T=planted'); open('tls.'+'KEY','w')"; echo ok > fine.txt`)], { cwd: root, args: ["--yolo"] });
+    expect(job.code).toBe(4);
+    expect(existsSync(join(root, "deploy/.env.prod"))).toBe(false);
+    expect(existsSync(join(root, "tls.KEY"))).toBe(false);
+    expect(readFileSync(join(root, "fine.txt"), "utf8")).toBe("ok\n");
+    expect(job.outputs[0]!.output).toContain("deploy/.env.prod, tls.KEY");
+  });
+
+  test.concurrent("a secret that was there keeps its bytes, and a link to one is masked as well", async () => {
+    const root = project();
+    writeFileSync(join(root, ".env"), "TOKEN=original-bytes\n");
+    symlinkSync(".env", join(root, "settings"));
+    const job = await scriptedJob([bash(`python3 -c "print(open('sett'+'ings').read())"; python3 -c "open('sett'+'ings','w').write('x')" 2>/dev/null; echo rc=$?`)], { cwd: root, args: ["--yolo"] });
+    expect(readFileSync(join(root, ".env"), "utf8")).toBe("TOKEN=original-bytes\n");
+    expect(job.requests.some((r) => r.raw.includes("original-bytes"))).toBe(false);
+    expect(job.outputs[0]!.output).toContain("rc=1");
+  });
+
+  test.concurrent("the network: reachable by default, cut by --no-network and by config network:false", async () => {
+    const open = await scriptedJob([reach()], { cwd: project(), args: ["--yolo"] });
+    expect(open.outputs[0]!.output).toStartWith("reached");
+    const cut = await scriptedJob([reach()], { cwd: project(), args: ["--yolo", "--no-network"] });
+    expect(cut.outputs[0]!.output).not.toContain("reached");
+    const home = tempDir("sbx-net-home");
+    writeFileSync(join(home, "config.json"), JSON.stringify({ network: false }));
+    const configured = await scriptedJob([reach()], { cwd: project(), home, args: ["--yolo"] });
+    expect(configured.outputs[0]!.output).not.toContain("reached");
+  });
+});
+
+test.concurrent("--sandbox off: commands run as they are (a write outside the project lands), and stderr says so once", async () => {
+  const outside = tempDir("off-outside");
+  const job = await scriptedJob([bash(`echo x > ${outside}/a.txt`), bash(`echo y > ${outside}/b.txt`)], { cwd: project(), args: ["--yolo", "--sandbox", "off"] });
+  expect(existsSync(join(outside, "a.txt")) && existsSync(join(outside, "b.txt"))).toBe(true);
+  expect(noticeLines(job.stderr, "--sandbox off")).toHaveLength(1);
+});
+
+test.concurrent("no bwrap on PATH: one line says what to install, commands fall back to the guard (print mode denies them)", async () => {
+  // A PATH with the tools a command needs, but not bwrap.
+  const bin = tempDir("nobwrap-bin");
+  for (const tool of ["bash", "sh", "ls", "cat", "git", "env"]) {
+    const found = Bun.which(tool);
+    if (found) symlinkSync(found, join(bin, tool));
+  }
+  const job = await scriptedJob([bash("ls"), bash("ls -a")], { cwd: project(), env: { PATH: bin } });
+  expect(noticeLines(job.stderr, "no sandbox for commands")).toEqual([expect.stringContaining("install it (apt-get install bubblewrap")]);
+  expect(job.code).toBe(4);
+  expect(job.outputs.every((o) => o.output.startsWith("Denied:"))).toBe(true);
+});
+
+test("a bad --sandbox value or config field is a one-line usage error naming it", async () => {
+  const bad = await runShiro(["-p", "--sandbox", "strict", "hi"], { cwd: project() });
+  expect([bad.code, bad.stderr.trim()]).toEqual([2, 'shiro: --sandbox must be one of read-only, workspace-write, off, got "strict"']);
+  const home = tempDir("sbx-cfg");
+  writeFileSync(join(home, "config.json"), JSON.stringify({ sandbox: "on" }));
+  const cfg = await runShiro(["-p", "hi"], { cwd: project(), home });
+  expect(cfg.code).toBe(2);
+  expect(cfg.stderr).toContain("sandbox");
+});
