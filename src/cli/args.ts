@@ -24,11 +24,11 @@ export type Flags = {
   noMemory: boolean;
   version: boolean;
   help: boolean;
-  /** A subcommand (`sessions`, `inspect`, `registry`) and its own arguments. */
+  /** A subcommand (`sessions`, `inspect`, `registry`, `doctor`) and its own arguments. */
   command?: { name: string; args: string[] };
 };
 
-export const SUBCOMMANDS = ["sessions", "inspect", "registry"] as const;
+export const SUBCOMMANDS = ["sessions", "inspect", "registry", "doctor"] as const;
 
 const options = {
   print: { type: "boolean", short: "p" },

@@ -10,6 +10,7 @@ Usage
                                  show the exact requests a session sent
   shiro registry <list|search|add|remove|installed> …
                                  skills and plugins from the registry
+  shiro doctor                   the sandbox in force and why, config, base URL
 
 Options
   -p, --print            print mode (also when stdin is not a terminal)
@@ -23,6 +24,8 @@ Options
       --timeout <s>      print mode: stop the whole run after s seconds
       --json             print mode: one JSON event per line on stdout
       --yolo             approve every call that would ask (never the guard)
+      --sandbox <mode>   read-only, workspace-write (default) or off
+      --no-network       commands in the sandbox get no network
   -c, --continue         continue the newest session in this folder
   -r, --resume <id>      resume a session by id or unique prefix
       --no-instructions  ignore AGENTS.md files

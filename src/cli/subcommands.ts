@@ -10,7 +10,7 @@ import { loadById, resolveId } from "./open-session.ts";
 const out = (line: string) => process.stdout.write(line + "\n");
 const err = (line: string) => process.stderr.write(line + "\n");
 
-/** `shiro sessions`, `shiro inspect`, `shiro registry`: script-friendly, no model involved. */
+/** `shiro sessions`, `shiro inspect`, `shiro registry`, `shiro doctor`: script-friendly, no model involved. */
 export async function runSubcommand(name: string, args: string[], config: Config): Promise<number> {
   const store = createSessionStore(join(config.home, "sessions"));
   switch (name) {
@@ -50,6 +50,12 @@ export async function runSubcommand(name: string, args: string[], config: Config
         home: config.home,
         registryUrl: config.registryUrl ?? DEFAULT_REGISTRY_URL,
       });
+    }
+    case "doctor": {
+      parse(args, {}, 0, "usage: shiro doctor");
+      const [{ doctorReport }, { detectSandbox }] = await Promise.all([import("./doctor.ts"), import("../sandbox/detect-sandbox.ts")]);
+      doctorReport(config, process.env, await detectSandbox()).forEach((line) => out(line));
+      return 0;
     }
     default:
       throw new UsageError(`unknown command "${name}"`);

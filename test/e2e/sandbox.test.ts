@@ -109,3 +109,21 @@ test("a bad --sandbox value or config field is a one-line usage error naming it"
   expect(cfg.code).toBe(2);
   expect(cfg.stderr).toContain("sandbox");
 });
+
+test("shiro doctor names the sandbox in force and why, the config read, the base URL — and never the key", async () => {
+  const home = tempDir("doctor-home");
+  writeFileSync(join(home, "config.json"), JSON.stringify({ network: false }));
+  const env = { OPENAI_API_KEY: "sk-doctor-must-not-print-this", OPENAI_BASE_URL: "http://127.0.0.1:9/v1" };
+  const r = await runShiro(["doctor"], { cwd: project(), home, env });
+  expect(r.code).toBe(0);
+  const lines = r.stdout.trim().split("\n");
+  expect(lines[0]).toMatch(/^shiro \d+\.\d+\.\d+ /);
+  expect(lines).toContain(Bun.which("bwrap") ? `sandbox: bubblewrap (${Bun.which("bwrap")})` : expect.stringMatching(/^sandbox: none/));
+  expect(lines).toContain("  network in the sandbox: cut (network: false)");
+  expect(lines).toContain(`config: ${join(home, "config.json")} (read)`);
+  expect(lines).toContain("base URL: http://127.0.0.1:9/v1 (from OPENAI_BASE_URL)");
+  expect(lines).toContain("API key: set (OPENAI_API_KEY)");
+  expect(r.stdout + r.stderr).not.toContain("sk-doctor-must-not-print-this");
+  const bare = await runShiro(["doctor"], { cwd: project(), home, env: { PATH: "/nonexistent" } });
+  expect(bare.stdout).toContain("sandbox: none: bubblewrap (bwrap) is not on PATH; install it");
+});

@@ -1,0 +1,32 @@
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { describeSupport, type SandboxSupport } from "../sandbox/detect-sandbox.ts";
+import { VERSION } from "../version.ts";
+import type { Config } from "./config.ts";
+
+const MODE_MEANING = {
+  "workspace-write": "approved commands may write the project; the others run read-only",
+  "read-only": "every command runs read-only",
+  off: "commands run without a sandbox, under the guard alone",
+} as const;
+
+/**
+ * `shiro doctor`: what this run would use and why — the version, the sandbox in force, the config
+ * file read, the state folder, the base URL and whether a key is set (never its value). Pure.
+ */
+export function doctorReport(config: Config, env: NodeJS.ProcessEnv, support: SandboxSupport): string[] {
+  const configPath = join(config.home, "config.json");
+  const from = (name: string, fileKey: string) => (env[name] ? `from ${name}` : `from ${fileKey} in config.json`);
+  const sandbox = config.sandbox === "off" ? "off (sandbox: \"off\" in config.json)" : describeSupport(support);
+  return [
+    `shiro ${VERSION} (bun ${Bun.version}, ${process.platform} ${process.arch})`,
+    `sandbox: ${sandbox}`,
+    `  mode ${config.sandbox}: ${support.kind === "none" && config.sandbox !== "off" ? MODE_MEANING.off : MODE_MEANING[config.sandbox]}`,
+    `  network in the sandbox: ${config.network ? "allowed" : "cut (network: false)"}`,
+    `config: ${configPath}${existsSync(configPath) ? " (read)" : " (none; defaults in force)"}`,
+    `state: ${config.home}${env.SHIRO_HOME ? " (SHIRO_HOME)" : ""}`,
+    `base URL: ${config.baseUrl ? `${config.baseUrl} (${from("OPENAI_BASE_URL", "baseUrl")})` : "https://api.openai.com/v1 (default)"}`,
+    `model: ${config.model}${env.SHIRO_MODEL ? " (SHIRO_MODEL)" : ""}`,
+    `API key: ${config.apiKey ? "set (OPENAI_API_KEY)" : "not set: export OPENAI_API_KEY"}`,
+  ];
+}
