@@ -1,21 +1,39 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { medianMs } from "./median.ts";
+import { createSandbox } from "../src/sandbox/create-sandbox.ts";
 import { bash } from "../src/tools/bash.ts";
+import type { ToolContext } from "../src/tools/tool.ts";
 
 const RUNS = 60;
 
-/** What one `bash` tool call costs on its own: spawn, login shell, `true`, drain, exit. */
+/**
+ * What one `bash` tool call costs on its own: spawn, login shell, `true`, drain, exit — bare, and in
+ * the sandbox at both levels (bwrap, and the project scanned for secrets before and, writable, after).
+ * The project is this repository's size: ~400 folders, ~8,000 files, a few secrets.
+ */
 export async function bench(): Promise<string[]> {
   const root = mkdtempSync(join(tmpdir(), "shiro-bench-bash-"));
+  for (let d = 0; d < 400; d++) {
+    mkdirSync(join(root, `pkg${d}`));
+    for (let f = 0; f < 20; f++) writeFileSync(join(root, `pkg${d}`, `f${f}.ts`), "");
+  }
+  writeFileSync(join(root, ".env"), "SECRET=1\n");
+  writeFileSync(join(root, "pkg3", "server.pem"), "x");
   // An empty HOME: the figure is shiro's cost, not the login profile of whoever runs the bench.
   const home = process.env.HOME;
   process.env.HOME = root;
   try {
-    const ctx = { root, signal: new AbortController().signal };
-    const call = await medianMs(RUNS, () => bash.run({ command: "true" }, ctx));
-    return [`bash tool call (\`true\`, empty HOME): median ${call.toFixed(2)} ms over ${RUNS} runs`];
+    const base: ToolContext = { root, signal: new AbortController().signal };
+    const lines = [`bash tool call (\`true\`, empty HOME): median ${(await medianMs(RUNS, () => bash.run({ command: "true" }, base))).toFixed(2)} ms over ${RUNS} runs`];
+    const sandbox = createSandbox({ mode: "workspace-write", network: true, home: root, shiroHome: join(root, "none"), warn: () => {} });
+    if (!(await sandbox.canConfine())) return [...lines, "sandboxed: no sandbox on this machine"];
+    for (const level of ["read-only", "workspace-write"] as const) {
+      const ctx = { ...base, sandbox: await sandbox.at(level) };
+      lines.push(`  in the sandbox, ${level}: median ${(await medianMs(RUNS, () => bash.run({ command: "true" }, ctx))).toFixed(2)} ms`);
+    }
+    return lines;
   } finally {
     process.env.HOME = home;
     rmSync(root, { recursive: true, force: true });

@@ -6,6 +6,7 @@ import { bwrapArgv } from "./bwrap-argv.ts";
 import { detectSandbox, type SandboxSupport } from "./detect-sandbox.ts";
 import { findSecrets } from "./find-secrets.ts";
 import { removeNewSecrets } from "./remove-new-secrets.ts";
+import { createSecretScanner } from "./secret-scanner.ts";
 import { sandboxExecProfile } from "./sandbox-exec-profile.ts";
 import { capLevel, type SandboxLevel, type SandboxMode } from "./sandbox-mode.ts";
 import type { SandboxPolicy } from "./sandbox-policy.ts";
@@ -32,6 +33,9 @@ const READ_ONLY_NOTE = "It ran in a read-only sandbox (nobody approved writes fo
 
 export function createSandbox(opts: SandboxOptions): Sandbox {
   let found: Promise<SandboxSupport | "off"> | undefined;
+  // One per project folder, kept for the run: a rescan reads only the folders that changed.
+  const scanners = new Map<string, ReturnType<typeof createSecretScanner>>();
+  const scannerOf = (root: string) => scanners.get(root) ?? scanners.set(root, createSecretScanner(root)).get(root)!;
   const support = () =>
     (found ??= (async () => {
       if (opts.mode === "off") {
@@ -54,10 +58,12 @@ export function createSandbox(opts: SandboxOptions): Sandbox {
       const level = capLevel(requested, opts.mode);
       return {
         prepare(argv, root) {
-          const secrets = findSecrets({ root, home: opts.home, shiroHome: opts.shiroHome });
+          const scanner = scannerOf(root);
+          const before = scanner.scan();
+          const secrets = findSecrets({ root, home: opts.home, shiroHome: opts.shiroHome, project: before });
           const confined = s !== "off" && s.kind !== "none";
           // Whatever can write the project is checked afterwards for secret files it made.
-          const check = () => (!confined || level === "workspace-write" ? removeNewSecrets(root, new Set(secrets.project)) : []);
+          const check = () => (!confined || level === "workspace-write" ? removeNewSecrets(root, before, scanner.scan()) : []);
           if (!confined) return { argv, check };
           const policy = policyFor({ root, level, network: opts.network, home: opts.home, secrets });
           const wrapped = s.kind === "bwrap" ? bwrapArgv(policy, argv) : [s.path, "-p", sandboxExecProfile(policy, macTempDirs()), ...argv];
