@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { medianMs } from "./median.ts";
 import { bash } from "../src/tools/bash.ts";
+import { toolEnv } from "../src/tools/tool-env.ts";
 
 const RUNS = 60;
 
@@ -13,7 +14,7 @@ export async function bench(): Promise<string[]> {
   const home = process.env.HOME;
   process.env.HOME = root;
   try {
-    const ctx = { root, signal: new AbortController().signal };
+    const ctx = { root, signal: new AbortController().signal, env: toolEnv(process.env).env };
     const call = await medianMs(RUNS, () => bash.run({ command: "true" }, ctx));
     return [`bash tool call (\`true\`, empty HOME): median ${call.toFixed(2)} ms over ${RUNS} runs`];
   } finally {

@@ -4,6 +4,7 @@ import type { ModelStream, RequestBody } from "../wire/model-stream.ts";
 import type { ModelError } from "../wire/model-error.ts";
 import type { AnyTool } from "../tools/tool.ts";
 import { runToolCall, type Authorize } from "./run-tool-call.ts";
+import type { Redactor } from "./redact.ts";
 
 export type Compaction = { messagesBefore: number; messagesAfter: number; tokensBefore: number; tokensAfter: number };
 
@@ -27,6 +28,9 @@ export type RunOptions = {
   beforeSideEffect?: () => Promise<void>;
   /** A fresh signal per call that stops only that call (the REPL's Ctrl-C during `bash`). */
   interruptSignal?: () => AbortSignal;
+  /** The environment tool processes get, and the redactor of every tool output (the runtime decides both). */
+  env: Readonly<Record<string, string>>;
+  redactor: Redactor;
 };
 
 /**

@@ -38,7 +38,7 @@ export const bash = defineTool({
     // stdin stays /dev/null; slot 3 is the lifeline that kills the group should shiro die (command-argv.ts).
     const proc = Bun.spawn(commandArgv(args.command), {
       cwd: ctx.root,
-      env: process.env,
+      env: ctx.env,
       stdio: ["ignore", "pipe", "pipe", LIFELINE ? "pipe" : "ignore"],
       detached: true,
     });
