@@ -5,6 +5,7 @@ import { medianMs } from "./median.ts";
 import { createSandbox } from "../src/sandbox/create-sandbox.ts";
 import { bash } from "../src/tools/bash.ts";
 import type { ToolContext } from "../src/tools/tool.ts";
+import { toolEnv } from "../src/tools/tool-env.ts";
 
 const RUNS = 60;
 
@@ -25,7 +26,7 @@ export async function bench(): Promise<string[]> {
   const home = process.env.HOME;
   process.env.HOME = root;
   try {
-    const base: ToolContext = { root, signal: new AbortController().signal };
+    const base: ToolContext = { root, signal: new AbortController().signal, env: toolEnv(process.env).env };
     const lines = [`bash tool call (\`true\`, empty HOME): median ${(await medianMs(RUNS, () => bash.run({ command: "true" }, base))).toFixed(2)} ms over ${RUNS} runs`];
     const sandbox = createSandbox({ mode: "workspace-write", network: true, home: root, shiroHome: join(root, "none"), warn: () => {} });
     if (!(await sandbox.canConfine())) return [...lines, "sandboxed: no sandbox on this machine"];

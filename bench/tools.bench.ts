@@ -22,7 +22,7 @@ export async function bench(): Promise<string[]> {
         writeFileSync(join(root, `node_modules/p${d}/f${f}.js`), body);
       }
     }
-    const ctx = { root, signal: new AbortController().signal };
+    const ctx = { root, signal: new AbortController().signal, env: {} };
     const walk = await medianMs(5, () => walkFiles(root, "."));
     const search = await medianMs(5, () => grep.run({ pattern: "v39 = \"7-" }, ctx));
 

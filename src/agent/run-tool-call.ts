@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { AgentEvent } from "./events.ts";
 import type { ToolCallPart } from "./messages.ts";
+import type { Redactor } from "./redact.ts";
 import { ToolError, type AnyTool, type CommandSandbox, type ToolContext, type ToolOutput } from "../tools/tool.ts";
 import type { SandboxLevel } from "../sandbox/sandbox-mode.ts";
 import { dropNullArguments } from "../wire/tool-schema.ts";
@@ -20,6 +21,10 @@ type Deps = {
   interruptSignal?: () => AbortSignal;
   /** Where an `exec` tool's command runs, at the level its authorization gave. */
   sandbox?: (level: SandboxLevel) => Promise<CommandSandbox>;
+  /** What tool processes get: the environment without its secrets. */
+  env: Readonly<Record<string, string>>;
+  /** Hides secret values in every output, streamed or final, before the model, a person or a file sees it. */
+  redactor: Redactor;
 };
 
 export type CallOutcome = { output: string; isError: boolean; denied: boolean };
@@ -27,15 +32,16 @@ export type CallOutcome = { output: string; isError: boolean; denied: boolean };
 /**
  * Validates, authorises and runs one call, yielding its events. Every failure — unknown tool, bad
  * JSON, arguments that do not fit the schema, a denial, a throwing tool — becomes an error result
- * the model can read and act on.
+ * the model can read and act on. Every output leaves here redacted, the one place all of them pass.
  */
 export async function* runToolCall(call: ToolCallPart, deps: Deps): AsyncGenerator<AgentEvent, CallOutcome> {
   yield { type: "tool-call", callId: call.callId, name: call.name, arguments: call.arguments };
   const finish = (out: ToolOutput, denied = false): [AgentEvent, CallOutcome] => {
     const isError = out.isError === true || denied;
+    const output = deps.redactor.text(out.output);
     return [
-      { type: "tool-result", callId: call.callId, name: call.name, output: out.output, isError, denied, ...(out.display ? { display: out.display } : {}) },
-      { output: out.output, isError, denied },
+      { type: "tool-result", callId: call.callId, name: call.name, output, isError, denied, ...(out.display ? { display: deps.redactor.text(out.display) } : {}) },
+      { output, isError, denied },
     ];
   };
 
@@ -59,6 +65,7 @@ export async function* runToolCall(call: ToolCallPart, deps: Deps): AsyncGenerat
   let wake: (() => void) | undefined;
   const ctx: ToolContext = {
     root: deps.root,
+    env: deps.env,
     signal: deps.signal,
     interrupt: deps.interruptSignal?.(),
     ...(tool.kind === "exec" && deps.sandbox ? { sandbox: await deps.sandbox(verdict.sandbox ?? "read-only") } : {}),
@@ -72,13 +79,19 @@ export async function* runToolCall(call: ToolCallPart, deps: Deps): AsyncGenerat
     settled = out;
     wake?.();
   });
+  const redacting = deps.redactor.stream();
+  function* show(chunk: string): Generator<AgentEvent> {
+    if (chunk) yield { type: "tool-output", callId: call.callId, chunk };
+  }
   // Stream partial output as it arrives, until the tool settles.
   while (!settled) {
     if (chunks.length === 0) await new Promise<void>((resolve) => (wake = resolve));
     wake = undefined;
-    for (const chunk of chunks.splice(0)) yield { type: "tool-output", callId: call.callId, chunk };
+    for (const chunk of chunks.splice(0)) yield* show(redacting.push(chunk));
   }
   await running;
+  // What came with the result, and the tail held back in case it began a secret.
+  yield* show(redacting.push(chunks.splice(0).join("")) + redacting.flush());
   const [event, outcome] = finish(settled, settled.denied === true);
   yield event;
   return outcome;

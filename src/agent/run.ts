@@ -5,6 +5,7 @@ import type { ModelError } from "../wire/model-error.ts";
 import type { AnyTool, CommandSandbox } from "../tools/tool.ts";
 import type { SandboxLevel } from "../sandbox/sandbox-mode.ts";
 import { runToolCall, type Authorize } from "./run-tool-call.ts";
+import type { Redactor } from "./redact.ts";
 
 export type Compaction = { messagesBefore: number; messagesAfter: number; tokensBefore: number; tokensAfter: number };
 
@@ -30,6 +31,9 @@ export type RunOptions = {
   interruptSignal?: () => AbortSignal;
   /** Where commands run (the OS sandbox), at the level each call's authorization gave. */
   sandbox?: (level: SandboxLevel) => Promise<CommandSandbox>;
+  /** The environment tool processes get, and the redactor of every tool output (the runtime decides both). */
+  env: Readonly<Record<string, string>>;
+  redactor: Redactor;
 };
 
 /**

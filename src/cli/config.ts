@@ -5,6 +5,13 @@ import { readJson } from "../store/read-json.ts";
 import { SANDBOX_MODES, type SandboxMode } from "../sandbox/sandbox-mode.ts";
 import { validUrl, type Flags } from "./args.ts";
 import { UsageError } from "./usage-error.ts";
+import { API_KEY_VAR } from "../tools/tool-env.ts";
+
+/** A variable tool processes may see although its name looks secret (tool-env.ts). */
+const passedVar = z
+  .string()
+  .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "must be an environment variable name (letters, digits, _)")
+  .refine((name) => name.toUpperCase() !== API_KEY_VAR, `${API_KEY_VAR} is shiro's own key and never reaches a tool`);
 
 /** config.json: every field optional; unknown keys are an error so a typo is never silently ignored. */
 export const configFileSchema = z.strictObject({
@@ -14,6 +21,7 @@ export const configFileSchema = z.strictObject({
   compactAt: z.number().int().min(1).optional(),
   /** Seconds without a byte from the API before a model call attempt is retried. */
   idleTimeout: z.number().positive().optional(),
+  env: z.strictObject({ pass: z.array(passedVar).optional() }).optional(),
   contextWindow: z.number().int().min(1000).optional(),
   reasoningEffort: z.enum(["minimal", "low", "medium", "high"]).optional(),
   sandbox: z.enum(SANDBOX_MODES as [SandboxMode, ...SandboxMode[]]).optional(),
@@ -35,6 +43,8 @@ export type Config = {
   maxSteps: number;
   compactAt?: number;
   idleTimeoutMs: number;
+  /** Names from `env.pass`: let through to tool processes although they look secret. */
+  envPass: string[];
   contextWindow?: number;
   reasoningEffort?: ConfigFile["reasoningEffort"];
   sandbox: SandboxMode;
@@ -68,6 +78,7 @@ export async function loadConfig(flags: Flags, env: NodeJS.ProcessEnv): Promise<
     maxSteps: flags.maxSteps ?? file.maxSteps ?? DEFAULT_MAX_STEPS,
     compactAt: flags.compactAt ?? file.compactAt,
     idleTimeoutMs: (flags.idleTimeout ?? file.idleTimeout ?? DEFAULT_IDLE_TIMEOUT_S) * 1000,
+    envPass: file.env?.pass ?? [],
     contextWindow: file.contextWindow,
     reasoningEffort: file.reasoningEffort,
     // Unset, the mode is workspace-write: approved commands may write the project, others run read-only.

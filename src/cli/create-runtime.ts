@@ -2,6 +2,7 @@ import type { AgentEvent } from "../agent/events.ts";
 import { textOf, type Message, type Usage } from "../agent/messages.ts";
 import { run, type BuildRequest } from "../agent/run.ts";
 import type { Authorize } from "../agent/run-tool-call.ts";
+import type { Redactor } from "../agent/redact.ts";
 import { composeRequest, type ComposedRequest } from "../context/compose-request.ts";
 import { contextMeter, type ContextMeter } from "../context/context-meter.ts";
 import { estimateNextRequest } from "../context/estimate.ts";
@@ -58,6 +59,9 @@ export type RuntimeOptions = {
   warn: (line: string) => void;
   interruptSignal?: () => AbortSignal;
   sandbox?: (level: SandboxLevel) => Promise<CommandSandbox>;
+  /** The environment tool processes get (secrets removed), and what hides secret values in their output. */
+  toolEnv: Readonly<Record<string, string>>;
+  redactor: Redactor;
 };
 
 export function createRuntime(opts: RuntimeOptions): Runtime {
@@ -151,7 +155,8 @@ export function createRuntime(opts: RuntimeOptions): Runtime {
     config,
     async *runTurn(text, signal) {
       const session = runtime.session;
-      const user: Message = { role: "user", text };
+      // A pasted log or an @file may hold a secret too; the model and the session file get it redacted.
+      const user: Message = { role: "user", text: opts.redactor.text(text) };
       session.messages.push(user);
       autosave.schedule();
       yield { type: "message", message: user };
@@ -167,6 +172,8 @@ export function createRuntime(opts: RuntimeOptions): Runtime {
         interruptSignal: opts.interruptSignal,
         sandbox: opts.sandbox,
         beforeSideEffect: autosave.flush,
+        env: opts.toolEnv,
+        redactor: opts.redactor,
       });
       for await (const event of events) {
         if (event.type === "message") {

@@ -10,6 +10,8 @@ import { livePluginChecks } from "../registry/live-plugin-checks.ts";
 import { issuePath } from "../store/read-json.ts";
 import { createSessionStore } from "../store/session-store.ts";
 import { createOpenAIStream } from "../wire/openai-stream.ts";
+import { createRedactor } from "../agent/redact.ts";
+import { API_KEY_VAR, toolEnv } from "../tools/tool-env.ts";
 import type { Flags } from "./args.ts";
 import { UsageError } from "./usage-error.ts";
 import type { Config } from "./config.ts";
@@ -55,6 +57,9 @@ export async function startSession(opts: StartOptions): Promise<Runtime> {
     await plugins.refresh();
     return gate(request);
   };
+  // Tools never see a secret variable, and no output shows one's value: not the model, nor a person, nor a file.
+  const secrets = toolEnv(process.env, config.envPass);
+  const redactor = createRedactor([{ name: API_KEY_VAR, value: config.apiKey }, ...secrets.hidden]);
   const runtime: Runtime = createRuntime({
     config,
     cwd,
@@ -67,6 +72,8 @@ export async function startSession(opts: StartOptions): Promise<Runtime> {
     warn,
     interruptSignal: opts.interruptSignal,
     sandbox: sandbox.at,
+    toolEnv: secrets.env,
+    redactor,
   });
   return runtime;
 }

@@ -1,6 +1,6 @@
 import { rm } from "node:fs/promises";
 import { z } from "zod";
-import { defineTool, ToolError, type ToolContext } from "./tool.ts";
+import { defineTool, ToolError, type PreviewContext } from "./tool.ts";
 import { displayPath, resolveIn } from "./resolve-path.ts";
 import { readTextFile, writeTextFile } from "./text-file.ts";
 import { fileDiff, lineChanges } from "./file-diff.ts";
@@ -50,7 +50,7 @@ export const applyPatch = defineTool({
 });
 
 /** Checks every operation against the files (and against earlier operations of the same patch) without writing. */
-async function plan(patch: string, ctx: ToolContext): Promise<Change[]> {
+async function plan(patch: string, ctx: PreviewContext): Promise<Change[]> {
   let ops: PatchOp[];
   try {
     ops = parsePatch(patch);

@@ -41,7 +41,7 @@ export const bash = defineTool({
     const prepared = ctx.sandbox?.prepare(shellArgv(args.command), ctx.root) ?? { argv: shellArgv(args.command), check: () => [] };
     const proc = Bun.spawn(commandArgv(prepared.argv), {
       cwd: ctx.root,
-      env: process.env,
+      env: ctx.env,
       stdio: ["ignore", "pipe", "pipe", LIFELINE ? "pipe" : "ignore"],
       detached: true,
     });

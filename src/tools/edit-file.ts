@@ -4,7 +4,7 @@ import { displayPath, resolveIn } from "./resolve-path.ts";
 import { missingFileError, readTextFile, writeTextFile } from "./text-file.ts";
 import { fileDiff, lineChanges } from "./file-diff.ts";
 import { planEdit } from "./plan-edit.ts";
-import type { ToolContext } from "./tool.ts";
+import type { PreviewContext } from "./tool.ts";
 
 const schema = z.object({
   path: z.string().min(1).describe("File to edit, relative to the project root (or absolute)."),
@@ -14,7 +14,7 @@ const schema = z.object({
 });
 type EditArgs = z.infer<typeof schema>;
 
-async function plan(args: EditArgs, ctx: ToolContext) {
+async function plan(args: EditArgs, ctx: PreviewContext) {
   const abs = resolveIn(ctx.root, args.path);
   const shown = displayPath(ctx.root, abs);
   const before = await readTextFile(ctx.root, abs);

@@ -25,11 +25,16 @@ export type ToolContext = {
   signal: AbortSignal;
   /** Stops only the running command, keeping the turn (Ctrl-C during `bash`). */
   interrupt?: AbortSignal;
+  /** The environment a command runs with: shiro's own without its secrets (tool-env.ts). */
+  env: Readonly<Record<string, string>>;
   /** Streams partial output (e.g. from `bash`) to whoever renders the run. */
   onOutput?: (chunk: string) => void;
   /** Set for `exec` tools by the runtime; without it a command runs as it is (unit tests). */
   sandbox?: CommandSandbox;
 };
+
+/** A preview has no side effects, so it runs no process and needs no environment. */
+export type PreviewContext = Pick<ToolContext, "root" | "signal">;
 
 export type ToolOutput = {
   /** What the model reads. */
@@ -49,7 +54,7 @@ export type Tool<S extends z.ZodType = z.ZodType> = {
   kind: ToolKind;
   subject(args: z.infer<S>): CallSubject;
   /** A preview for an approval prompt (e.g. the diff a write would make), computed without side effects. */
-  preview?(args: z.infer<S>, ctx: ToolContext): Promise<string | undefined>;
+  preview?(args: z.infer<S>, ctx: PreviewContext): Promise<string | undefined>;
   run(args: z.infer<S>, ctx: ToolContext): Promise<ToolOutput>;
 };
 

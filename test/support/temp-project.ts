@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import type { AnyTool, ToolContext, ToolOutput } from "../../src/tools/tool.ts";
 import { ToolError } from "../../src/tools/tool.ts";
+import { testToolEnv } from "./no-secrets.ts";
 
 /** A real temp folder filled with `files` (path → content), plus a ToolContext rooted there. */
 export function tempProject(files: Record<string, string | Uint8Array> = {}) {
@@ -11,7 +12,7 @@ export function tempProject(files: Record<string, string | Uint8Array> = {}) {
     mkdirSync(dirname(join(root, path)), { recursive: true });
     writeFileSync(join(root, path), content);
   }
-  const ctx = (extra: Partial<ToolContext> = {}): ToolContext => ({ root, signal: new AbortController().signal, ...extra });
+  const ctx = (extra: Partial<ToolContext> = {}): ToolContext => ({ root, signal: new AbortController().signal, ...extra, env: extra.env ?? testToolEnv });
   return { root, ctx, cleanup: () => rmSync(root, { recursive: true, force: true }) };
 }
 

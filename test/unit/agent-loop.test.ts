@@ -5,6 +5,7 @@ import { RUN_TIMEOUT, type AgentEvent } from "../../src/agent/events.ts";
 import type { AssistantMessage, Message } from "../../src/agent/messages.ts";
 import type { ModelEvent, ModelStream, RequestBody } from "../../src/wire/model-stream.ts";
 import { defineTool, ToolError } from "../../src/tools/tool.ts";
+import { noSecrets } from "../support/no-secrets.ts";
 
 // The loop takes its model stream as an argument; here it is a scripted function of the history.
 const reply = (parts: AssistantMessage["parts"]): ModelEvent => ({ type: "done", message: { role: "assistant", model: "m", parts } });
@@ -57,6 +58,7 @@ async function drive(script: (messages: Message[], n: number) => ModelEvent[], o
     root: "/tmp",
     maxSteps: 10,
     signal: new AbortController().signal,
+    ...noSecrets,
     ...over,
   }))
     events.push(e);

@@ -7,6 +7,7 @@ import { runToolCall, type CallOutcome } from "../../src/agent/run-tool-call.ts"
 import { createAuthorize, type AskAnswer, type AskRequest, type AuthorizeOptions } from "../../src/guard/authorize.ts";
 import { SessionAllows } from "../../src/guard/session-allows.ts";
 import { defineTool, type AnyTool } from "../../src/tools/tool.ts";
+import { noSecrets } from "../support/no-secrets.ts";
 
 const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "shiro-auth-root-")));
 const home = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "shiro-auth-home-")));
@@ -146,7 +147,7 @@ describe("createAuthorize", () => {
   test("wired into runToolCall: a refused write never touches the disk and the model reads why", async () => {
     const auth = make({ yolo: true });
     const run = async (args: object) => {
-      const gen = runToolCall({ type: "tool-call", callId: "c1", name: "write_file", arguments: JSON.stringify(args) }, { tools: [writeFile], authorize: auth, root, signal: new AbortController().signal });
+      const gen = runToolCall({ type: "tool-call", callId: "c1", name: "write_file", arguments: JSON.stringify(args) }, { tools: [writeFile], authorize: auth, root, signal: new AbortController().signal, ...noSecrets });
       let step = await gen.next();
       while (!step.done) step = await gen.next();
       return step.value as CallOutcome;

@@ -8,6 +8,7 @@ import { createRememberTool } from "../../src/tools/remember.ts";
 import { createRecallTool } from "../../src/tools/recall.ts";
 import { createForgetTool } from "../../src/tools/forget.ts";
 import { renderNotesTable } from "../../src/ui/notes-table.ts";
+import { noSecrets } from "../support/no-secrets.ts";
 
 const setup = () => {
   const home = mkdtempSync(join(tmpdir(), "shiro-mem-"));
@@ -17,7 +18,7 @@ const setup = () => {
   const call = async (name: string, args: unknown): Promise<CallOutcome> => {
     const gen = runToolCall(
       { type: "tool-call", callId: "c1", name, arguments: JSON.stringify(args) },
-      { tools, root: "/", signal: new AbortController().signal, authorize: async () => ({ allowed: true }) },
+      { tools, root: "/", signal: new AbortController().signal, authorize: async () => ({ allowed: true }), ...noSecrets },
     );
     while (true) {
       const step = await gen.next();

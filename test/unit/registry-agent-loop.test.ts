@@ -16,6 +16,7 @@ import { defineTool, type AnyTool } from "../../src/tools/tool.ts";
 import type { RequestBody } from "../../src/wire/model-stream.ts";
 import { serialiseInput } from "../../src/wire/serialise-input.ts";
 import { pluginText, removeDir, sha256, skillText, tempHome } from "../support/registry-fixture.ts";
+import { noSecrets } from "../support/no-secrets.ts";
 
 // In-process stand-in for the binary end-to-end test: the real agent loop, a real `sh`, a scripted model.
 let home: string;
@@ -70,6 +71,7 @@ async function runScripted(script: AssistantMessage[], tools: AnyTool[], checks:
     root,
     maxSteps: 5,
     signal: new AbortController().signal,
+    ...noSecrets,
     authorize: yolo(checks),
     buildRequest: (history) => ({ body: { model: "m", stream: true, instructions, input: serialiseInput(history, { model: "m" }) } }),
     stream: async function* (body) {

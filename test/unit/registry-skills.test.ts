@@ -83,7 +83,7 @@ test("instructions list names and descriptions only; the body comes through the 
 
   const tool = createSkillTool(() => loadSkills({ home, root }));
   expect(tool).toMatchObject({ name: "skill", kind: "meta" });
-  const ctx = { root, signal: new AbortController().signal };
+  const ctx = { root, signal: new AbortController().signal, env: {} };
   expect((await tool.run({ name: "test-first" }, ctx)).output).toBe("SECRET-BODY-MARKER step one");
   await expect(tool.run({ name: "nope" }, ctx)).rejects.toThrow('No skill named "nope". Available: test-first.');
 });
@@ -91,7 +91,7 @@ test("instructions list names and descriptions only; the body comes through the 
 test("the skill tool finds a skill installed after it was created", async () => {
   const tool = createSkillTool(() => loadSkills({ home, root }));
   await install("late", "installed later", "late body");
-  expect((await tool.run({ name: "late" }, { root, signal: new AbortController().signal })).output).toBe("late body");
+  expect((await tool.run({ name: "late" }, { root, signal: new AbortController().signal, env: {} })).output).toBe("late body");
 });
 
 test("/skills shows each skill's layer and origin", async () => {

@@ -8,10 +8,11 @@ import type { ModelStream, RequestBody } from "../../src/wire/model-stream.ts";
 import { createTodoWriteTool } from "../../src/tools/todo-write.ts";
 import { todoTrailer } from "../../src/context/todo-trailer.ts";
 import { renderTodoPanel } from "../../src/ui/todo-panel.ts";
+import { noSecrets } from "../support/no-secrets.ts";
 
 const write = async (todos: unknown[]) => {
   const notebook = emptyNotebook();
-  const out = await createTodoWriteTool(notebook).run({ todos }, { root: "/", signal: new AbortController().signal });
+  const out = await createTodoWriteTool(notebook).run({ todos }, { root: "/", signal: new AbortController().signal, env: {} });
   return { notebook, output: out.output };
 };
 
@@ -127,6 +128,7 @@ test("a todo_write on step one is in the request of step two, after the history,
     },
     authorize: async () => ({ allowed: true }),
     root: "/",
+    ...noSecrets,
     maxSteps: 5,
     signal: new AbortController().signal,
   })) events.push(event);
