@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { BINARY } from "./binary.ts";
 import { keys, spawnPty, type Pty } from "./pty.ts";
 import { tempDir } from "./run-shiro.ts";
+import { TEST_API_KEY } from "./test-key.ts";
 
 /** The REPL's input prompt. */
 export const PROMPT = "› ";
@@ -39,7 +40,7 @@ export async function startRepl(opts: ReplOptions): Promise<Repl> {
       PATH: process.env.PATH,
       HOME: home,
       SHIRO_HOME: home,
-      OPENAI_API_KEY: "test-key-not-a-secret",
+      OPENAI_API_KEY: TEST_API_KEY,
       OPENAI_BASE_URL: opts.baseUrl,
       ...opts.env,
     },

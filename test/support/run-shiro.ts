@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { BINARY } from "./binary.ts";
+import { TEST_API_KEY } from "./test-key.ts";
 
 export type ShiroRun = { code: number; stdout: string; stderr: string };
 
@@ -51,7 +52,7 @@ async function spawnRun(args: string[], opts: ShiroOptions, [home, shiroHome]: s
       PATH: process.env.PATH,
       HOME: opts.home ?? home,
       SHIRO_HOME: opts.home ?? shiroHome,
-      OPENAI_API_KEY: "test-key-not-a-secret",
+      OPENAI_API_KEY: TEST_API_KEY,
       NO_COLOR: "1",
       ...opts.env,
     } as Record<string, string>,
