@@ -17,7 +17,7 @@ export function destructiveRule(cmd: ShellCommand, env: { root: string; home: st
   const short = (letter: string) => words.some((w, k) => k > 0 && /^-[A-Za-z]+$/.test(w) && w.includes(letter));
   const long = (flag: string) => words.some((w) => w === flag || w.startsWith(flag + "="));
   const args = () => operands(words, "").args;
-  const wipes = (path: string, withRoot: boolean) => wipesEverything(path, cmd.cwd, env, withRoot);
+  const wipes = (path: string, withRoot: boolean) => wipesEverything(expandPwd(path, cmd.cwd, env.home), cmd.cwd, env, withRoot);
 
   if (name === "rm" && (short("r") || short("R") || long("--recursive"))) {
     const target = args().find((p) => long("--no-preserve-root") || wipes(p, true));
@@ -103,6 +103,17 @@ function findWipes(words: string[], wipes: (path: string) => boolean): string | 
  * the project: `/`, a top-level folder, home, the root, any of their ancestors, or `*` inside them.
  * An unset variable before a slash (`$DIR/`) counts, since it would expand to `/`.
  */
+// `$PWD`, `${PWD}`, `$(pwd)`, `` `pwd` `` and `$(cd dir; pwd)` at the start of a path: where the shell is (or goes).
+const PWD_FORMS = /^(?:\$\{?PWD\}?|\$\(\s*pwd(?:\s+-[LP])?\s*\)|`\s*pwd\s*`|\$\(\s*cd\s+([^;&|)]+?)\s*(?:;|&&)\s*pwd\s*\))/;
+
+/** A path operand that names the current folder by a substitution, with that folder written out. */
+function expandPwd(path: string, cwd: string, home: string): string {
+  const m = PWD_FORMS.exec(path);
+  if (!m) return path;
+  const base = m[1] ? absolutePath(m[1].replace(/^["']|["']$/g, ""), cwd, home) : cwd;
+  return base + path.slice(m[0].length);
+}
+
 function wipesEverything(path: string, cwd: string, env: { root: string; home: string }, withRoot: boolean): boolean {
   if (/^\$\{?[A-Za-z_][A-Za-z0-9_]*\}?\/\**$/.test(path)) return true;
   const abs = absolutePath(path, cwd, env.home);

@@ -1,5 +1,6 @@
-import { realpathSync } from "node:fs";
+import { existsSync, realpathSync } from "node:fs";
 import { tmpdir } from "node:os";
+import { join } from "node:path";
 import type { CommandSandbox } from "../tools/tool.ts";
 import { isInside } from "../tools/resolve-path.ts";
 import { bwrapArgv } from "./bwrap-argv.ts";
@@ -74,11 +75,15 @@ export function createSandbox(opts: SandboxOptions): Sandbox {
   };
 }
 
+// What git runs later, outside any sandbox: a planted hook or config entry (core.hooksPath, an alias) would escape it.
+const GIT_CODE = [".git/hooks", ".git/config"];
+
 /** /tmp is private inside the sandbox: a project or home under it is bound again, and masks under it alone are moot. */
 function policyFor(o: { root: string; level: SandboxLevel; network: boolean; home: string; secrets: { files: string[]; dirs: string[] } }): SandboxPolicy {
   const keep = [...new Set([o.home, o.root])].filter((dir) => isInside(dir, "/tmp") && dir !== "/tmp");
   const visible = (path: string) => !isInside(path, "/tmp") || keep.some((dir) => isInside(path, dir));
-  return { root: o.root, level: o.level, network: o.network, maskFiles: o.secrets.files.filter(visible), maskDirs: o.secrets.dirs.filter(visible), keep: keep.filter((dir) => dir !== o.root) };
+  const readOnly = o.level === "workspace-write" ? GIT_CODE.map((p) => join(o.root, p)).filter((p) => existsSync(p)) : [];
+  return { root: o.root, level: o.level, network: o.network, maskFiles: o.secrets.files.filter(visible), maskDirs: o.secrets.dirs.filter(visible), keep: keep.filter((dir) => dir !== o.root), readOnly };
 }
 
 const macTempDirs = () => [...new Set(["/private/tmp", "/private/var/folders", realpathOr(tmpdir())])];

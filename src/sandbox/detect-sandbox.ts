@@ -15,7 +15,7 @@ export async function detectSandbox(platform: NodeJS.Platform = process.platform
   const path = Bun.which("bwrap");
   if (!path) return { kind: "none", why: "bubblewrap (bwrap) is not on PATH", fix: "install it (apt-get install bubblewrap, dnf install bubblewrap, pacman -S bubblewrap)" };
   // Present is not enough: a kernel or container may refuse the namespaces bwrap needs.
-  const probe = Bun.spawnSync([path, "--die-with-parent", "--unshare-pid", "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "true"], { stdout: "ignore", stderr: "pipe" });
+  const probe = Bun.spawnSync([path, "--die-with-parent", "--unshare-pid", "--cap-drop", "ALL", "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "true"], { stdout: "ignore", stderr: "pipe" });
   if (probe.exitCode === 0) return { kind: "bwrap", path };
   const said = probe.stderr.toString().trim().split("\n")[0] || `exit code ${probe.exitCode}`;
   return {

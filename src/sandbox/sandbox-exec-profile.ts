@@ -23,6 +23,7 @@ export function sandboxExecProfile(policy: SandboxPolicy, tmpDirs: readonly stri
     `(deny file-write* ${[String.raw`/\.env(\.[^/]*)?$`, String.raw`\.(pem|key|p12|pfx)$`, String.raw`/id_(rsa|dsa|ecdsa|ed25519)[^/]*$`, String.raw`/\.(netrc|pgpass)$`, String.raw`/\.ssh(/|$)`].map(regex).join(" ")})`,
     // The rule that matches last wins: these names are not secrets, but only where writes are allowed at all.
     `(allow file-write* (require-all (require-any ${writable.join(" ")}) (require-any ${regex(String.raw`/\.env\.example$`)} ${regex(String.raw`/id_[^/]*\.pub$`)})))`,
+    ...(policy.readOnly.length ? [`(deny file-write* ${policy.readOnly.map((p) => `(subpath ${quote(p)})`).join(" ")})`] : []),
     ...(secrets.length ? [`(deny file-read* file-write* ${secrets.join(" ")})`] : []),
     ...(policy.network ? [] : ["(deny network*)"]),
   ].join("\n");

@@ -12,4 +12,6 @@ export type SandboxPolicy = {
   maskDirs: readonly string[];
   /** Folders under /tmp that must stay visible (the project, the home) although /tmp is private. */
   keep: readonly string[];
+  /** Parts of a writable project that stay read-only: git's hooks and config, which run code later, outside any sandbox. */
+  readOnly: readonly string[];
 };

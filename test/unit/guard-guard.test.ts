@@ -153,6 +153,12 @@ const destructive: [string, string][] = [
   ["rm -rf ..", "guard: destructive command rm -rf .."],
   [`rm -rf ${root}`, "guard: destructive command rm -rf " + root],
   ["cd / && rm -rf *", "guard: destructive command rm -rf *"],
+  ['rm -rf "$(pwd)"', "guard: destructive command rm -rf $(pwd)"],
+  ["rm -rf `pwd`/*", "guard: destructive command rm -rf `pwd`/*"],
+  ["rm -rf ${PWD}", "guard: destructive command rm -rf ${PWD}"],
+  ['rm -rf "$(cd ..; pwd)"', "guard: destructive command rm -rf $(cd ..; pwd)"],
+  ['cd sub && rm -rf "$(cd .. && pwd)"', "guard: destructive command rm -rf $(cd .. && pwd)"],
+  ['find "$PWD" -delete', "guard: destructive command find $PWD -delete"],
   ["rm -rf -- /", "guard: destructive command rm -rf /"],
   ["\\rm -rf //", "guard: destructive command rm -rf //"],
   ["command rm -rf /.", "guard: destructive command rm -rf /."],
@@ -259,6 +265,8 @@ const destructive: [string, string][] = [
 
 // Look-alikes the guard must leave alone (the rules may still ask about them).
 const allowed = [
+  'mkdir -p sub && cd sub && rm -rf "$(pwd)"',
+  "rm -rf $(pwd)/build",
   "cat .env.example",
   "cp .env.example sample.env",
   "echo hi > notes.txt",

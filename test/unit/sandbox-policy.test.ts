@@ -11,6 +11,7 @@ const policy = (over: Partial<SandboxPolicy> = {}): SandboxPolicy => ({
   maskFiles: ["/work/proj/.env", "/home/u/.netrc"],
   maskDirs: ["/home/u/.ssh"],
   keep: [],
+  readOnly: [],
   ...over,
 });
 
@@ -26,9 +27,15 @@ const mounts = (argv: string[]) => {
 };
 
 describe("bwrap argv", () => {
+  test("git's hooks and config stay read-only inside a writable project, bound after it", () => {
+    const argv = bwrapArgv(policy({ readOnly: ["/work/proj/.git/hooks", "/work/proj/.git/config"], maskFiles: [], maskDirs: [] }), ["true"]);
+    expect(mounts(argv).slice(4)).toEqual(["--bind /work/proj /work/proj", "--ro-bind /work/proj/.git/hooks /work/proj/.git/hooks", "--ro-bind /work/proj/.git/config /work/proj/.git/config"]);
+    expect(sandboxExecProfile(policy({ readOnly: ["/work/proj/.git/hooks"] }), [])).toContain('(deny file-write* (subpath "/work/proj/.git/hooks"))');
+  });
+
   test("read-only root, private /tmp, the project bound after /tmp, secrets masked last, the command after --", () => {
     const argv = bwrapArgv(policy(), ["bash", "-lc", "make"]);
-    expect(argv.slice(0, 3)).toEqual(["bwrap", "--die-with-parent", "--unshare-pid"]);
+    expect(argv.slice(0, 5)).toEqual(["bwrap", "--die-with-parent", "--unshare-pid", "--cap-drop", "ALL"]);
     expect(mounts(argv)).toEqual([
       "--ro-bind / /",
       "--dev /dev",
