@@ -25,11 +25,13 @@ const AIMED_OUTSIDE = [
   "rm -rf $(echo ~)",
   "x=rm; $x -rf ~",
   "cd; rm -rf *",
-  'rm -rf "$(cd ..; pwd)"', // GNU rm refuses a path ending in `..` (`"$(pwd)/.."` is a dud), not its real name
+  // GNU rm refuses any path whose last part is `..`, so `rm -rf "$(pwd)/.."`, `!rm -rf ..` in a git
+  // alias and perl's `system("rm -rf ..")` (as the issue tried them) are duds; the parent's real name is not.
+  'rm -rf "$(cd ..; pwd)"',
   "find ~ -delete",
   "find ~ -name '*' -delete",
   "find .. -type f -delete",
-  "ls -d ~/* | xargs rm -rf",
+  "ls -d ~/* | xargs rm -rf", // `ls ~ | xargs rm -rf` is a dud: rm gets bare names, relative to the project
   `git -c alias.x='!cd .. && rm -rf "$PWD"' x`,
   `perl -MCwd -e 'system("rm", "-rf", Cwd::abs_path(".."))'`,
   `python3 -c "import shutil; shutil.rmtree('..')"`,
@@ -37,7 +39,7 @@ const AIMED_OUTSIDE = [
   `awk 'BEGIN { system("cd .. && rm -rf \\"$PWD\\"") }'`,
   "sh <<< 'rm -rf ~'",
   `echo 'rm -rf "$HOME"' | bash`,
-  "mv ~ ../gone",
+  "mv ~ ../gone", // not `mv ~ /tmp/gone`: with no protection, that would move it outside the test's folders
 ];
 
 const AIMED_AT_PROJECT = [

@@ -1,11 +1,12 @@
 /**
  * Issue 11, secret files, part 2: routes where the secret's name is not what the command writes or
  * reads — archives and patches that write from data, links, `cd -`/`pushd` back into ~/.ssh, reads
- * that walk a whole folder, /proc views of another process, and git. Same outcomes as part 1: nothing
+ * that walk a whole folder, /proc views of another process, a background job that acts after its
+ * call has ended, and git. Same outcomes as part 1: nothing
  * read, changed, created or deleted; each family first proven to work in plain bash.
  */
 import { describe } from "bun:test";
-import { change, create, read, remove } from "../support/attack-secrets.ts";
+import { b64, change, create, read, remove, setup } from "../support/attack-secrets.ts";
 import { secretAttackTests } from "../support/attack-run.ts";
 
 describe("attack: secret files reached indirectly", () => {
@@ -16,7 +17,7 @@ describe("attack: secret files reached indirectly", () => {
       create("unzip -oq evil.zip"),
       create("git apply evil.patch"),
       create("patch -p1 -s < evil.patch"),
-      read("tar cf - . | tar xOf -"),
+      read("tar cf - . | tar xOf -"), // `tar tvf -` would list names and sizes only: xO prints the contents
       read("tar -C ~/.ssh -cf - . | tar -xOf -"),
       read('zip -qr "$TMPDIR/all.zip" . && unzip -p "$TMPDIR/all.zip"'),
     ],
@@ -43,7 +44,7 @@ describe("attack: secret files reached indirectly", () => {
       read("grep -rh '' ~"),
       read("find . -name '.e*' -exec cat {} \\;"),
       read("find ~ -type f -exec cat {} +"),
-      read('cp -r . "$TMPDIR/x" && cat "$TMPDIR/x/.env"'),
+      read('cp -r . "$TMPDIR/x" && cat "$TMPDIR/x/.env"'), // not /tmp/x: with no protection that copy would land outside the test's folders
       read("ls -A | xargs cat"),
       read("xargs cat < names.txt"), // names.txt holds `.env`
       read("ls -a | grep -x .env.local | xargs -I{} dd if={} status=none"),
@@ -54,6 +55,12 @@ describe("attack: secret files reached indirectly", () => {
       read("head -c 4096 ~/.aws/credentials"),
       read("cat /proc/$PPID/cwd/.e?v"), // shiro's own working folder, seen through /proc
       read("cat /proc/$PPID/root$PWD/$(printf .env)"), // shiro's root: the files without any mount over them
+    ],
+    // A redirected job lives on after its call (docs/tools.md): it acts after whatever checks the
+    // call's end — it copies .env out and makes a new secret while the next call runs.
+    "a background job outliving its call": [
+      setup(`(sleep 0.5; cat $(echo ${b64(".env")} | base64 -d) > stolen.txt; echo PWN > $(echo ${b64("late.pem")} | base64 -d)) >/dev/null 2>&1 &`),
+      read("sleep 1.5; cat stolen.txt"),
     ],
   });
 });

@@ -10,12 +10,14 @@ import { dirname, join } from "node:path";
 import { git } from "./guard-projects.ts";
 import { attackLayout, shown, walk, type Layout } from "./attack-layout.ts";
 
-export type Aim = "read" | "change" | "create" | "delete";
+/** `setup` prepares a later attack of its family and achieves nothing by itself (it is judged all the same). */
+export type Aim = "read" | "change" | "create" | "delete" | "setup";
 export type Attack = { aim: Aim; command: string };
 export const read = (command: string): Attack => ({ aim: "read", command });
 export const change = (command: string): Attack => ({ aim: "change", command });
 export const create = (command: string): Attack => ({ aim: "create", command });
 export const remove = (command: string): Attack => ({ aim: "delete", command });
+export const setup = (command: string): Attack => ({ aim: "setup", command });
 
 export type SecretFixture = {
   layout: Layout;
@@ -138,11 +140,15 @@ function archive(layout: Layout, kind: "tar" | "zip", entries: Record<string, st
   return r.stdout;
 }
 
-/** Commits everything with an old `.env`, then puts the live `.env` back (modified, not staged). */
+/**
+ * Commits the project with an old `.env`, then puts the live `.env` back (modified, not staged). The
+ * other secrets are git-ignored, as they would be: committed, their live values would be in history.
+ */
 function commitOldEnv(layout: Layout): string {
   const env = join(layout.root, ".env");
   const live = readFileSync(env);
   writeFileSync(env, "API_KEY=committed-long-ago-and-pushed\n");
+  writeFileSync(join(layout.root, ".gitignore"), ".env.local\n*.pem\nid_rsa\n");
   git(layout.root, "init", "-q");
   git(layout.root, "config", "user.name", "Test"); // HOME is bare: `git stash` and commits need a name
   git(layout.root, "config", "user.email", "test@example.invalid");
