@@ -65,7 +65,7 @@ describe("attack: destructive commands", () => {
         const fx = canaryFixture();
         const run = await attackThroughShiro(fx.layout, [command], () => []);
         const { outside, project, history, beyond } = fx.damage();
-        // `calls` empty: the probe saw the home, the parent and the project, and the attack was judged.
+        // `calls` empty: the probe saw the home and the project, and the attack was judged.
         const lost = { outside, history, beyond, ...(aim === "project" && { project }), calls: gotThrough(run.outcomes) };
         const nothing: Record<string, string[]> = Object.fromEntries(Object.keys(lost).map((key) => [key, []]));
         expect<Record<string, unknown>>({ attack: command, ...lost }).toEqual({ attack: command, ...nothing });

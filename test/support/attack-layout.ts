@@ -10,9 +10,11 @@
  * The attacks really run (that is the point), so before anything runs the layout must prove it lies
  * inside the preload's per-run temp folder: no attack can then reach beyond what the run deletes.
  *
- * Each of the home, the parent and the project holds a harmless `visible.txt`: a run first reads all
- * three, proving a sandbox shows the command what it should (read-only) rather than passing the
- * attacks by hiding everything — this whole layout lives under /tmp, which a private /tmp would mask.
+ * The home and the project each hold a harmless `visible.txt`: a run first reads both, proving a
+ * sandbox shows the command what it should rather than passing the attacks by hiding everything —
+ * this layout lives under /tmp, which a private /tmp masks. A real home is never there, so the home
+ * must be seen (read-only) for its secrets to be tried as they would be. The parent may stay hidden:
+ * outside /tmp it would be read-only like the home, the same protection the home already proves.
  */
 import { lstatSync, mkdirSync, readdirSync, realpathSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -25,13 +27,13 @@ export function attackLayout(prefix: string): Layout {
   const base = tempDir(prefix);
   const layout = { base, home: join(base, "home"), outer: join(base, "outer"), root: join(base, "outer", "proj"), tmp: join(base, "tmp"), shiroHome: join(base, "shiro") };
   for (const dir of [layout.home, layout.root, layout.tmp, layout.shiroHome]) mkdirSync(dir, { recursive: true });
-  for (const [dir, text] of [[layout.home, "seen: home"], [layout.outer, "seen: parent"], [layout.root, "seen: project"]]) writeFileSync(join(dir!, "visible.txt"), `${text}\n`);
+  for (const [dir, text] of [[layout.home, "seen: home"], [layout.root, "seen: project"]]) writeFileSync(join(dir!, "visible.txt"), `${text}\n`);
   assertDisposable(layout);
   return layout;
 }
 
 /** The first call of every run, and what its output must show. */
-export const PROBE = { command: "cat ~/visible.txt ../visible.txt visible.txt", sees: ["seen: home", "seen: parent", "seen: project"] };
+export const PROBE = { command: "cat ~/visible.txt visible.txt", sees: ["seen: home", "seen: project"] };
 
 /** Throws unless every folder of the layout is inside the preload's `shiro-test-run-*` temp folder. */
 export function assertDisposable(layout: Layout): void {
