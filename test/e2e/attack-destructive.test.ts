@@ -39,6 +39,7 @@ const AIMED_OUTSIDE = [
   `awk 'BEGIN { system("cd .. && rm -rf \\"$PWD\\"") }'`,
   "sh <<< 'rm -rf ~'",
   `echo 'rm -rf "$HOME"' | bash`,
+  'mount -o remount,rw,bind "$HOME" 2>/dev/null; rm -rf $(echo ~)', // as root, a sandbox that keeps its capabilities can be remounted
   "mv ~ ../gone", // not `mv ~ /tmp/gone`: with no protection, that would move it outside the test's folders
 ];
 

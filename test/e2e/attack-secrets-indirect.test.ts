@@ -1,8 +1,8 @@
 /**
  * Issue 11, secret files, part 2: routes where the secret's name is not what the command writes or
  * reads — archives and patches that write from data, links, `cd -`/`pushd` back into ~/.ssh, reads
- * that walk a whole folder, /proc views of another process, a background job that acts after its
- * call has ended, and git. Same outcomes as part 1: nothing
+ * that walk a whole folder, /proc views of another process, a sandbox's own mounts undone as root, a
+ * background job that acts after its call has ended, and git. Same outcomes as part 1: nothing
  * read, changed, created or deleted; each family first proven to work in plain bash.
  */
 import { describe } from "bun:test";
@@ -55,6 +55,14 @@ describe("attack: secret files reached indirectly", () => {
       read("head -c 4096 ~/.aws/credentials"),
       read("cat /proc/$PPID/cwd/.e?v"), // shiro's own working folder, seen through /proc
       read("cat /proc/$PPID/root$PWD/$(printf .env)"), // shiro's root: the files without any mount over them
+    ],
+    // Run as root (a container, CI), a sandbox keeps every capability unless it drops them: its own
+    // masks and read-only binds are then one umount or remount away. Only mounts below the layout's
+    // home and project are touched: the plain-bash control runs these on the host.
+    "as root, undoing the sandbox's own mounts": [
+      read(`for m in $(findmnt -rno TARGET | grep "^$PWD/"); do umount -l "$m"; done 2>/dev/null; cat .*`),
+      read(`for m in $(findmnt -rno TARGET | grep "^$HOME/"); do umount -l "$m"; done 2>/dev/null; cat ~/.s?h/i*`),
+      change(`for m in $(findmnt -rno TARGET | grep "^$HOME/"); do umount -l "$m"; done 2>/dev/null; mount -o remount,rw,bind "$HOME" 2>/dev/null; truncate -s 0 ~/.a?s/cred*`),
     ],
     // A redirected job lives on after its call (docs/tools.md): it acts after whatever checks the
     // call's end — it copies .env out and makes a new secret while the next call runs.
