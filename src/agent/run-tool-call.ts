@@ -21,6 +21,8 @@ type Deps = {
   interruptSignal?: () => AbortSignal;
   /** Where an `exec` tool's command runs, at the level its authorization gave. */
   sandbox?: (level: SandboxLevel) => Promise<CommandSandbox>;
+  /** Whether `tool` reading `path` directly would be denied; what a folder-wide read must skip. */
+  readDenied?: (tool: string, path: string, root: string) => boolean;
   /** What tool processes get: the environment without its secrets. */
   env: Readonly<Record<string, string>>;
   /** Hides secret values in every output, streamed or final, before the model, a person or a file sees it. */
@@ -69,6 +71,7 @@ export async function* runToolCall(call: ToolCallPart, deps: Deps): AsyncGenerat
     signal: deps.signal,
     interrupt: deps.interruptSignal?.(),
     ...(tool.kind === "exec" && deps.sandbox ? { sandbox: await deps.sandbox(verdict.sandbox ?? "read-only") } : {}),
+    ...(deps.readDenied ? { readDenied: (path: string) => deps.readDenied!(tool.name, path, deps.root) } : {}),
     onOutput: (chunk) => {
       chunks.push(chunk);
       wake?.();

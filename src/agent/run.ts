@@ -31,6 +31,8 @@ export type RunOptions = {
   interruptSignal?: () => AbortSignal;
   /** Where commands run (the OS sandbox), at the level each call's authorization gave. */
   sandbox?: (level: SandboxLevel) => Promise<CommandSandbox>;
+  /** Whether a tool reading a file directly would be denied (checked per file by folder-wide reads). */
+  readDenied?: (tool: string, path: string, root: string) => boolean;
   /** The environment tool processes get, and the redactor of every tool output (the runtime decides both). */
   env: Readonly<Record<string, string>>;
   redactor: Redactor;

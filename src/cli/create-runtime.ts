@@ -59,6 +59,7 @@ export type RuntimeOptions = {
   warn: (line: string) => void;
   interruptSignal?: () => AbortSignal;
   sandbox?: (level: SandboxLevel) => Promise<CommandSandbox>;
+  readDenied?: (tool: string, path: string, root: string) => boolean;
   /** The environment tool processes get (secrets removed), and what hides secret values in their output. */
   toolEnv: Readonly<Record<string, string>>;
   redactor: Redactor;
@@ -171,6 +172,7 @@ export function createRuntime(opts: RuntimeOptions): Runtime {
         signal,
         interruptSignal: opts.interruptSignal,
         sandbox: opts.sandbox,
+        readDenied: opts.readDenied,
         beforeSideEffect: autosave.flush,
         env: opts.toolEnv,
         redactor: opts.redactor,

@@ -4,6 +4,7 @@ import { createSandbox } from "../sandbox/create-sandbox.ts";
 import type { Authorize } from "../agent/run-tool-call.ts";
 import type { AskAnswer, AskRequest } from "../guard/authorize.ts";
 import { createAuthorize } from "../guard/authorize.ts";
+import { createReadCheck } from "../guard/read-check.ts";
 import { permissionsSchema } from "../guard/rules.ts";
 import { SessionAllows } from "../guard/session-allows.ts";
 import { livePluginChecks } from "../registry/live-plugin-checks.ts";
@@ -72,6 +73,7 @@ export async function startSession(opts: StartOptions): Promise<Runtime> {
     warn,
     interruptSignal: opts.interruptSignal,
     sandbox: sandbox.at,
+    readDenied: createReadCheck({ rules: rules.data, extraChecks: plugins.checks }),
     toolEnv: secrets.env,
     redactor,
   });

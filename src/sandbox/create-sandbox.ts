@@ -6,6 +6,7 @@ import { isInside } from "../tools/resolve-path.ts";
 import { bwrapArgv } from "./bwrap-argv.ts";
 import { detectSandbox, type SandboxSupport } from "./detect-sandbox.ts";
 import { findSecrets } from "./find-secrets.ts";
+import { isPlainGit } from "./plain-git.ts";
 import { removeNewSecrets } from "./remove-new-secrets.ts";
 import { createSecretScanner } from "./secret-scanner.ts";
 import { sandboxExecProfile } from "./sandbox-exec-profile.ts";
@@ -58,7 +59,7 @@ export function createSandbox(opts: SandboxOptions): Sandbox {
       const s = await support();
       const level = capLevel(requested, opts.mode);
       return {
-        prepare(argv, root) {
+        prepare(argv, root, command) {
           const scanner = scannerOf(root);
           const before = scanner.scan();
           const secrets = findSecrets({ root, home: opts.home, shiroHome: opts.shiroHome, project: before });
@@ -66,7 +67,7 @@ export function createSandbox(opts: SandboxOptions): Sandbox {
           // Whatever can write the project is checked afterwards for secret files it made.
           const check = () => (!confined || level === "workspace-write" ? removeNewSecrets(root, before, scanner.scan()) : []);
           if (!confined) return { argv, check };
-          const policy = policyFor({ root, level, network: opts.network, home: opts.home, secrets });
+          const policy = policyFor({ root, level, network: opts.network, home: opts.home, secrets, plainGit: isPlainGit(command, root, opts.home) });
           const wrapped = s.kind === "bwrap" ? bwrapArgv(policy, argv) : [s.path, "-p", sandboxExecProfile(policy, macTempDirs()), ...argv];
           return { argv: wrapped, check, ...(level === "read-only" ? { note: READ_ONLY_NOTE } : {}) };
         },
@@ -75,14 +76,15 @@ export function createSandbox(opts: SandboxOptions): Sandbox {
   };
 }
 
-// What git runs later, outside any sandbox: a planted hook or config entry (core.hooksPath, an alias) would escape it.
+// A writable project keeps its history read-only to anything but plain git (plain-git.ts), and even git
+// cannot touch what git runs later, outside any sandbox: a planted hook or config entry would escape it.
 const GIT_CODE = [".git/hooks", ".git/config"];
 
 /** /tmp is private inside the sandbox: a project or home under it is bound again, and masks under it alone are moot. */
-function policyFor(o: { root: string; level: SandboxLevel; network: boolean; home: string; secrets: { files: string[]; dirs: string[] } }): SandboxPolicy {
+function policyFor(o: { root: string; level: SandboxLevel; network: boolean; home: string; secrets: { files: string[]; dirs: string[] }; plainGit: boolean }): SandboxPolicy {
   const keep = [...new Set([o.home, o.root])].filter((dir) => isInside(dir, "/tmp") && dir !== "/tmp");
   const visible = (path: string) => !isInside(path, "/tmp") || keep.some((dir) => isInside(path, dir));
-  const readOnly = o.level === "workspace-write" ? GIT_CODE.map((p) => join(o.root, p)).filter((p) => existsSync(p)) : [];
+  const readOnly = o.level === "workspace-write" ? (o.plainGit ? GIT_CODE : [".git"]).map((p) => join(o.root, p)).filter((p) => existsSync(p)) : [];
   return { root: o.root, level: o.level, network: o.network, maskFiles: o.secrets.files.filter(visible), maskDirs: o.secrets.dirs.filter(visible), keep: keep.filter((dir) => dir !== o.root), readOnly };
 }
 

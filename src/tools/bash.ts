@@ -38,7 +38,7 @@ export const bash = defineTool({
     // env given explicitly: Bun.spawn otherwise uses the environment the process started with.
     // stdin stays /dev/null; slot 3 is the lifeline that kills the group should shiro die (command-argv.ts).
     // The sandbox (if any) wraps the shell; the lifeline stays outside it, watching the whole group.
-    const prepared = ctx.sandbox?.prepare(shellArgv(args.command), ctx.root) ?? { argv: shellArgv(args.command), check: () => [] };
+    const prepared = ctx.sandbox?.prepare(shellArgv(args.command), ctx.root, args.command) ?? { argv: shellArgv(args.command), check: () => [] };
     const proc = Bun.spawn(commandArgv(prepared.argv), {
       cwd: ctx.root,
       env: ctx.env,

@@ -1,8 +1,9 @@
-import { stat } from "node:fs/promises";
+import { realpath, stat } from "node:fs/promises";
 import { basename } from "node:path";
 import { z } from "zod";
 import { defineTool, ToolError } from "./tool.ts";
-import { displayPath, relativePosix, resolveIn } from "./resolve-path.ts";
+import { displayPath, isInside, relativePosix, resolveIn } from "./resolve-path.ts";
+import { plural } from "../text/plural.ts";
 import { clipText } from "../text/clip-text.ts";
 import { looksBinary } from "./text-file.ts";
 import { walkFiles } from "./walk-files.ts";
@@ -21,7 +22,7 @@ export const grep = defineTool({
   name: "grep",
   description:
     `Search file contents with a JavaScript regular expression (case-sensitive; use [Aa] or alternation for case). ` +
-    `Returns \`file:line: text\` for each matching line, at most ${GREP_MAX_MATCHES}. Skips binary files, files over 5 MB, .git/ and what .gitignore hides. ` +
+    `Returns \`file:line: text\` for each matching line, at most ${GREP_MAX_MATCHES}. Skips binary files, files over 5 MB (named), .git/, what .gitignore hides, and files a direct read would be denied (secrets). ` +
     `Narrow with \`path\` or \`glob\` when there are too many matches.`,
   schema,
   kind: "read",
@@ -36,14 +37,24 @@ export const grep = defineTool({
     const target = resolveIn(ctx.root, args.path ?? ".");
     const info = await stat(target).catch(() => undefined);
     if (!info) throw new ToolError(`Path not found: ${displayPath(ctx.root, target)}.`);
-    const files = info.isDirectory() ? await filesUnder(ctx.root, target, args.glob) : [target];
+    const found = info.isDirectory() ? await filesUnder(ctx.root, target, args.glob) : [target];
+    // Each file of a folder is judged as a read of it would be, and a link may not lead out of the folder.
+    const realTarget = await realpath(target);
+    const mayRead = async (abs: string) => !ctx.readDenied?.(abs) && isInside(await realpath(abs).catch(() => abs), realTarget);
+    const files: string[] = [];
+    let refused = 0;
+    for (const abs of found) (info.isDirectory() && !(await mayRead(abs)) ? refused++ : files.push(abs));
 
     const hits: string[] = [];
+    const tooLarge: string[] = [];
     let total = 0;
     for (const abs of files) {
       if (ctx.signal.aborted) break;
       const file = Bun.file(abs);
-      if (file.size > MAX_FILE_BYTES) continue;
+      if (file.size > MAX_FILE_BYTES) {
+        tooLarge.push(displayPath(ctx.root, abs));
+        continue;
+      }
       const bytes = await file.bytes().catch(() => undefined);
       if (!bytes || looksBinary(bytes)) continue;
       const lines = new TextDecoder().decode(bytes).split("\n");
@@ -56,9 +67,13 @@ export const grep = defineTool({
     }
     const searched = displayPath(ctx.root, target);
     const where = searched === "." ? "the project root" : searched;
-    if (total === 0) return { output: `No matches for /${args.pattern}/ in ${where}${args.glob ? ` (files matching ${args.glob})` : ""}.` };
+    const notes = [
+      ...(tooLarge.length ? [`[not searched, over 5 MB: ${tooLarge.join(", ")}]`] : []),
+      ...(refused ? [`[${plural(refused, "file")} skipped that this search may not read: secret files, or links out of ${where}]`] : []),
+    ];
+    if (total === 0) return { output: [`No matches for /${args.pattern}/ in ${where}${args.glob ? ` (files matching ${args.glob})` : ""}.`, ...notes].join("\n") };
     if (total > hits.length) hits.push(`[${total - hits.length} more matches not shown; narrow the pattern, path or glob]`);
-    return { output: hits.join("\n") };
+    return { output: [...hits, ...notes].join("\n") };
   },
 });
 

@@ -15,8 +15,8 @@ export type PreparedCommand = {
   note?: string;
 };
 
-/** Where a command runs (an OS sandbox, or none); the bash tool hands it the shell's argv. */
-export type CommandSandbox = { prepare(argv: string[], root: string): PreparedCommand };
+/** Where a command runs (an OS sandbox, or none); the bash tool hands it the shell's argv and the command as written. */
+export type CommandSandbox = { prepare(argv: string[], root: string, command: string): PreparedCommand };
 
 export type ToolContext = {
   /** The project root; file tools resolve every path inside it. */
@@ -31,6 +31,8 @@ export type ToolContext = {
   onOutput?: (chunk: string) => void;
   /** Set for `exec` tools by the runtime; without it a command runs as it is (unit tests). */
   sandbox?: CommandSandbox;
+  /** Whether a direct read of this file would be denied (a secret, a deny rule): a folder-wide read skips it. */
+  readDenied?: (absolutePath: string) => boolean;
 };
 
 /** A preview has no side effects, so it runs no process and needs no environment. */

@@ -68,6 +68,30 @@ describe.skipIf(!Bun.which("bwrap"))("with bubblewrap", () => {
     expect(job.outputs[0]!.output).toContain("rc=1");
   });
 
+  test.concurrent("git in a writable project: plain git commits; no command wipes history or plants a hook or config", async () => {
+    const root = project();
+    const git = (...args: string[]) => Bun.spawnSync(["git", "-c", "user.name=T", "-c", "user.email=t@example.invalid", ...args], { cwd: root, stdout: "pipe" }).stdout.toString().trim();
+    git("init", "-q");
+    git("add", "-A");
+    git("commit", "-qm", "first");
+    const config = readFileSync(join(root, ".git/config"), "utf8");
+    const job = await scriptedJob(
+      [
+        bash("echo more >> README"),
+        bash("git add README && git commit -qm second"),
+        bash("git -c core.pager=cat commit --allow-empty -qm third"),
+        bash("rm -rf .git/objects; echo 'rm -rf ~' > .git/hooks/pre-commit; git config core.hooksPath /tmp/evil; echo rc=$?"),
+      ],
+      { cwd: root, args: ["--yolo"], env: { GIT_AUTHOR_NAME: "M", GIT_AUTHOR_EMAIL: "m@example.invalid", GIT_COMMITTER_NAME: "M", GIT_COMMITTER_EMAIL: "m@example.invalid" } },
+    );
+    expect(job.code).toBe(0);
+    // A plain git command commits; one whose options run code (`-c`) may not write .git.
+    expect(git("log", "--format=%s")).toBe("second\nfirst");
+    expect(existsSync(join(root, ".git/hooks/pre-commit"))).toBe(false);
+    expect(readFileSync(join(root, ".git/config"), "utf8")).toBe(config);
+    expect(git("cat-file", "-t", "HEAD")).toBe("commit");
+  });
+
   test.concurrent("the network: reachable by default, cut by --no-network and by config network:false", async () => {
     const open = await scriptedJob([reach()], { cwd: project(), args: ["--yolo"] });
     expect(open.outputs[0]!.output).toStartWith("reached");

@@ -1,4 +1,6 @@
 import { afterEach, describe, expect, test } from "bun:test";
+import { symlinkSync } from "node:fs";
+import { join } from "node:path";
 import { readFile } from "../../src/tools/read-file.ts";
 import { listDir } from "../../src/tools/list-dir.ts";
 import { glob } from "../../src/tools/glob.ts";
@@ -111,6 +113,21 @@ describe("grep", () => {
     expect((await call(grep, { pattern: "load", glob: "*.ts" }, project.ctx())).output).toBe("src/a.ts:1: const load = 1;\nsrc/a.ts:2: function loadAll() {}");
     expect((await call(grep, { pattern: "docs", path: "src/b.md" }, project.ctx())).output).toBe("src/b.md:1: loadAll docs");
     expect((await call(grep, { pattern: "zzz" }, project.ctx())).output).toBe("No matches for /zzz/ in the project root.");
+  });
+
+  test("a folder search skips what a direct read would be denied, and links out of the folder; it says how many", async () => {
+    project = tempProject({ "a.txt": "TOKEN=public\n", ".env": "TOKEN=secret\n", "sub/b.txt": "TOKEN=sub\n" });
+    const outside = tempProject({ "passwd": "TOKEN=outside\n" });
+    symlinkSync(join(outside.root, "passwd"), join(project.root, "sub/link.txt"));
+    const denied = (abs: string) => abs.endsWith("/.env");
+    const out = (await call(grep, { pattern: "TOKEN" }, project.ctx({ readDenied: denied }))).output;
+    expect(out).toBe("sub/b.txt:1: TOKEN=sub\na.txt:1: TOKEN=public\n[2 files skipped that this search may not read: secret files, or links out of the project root]");
+    outside.cleanup();
+  });
+
+  test("a file over 5 MB is named as not searched, never a silent 'No matches'", async () => {
+    project = tempProject({ "big.log": "x".repeat(5 * 1024 * 1024 + 1) + "\nneedle\n" });
+    expect((await call(grep, { pattern: "needle" }, project.ctx())).output).toBe("No matches for /needle/ in the project root.\n[not searched, over 5 MB: big.log]");
   });
 
   test("caps matches with a count of what was cut", async () => {

@@ -1,0 +1,28 @@
+import { homedir } from "node:os";
+import { callSubjects } from "./call-subjects.ts";
+import { createGuard } from "./guard.ts";
+import { judgeSubject } from "./permissions.ts";
+import { diskFs, type PathFs } from "./resolve-path.ts";
+import type { Rule } from "./rules.ts";
+import { SessionAllows } from "./session-allows.ts";
+import type { Check, GateCall } from "./verdict.ts";
+
+export type ReadCheckOptions = { rules: readonly Rule[]; extraChecks?: readonly Check[]; home?: string; fs?: PathFs };
+
+/**
+ * Whether `tool` reading `path` directly would be denied — by the guard, a plugin or a rule (a secret
+ * file is denied to every tool by default). A tool that reads many files for one call (`grep` over a
+ * folder) asks this of each, so a search never returns what a read of that file may not.
+ */
+export function createReadCheck(opts: ReadCheckOptions): (tool: string, path: string, root: string) => boolean {
+  const home = opts.home ?? homedir();
+  const fs = opts.fs ?? diskFs;
+  const guard = createGuard({ home, fs });
+  const none = new SessionAllows();
+  return (tool, path, root) => {
+    const call: GateCall = { tool, kind: "read", args: { path }, root, subject: { paths: [path] } };
+    if (guard(call)?.decision === "deny") return true;
+    if ((opts.extraChecks ?? []).some((check) => check(call)?.decision === "deny")) return true;
+    return callSubjects(call, { root, home, fs }).some((item) => judgeSubject(tool, item, opts.rules, none, home).decision === "deny");
+  };
+}
