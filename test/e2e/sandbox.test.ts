@@ -151,3 +151,18 @@ test("shiro doctor names the sandbox in force and why, the config read, the base
   const bare = await runShiro(["doctor"], { cwd: project(), home, env: { PATH: "/nonexistent" } });
   expect(bare.stdout).toContain("sandbox: none: bubblewrap (bwrap) is not on PATH; install it");
 });
+
+test.concurrent("a bwrap that cannot make its namespaces (user namespaces refused) is found out before any command, said once, and the guard takes over", async () => {
+  const bin = tempDir("refused-bin");
+  for (const tool of ["bash", "sh", "ls", "cat", "env"]) {
+    const found = Bun.which(tool);
+    if (found) symlinkSync(found, join(bin, tool));
+  }
+  writeFileSync(join(bin, "bwrap"), "#!/bin/sh\necho 'bwrap: setting up uid map: Permission denied' >&2\nexit 1\n", { mode: 0o755 });
+  const job = await scriptedJob([bash("ls"), bash("ls -a")], { cwd: project(), env: { PATH: bin } });
+  expect(noticeLines(job.stderr, "no sandbox for commands")).toEqual([
+    expect.stringContaining("bwrap cannot create its namespaces here (bwrap: setting up uid map: Permission denied); allow unprivileged user namespaces"),
+  ]);
+  expect(job.code).toBe(4);
+  expect(job.outputs.every((o) => o.output.startsWith("Denied:"))).toBe(true);
+});
