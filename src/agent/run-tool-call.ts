@@ -2,6 +2,7 @@ import { z } from "zod";
 import type { AgentEvent } from "./events.ts";
 import type { ToolCallPart } from "./messages.ts";
 import type { Redactor } from "./redact.ts";
+import type { Commit } from "./turn-fact.ts";
 import { ToolError, type AnyTool, type CommandSandbox, type ToolContext, type ToolOutput } from "../tools/tool.ts";
 import type { SandboxLevel } from "../sandbox/sandbox-mode.ts";
 import { dropNullArguments } from "../wire/tool-schema.ts";
@@ -14,10 +15,11 @@ export type Authorize = (request: AuthorizeRequest) => Promise<Authorization>;
 
 type Deps = {
   tools: readonly AnyTool[];
+  /** Records the verdict, the start and the result, each before the loop goes on. */
+  commit: Commit;
   authorize: Authorize;
   root: string;
   signal: AbortSignal;
-  beforeSideEffect?: () => Promise<void>;
   interruptSignal?: () => AbortSignal;
   /** Where an `exec` tool's command runs, at the level its authorization gave. */
   sandbox?: (level: SandboxLevel) => Promise<CommandSandbox>;
@@ -41,6 +43,7 @@ export async function* runToolCall(call: ToolCallPart, deps: Deps): AsyncGenerat
   const finish = (out: ToolOutput, denied = false): [AgentEvent, CallOutcome] => {
     const isError = out.isError === true || denied;
     const output = deps.redactor.text(out.output);
+    deps.commit({ type: "result", callId: call.callId, output, isError, denied });
     return [
       { type: "tool-result", callId: call.callId, name: call.name, output, isError, denied, ...(out.display ? { display: deps.redactor.text(out.display) } : {}) },
       { output, isError, denied },
@@ -56,12 +59,14 @@ export async function* runToolCall(call: ToolCallPart, deps: Deps): AsyncGenerat
   const { tool, args } = checked;
 
   const verdict = await deps.authorize({ tool, args, callId: call.callId, root: deps.root });
+  deps.commit(verdict.allowed ? { type: "verdict", callId: call.callId, allowed: true, ...(verdict.sandbox ? { sandbox: verdict.sandbox } : {}) } : { type: "verdict", callId: call.callId, allowed: false, reason: verdict.reason });
   if (!verdict.allowed) {
     const [event, outcome] = finish({ output: `Denied: ${verdict.reason}`, isError: true }, true);
     yield event;
     return outcome;
   }
-  if (tool.kind === "write" || tool.kind === "exec") await deps.beforeSideEffect?.();
+  // On record before it runs: a tool started and never finished is never run again on resume.
+  deps.commit({ type: "tool", callId: call.callId });
 
   const chunks: string[] = [];
   let wake: (() => void) | undefined;

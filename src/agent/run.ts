@@ -1,8 +1,9 @@
 import { RUN_TIMEOUT, type AgentEvent, type EndStatus } from "./events.ts";
-import { addUsage, emptyUsage, textOf, toolCallsOf, type AssistantMessage, type Message, type ToolResult, type Usage } from "./messages.ts";
+import { addUsage, emptyUsage, textOf, toolCallsOf, type AssistantMessage, type Message, type Usage } from "./messages.ts";
 import type { ModelStream, RequestBody } from "../wire/model-stream.ts";
 import type { ModelError } from "../wire/model-error.ts";
 import type { AnyTool, CommandSandbox } from "../tools/tool.ts";
+import type { Commit } from "./turn-fact.ts";
 import type { SandboxLevel } from "../sandbox/sandbox-mode.ts";
 import { runToolCall, type Authorize } from "./run-tool-call.ts";
 import type { Redactor } from "./redact.ts";
@@ -16,8 +17,10 @@ export type BuildRequest = (
 ) => { body: RequestBody; compaction?: Compaction } | Promise<{ body: RequestBody; compaction?: Compaction }>;
 
 export type RunOptions = {
-  /** The history, ending with the new user message. The run appends to it in place. */
-  messages: Message[];
+  /** The history, ending with the new user message. It grows as the run commits its facts, never otherwise. */
+  messages: readonly Message[];
+  /** Records each durable fact (an answer, a verdict, a tool's start and result) before the run goes on. */
+  commit: Commit;
   tools: readonly AnyTool[];
   stream: ModelStream;
   buildRequest: BuildRequest;
@@ -25,8 +28,6 @@ export type RunOptions = {
   root: string;
   maxSteps: number;
   signal: AbortSignal;
-  /** Called before a tool with side effects runs (the session store flushes here). */
-  beforeSideEffect?: () => Promise<void>;
   /** A fresh signal per call that stops only that call (the REPL's Ctrl-C during `bash`). */
   interruptSignal?: () => AbortSignal;
   /** Where commands run (the OS sandbox), at the level each call's authorization gave. */
@@ -39,9 +40,10 @@ export type RunOptions = {
 };
 
 /**
- * The agent loop: call the model, run the tool calls it asks for, append the results, and call it
+ * The agent loop: call the model, run the tool calls it asks for, commit the results, and call it
  * again until it answers without a call or `maxSteps` model calls were made. It never throws for a
- * model or tool failure: those end as events.
+ * model or tool failure: those end as events. It never changes the history itself: what it learns it
+ * commits, and the runtime's log makes the history grow.
  */
 export async function* run(opts: RunOptions): AsyncGenerator<AgentEvent> {
   const { messages, signal } = opts;
@@ -79,36 +81,34 @@ export async function* run(opts: RunOptions): AsyncGenerator<AgentEvent> {
       // The API stopped the answer (output limit, content filter): keep what streamed, do not retry.
       usage = addUsage(usage, cutShort.message.usage);
       const kept = keepText(cutShort.message, cutShort.reason);
-      if (kept) {
-        messages.push(kept);
-        yield { type: "message", message: kept };
-      }
+      opts.commit({ type: "answer", status: "incomplete", ...(kept ? { message: kept } : {}), error: cutShort.reason, ...(cutShort.message.usage ? { usage: cutShort.message.usage } : {}) });
+      if (kept) yield { type: "message", message: kept };
       yield { type: "error", error: { message: incompleteLine(cutShort.reason, kept !== undefined), code: cutShort.reason, retryable: false } };
       return yield end("incomplete");
     }
     if (!reply) {
       if (signal.aborted) {
         const kept = keepText(failure?.partial, "aborted");
-        if (kept) {
-          messages.push(kept);
-          yield { type: "message", message: kept };
-        }
+        opts.commit({ type: "answer", status: "aborted", ...(kept ? { message: kept } : {}) });
+        if (kept) yield { type: "message", message: kept };
         return yield stopped();
       }
       const error = failure?.error ?? { message: "the model stream ended without a response", retryable: true };
       if (error.code === "context_length_exceeded" && !overflowRetried) {
+        opts.commit({ type: "answer", status: "error", error: "context_length_exceeded: retried once with a smaller request" });
         overflowRetried = true;
         steps--;
         yield { type: "notice", level: "warn", text: "the request exceeded the model's context window; compacting harder and retrying once" };
         continue;
       }
+      opts.commit({ type: "answer", status: "error", error: error.message });
       yield { type: "error", error };
       return yield end("error");
     }
 
     overflowRetried = false;
     usage = addUsage(usage, reply.usage);
-    messages.push(reply);
+    opts.commit({ type: "answer", status: "completed", message: reply });
     yield { type: "message", message: reply };
 
     const calls = toolCallsOf(reply);
@@ -119,16 +119,12 @@ export async function* run(opts: RunOptions): AsyncGenerator<AgentEvent> {
       return yield end("error");
     }
 
-    const results: ToolResult[] = [];
+    // Each result is committed as it comes; calls an abort leaves unrun get none (the wire says so).
     for (const call of calls) {
       if (signal.aborted) break;
       const outcome = yield* runToolCall(call, opts);
       if (outcome.denied) denials++;
-      results.push({ callId: call.callId, output: outcome.output, ...(outcome.isError ? { isError: true } : {}) });
     }
-    const toolMessage: Message = { role: "tool", results };
-    messages.push(toolMessage);
-    yield { type: "message", message: toolMessage };
 
     if (signal.aborted) return yield stopped();
     if (steps >= opts.maxSteps) return yield end("max-steps");

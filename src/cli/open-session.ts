@@ -1,37 +1,33 @@
 import type { Flags } from "./args.ts";
 import { UsageError } from "./usage-error.ts";
-import { repairPending } from "../store/repair-pending.ts";
-import type { Session } from "../store/session-file.ts";
+import type { LiveSession } from "../store/live-session.ts";
 import type { SessionStore } from "../store/session-store.ts";
 import { sessionsTable } from "../store/list-sessions-view.ts";
 
-/** A new session, or the one `-c`/`-r` names, with interrupted calls given a result (never re-run). */
+/** A new session, or the one `-c`/`-r` names, with interrupted calls given an outcome (never re-run). */
 export async function openSession(
   store: SessionStore,
   opts: { flags: Pick<Flags, "continue" | "resume" | "model">; cwd: string; model: string; warn: (line: string) => void },
-): Promise<Session> {
+): Promise<LiveSession> {
   const { flags, cwd, warn } = opts;
   if (!flags.continue && !flags.resume) return store.create({ cwd, model: opts.model });
   const id = flags.resume ? await resolveId(store, flags.resume, warn) : await newestId(store, cwd, warn);
-  return loadById(store, id, flags.model, warn);
-}
-
-export async function loadById(store: SessionStore, id: string, model: string | undefined, warn: (line: string) => void): Promise<Session> {
-  const loaded = await store.load(id);
-  if (!loaded.ok) throw new UsageError(loaded.error.message);
-  const session = loaded.session;
-  const { messages, repaired } = repairPending(session.messages);
-  session.messages = messages;
-  if (repaired.length) warn(`${repaired.length} tool call(s) were interrupted when this session last ran; the model is told their outcome is unknown`);
-  if (model) session.model = model;
+  const session = await openById(store, id, warn);
+  if (flags.model && flags.model !== session.state.model) session.append({ type: "model", model: flags.model });
   return session;
 }
 
+export async function openById(store: SessionStore, id: string, warn: (line: string) => void): Promise<LiveSession> {
+  const opened = await store.open(id, warn);
+  if (!opened.ok) throw new UsageError(opened.error.message);
+  return opened.session;
+}
+
 async function newestId(store: SessionStore, cwd: string, warn: (line: string) => void): Promise<string> {
-  const { session, warnings } = await store.newestFor(cwd);
+  const { id, warnings } = await store.newestFor(cwd);
   warnings.forEach(warn);
-  if (!session) throw new UsageError(`no saved session for ${cwd}; start one without -c`);
-  return session.id;
+  if (!id) throw new UsageError(`no saved session for ${cwd}; start one without -c`);
+  return id;
 }
 
 export async function resolveId(store: SessionStore, prefix: string, warn: (line: string) => void): Promise<string> {

@@ -16,9 +16,9 @@ import { API_KEY_VAR, toolEnv } from "../tools/tool-env.ts";
 import type { Flags } from "./args.ts";
 import { UsageError } from "./usage-error.ts";
 import type { Config } from "./config.ts";
-import { createRuntime, type Runtime } from "./create-runtime.ts";
-import { loadPrompt } from "./load-prompt.ts";
-import { openSession } from "./open-session.ts";
+import { createRuntime, type Runtime } from "../runtime/runtime.ts";
+import { loadPrompt } from "../runtime/load-prompt.ts";
+import { openById, openSession, resolveId } from "./open-session.ts";
 
 export type StartOptions = {
   flags: Flags;
@@ -46,7 +46,7 @@ export async function startSession(opts: StartOptions): Promise<Runtime> {
       return runtime.session.notebook.todos;
     },
     set todos(todos) {
-      runtime.session.notebook.todos = todos;
+      runtime.setTodos(todos);
     },
   };
   const reloadPrompt = () => loadPrompt({ home: config.home, cwd, noInstructions: flags.noInstructions, noMemory: flags.noMemory, notebook, warn });
@@ -68,6 +68,7 @@ export async function startSession(opts: StartOptions): Promise<Runtime> {
     store,
     prompt,
     reloadPrompt,
+    open: async (idOrPrefix) => openById(store, await resolveId(store, idOrPrefix, warn), warn),
     authorize,
     stream: createOpenAIStream({ apiKey: config.apiKey, baseURL: config.baseUrl, idleTimeoutMs: config.idleTimeoutMs }),
     warn,

@@ -1,11 +1,11 @@
 import { parseArgs } from "node:util";
 import { join } from "node:path";
-import { sessionsJson, sessionsTable } from "../store/list-sessions-view.ts";
+import { sessionsJson, sessionsTable, unlistedLine } from "../store/list-sessions-view.ts";
 import { createSessionStore } from "../store/session-store.ts";
 import { parseErrorLine } from "./args.ts";
 import { UsageError } from "./usage-error.ts";
 import type { Config } from "./config.ts";
-import { loadById, resolveId } from "./open-session.ts";
+import { resolveId } from "./open-session.ts";
 
 const out = (line: string) => process.stdout.write(line + "\n");
 const err = (line: string) => process.stderr.write(line + "\n");
@@ -15,10 +15,17 @@ export async function runSubcommand(name: string, args: string[], config: Config
   const store = createSessionStore(join(config.home, "sessions"));
   switch (name) {
     case "sessions": {
-      const { values } = parse(args, { json: { type: "boolean" } }, 0, SESSIONS_USAGE);
-      const { sessions, warnings } = await store.list();
+      const { values } = parse(args, { json: { type: "boolean" }, all: { type: "boolean" } }, 0, SESSIONS_USAGE);
+      const all = values.all ?? false;
+      const { sessions, unanswered, warnings } = await store.list({ cwd: process.cwd(), all });
       warnings.forEach((w) => err(`! ${w}`));
-      out(values.json ? JSON.stringify(sessionsJson(sessions)) : sessions.length ? sessionsTable(sessions, new Date(), sessions.length, process.stdout.columns || Infinity) : "no saved sessions");
+      if (values.json) {
+        out(JSON.stringify(sessionsJson(sessions)));
+        return 0;
+      }
+      const none = all ? "no saved sessions" : "no saved sessions in this folder (shiro sessions --all lists every folder's)";
+      out(sessions.length ? sessionsTable(sessions, new Date(), sessions.length, process.stdout.columns || Infinity, { folders: all }) : none);
+      if (unanswered.length) out(unlistedLine(unanswered));
       return 0;
     }
     case "inspect": {
@@ -26,7 +33,10 @@ export async function runSubcommand(name: string, args: string[], config: Config
       if (!positionals[0]) throw new UsageError(`inspect needs a session id from shiro sessions (${INSPECT_USAGE})`);
       const step = positionals[1] === undefined ? undefined : Number(positionals[1]);
       if (step !== undefined && !Number.isInteger(step)) throw new UsageError(`step must be a whole number, got "${positionals[1]}"`);
-      const session = await loadById(store, await resolveId(store, positionals[0], err), undefined, err);
+      const read = await store.read(await resolveId(store, positionals[0], err));
+      if (!read.ok) throw new UsageError(read.message);
+      read.warnings.forEach(err);
+      const session = read.state;
       // Loaded here, not at start-up: listing sessions needs neither the request composer nor the registry.
       const [{ InspectError, inspectSession }, { rebuildBody }] = await Promise.all([import("../store/inspect.ts"), import("./rebuild-body.ts")]);
       try {
@@ -64,7 +74,7 @@ export async function runSubcommand(name: string, args: string[], config: Config
 
 type BoolOptions = Record<string, { type: "boolean" }>;
 
-const SESSIONS_USAGE = "usage: shiro sessions [--json]";
+const SESSIONS_USAGE = "usage: shiro sessions [--all] [--json]";
 const INSPECT_USAGE = "usage: shiro inspect <session> [step] [--full] [--json]";
 
 function parse<O extends BoolOptions>(args: string[], options: O, maxPositionals: number, usage: string) {

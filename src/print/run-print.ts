@@ -58,6 +58,7 @@ export async function runPrint(flags: Flags, config: Config & { apiKey: string }
     (outcome) => ({ costUsd: runtime.costOf(outcome.usage) ?? null, sessionId: runtime.session.id }),
   );
   clearTimeout(limit);
+  runtime.close();
   return code;
 }
 

@@ -1,5 +1,5 @@
 import pc from "picocolors";
-import type { Runtime } from "../cli/create-runtime.ts";
+import type { Runtime } from "../runtime/runtime.ts";
 import { helpMenu, indentedColumns, type SlashCommand } from "./slash-commands.ts";
 import { sessionCommands } from "./session-commands.ts";
 import { memoryCommands, showTodoPanel } from "./memory-commands.ts";
@@ -8,6 +8,8 @@ import { registryCommands } from "./registry-commands.ts";
 /** What a slash command can reach. */
 export type ReplContext = {
   runtime: Runtime;
+  /** Where shiro keeps its state, and the registry to fetch from. */
+  config: { home: string; registryUrl?: string };
   print: (text: string) => void;
   /** Asks the person a yes/no question at the prompt. */
   confirm: (question: string) => Promise<boolean>;
@@ -38,7 +40,7 @@ const coreCommands: ReplCommand[] = [
     args: "[id]",
     summary: "show or switch the model",
     run: async (ctx, arg) => {
-      if (arg) ctx.runtime.session.model = arg;
+      if (arg) ctx.runtime.setModel(arg);
       ctx.print(`model: ${ctx.runtime.session.model}`);
     },
   },

@@ -11,7 +11,7 @@ export const registryCommands: ReplCommand[] = [
     name: "skills",
     summary: "available skills and where each came from",
     run: async (ctx) => {
-      const { home } = ctx.runtime.config;
+      const { home } = ctx.config;
       const skills = await loadSkills({ home, root: ctx.runtime.session.cwd, warn: (w) => ctx.print(`! ${w}`) });
       ctx.print(skills.length ? renderSkillsTable(skills).join("\n") : "no skills (see /registry list)");
     },
@@ -21,7 +21,7 @@ export const registryCommands: ReplCommand[] = [
     args: "[subcommand]",
     summary: "browse and install skills and plugins",
     run: async (ctx, arg) => {
-      const { home, registryUrl } = ctx.runtime.config;
+      const { home, registryUrl } = ctx.config;
       const argv = arg.split(/\s+/).filter(Boolean);
       const code = await registryCommand(argv, {
         out: ctx.print,

@@ -102,7 +102,7 @@ export async function runRepl(flags: Flags, config: Config & { apiKey: string })
     },
   });
   const confirm = async (question: string) => isYes(await askLine(c.yellow(`${question} [y/N] `)));
-  const ctx: ReplContext = { runtime, print, color, confirm, columns: () => process.stdout.columns || 80, signal: new AbortController().signal };
+  const ctx: ReplContext = { runtime, config, print, color, confirm, columns: () => process.stdout.columns || 80, signal: new AbortController().signal };
 
   const rl = readline.createInterface({
     input: process.stdin,
@@ -249,7 +249,7 @@ export async function runRepl(flags: Flags, config: Config & { apiKey: string })
     // Save after the aborted turn has recorded its partial answer (bounded, should a tool ignore the abort).
     const settled = ending ? Promise.race([ending.finished.promise, Bun.sleep(QUIT_GRACE_MS)]) : Promise.resolve();
     void settled
-      .then(() => runtime.save())
+      .then(() => runtime.close())
       .then(() => {
         // Like /sessions shows it: the prefix -r accepts.
         const resume = runtime.session.messages.length ? `resume with: shiro -r ${runtime.session.id.slice(0, ID_PREFIX_CHARS)}` : "";

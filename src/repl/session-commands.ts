@@ -1,13 +1,13 @@
 import { UsageError } from "../cli/usage-error.ts";
 import { costReport, ID_PREFIX_CHARS, sessionsTable } from "../store/list-sessions-view.ts";
-import type { Session } from "../store/session-file.ts";
+import { resolve } from "node:path";
 import { sessionTotals } from "../store/session-totals.ts";
 import type { ReplCommand } from "./commands.ts";
 import { showTodoPanel } from "./memory-commands.ts";
 import { plural } from "../text/plural.ts";
 
 /** What /resume, `-c` and `-r` say about the session that goes on. */
-export const resumedLine = (s: Session): string =>
+export const resumedLine = (s: { id: string; messages: readonly unknown[]; model: string }): string =>
   `resumed ${s.id.slice(0, ID_PREFIX_CHARS)} · ${plural(s.messages.length, "message")} · ${s.model}`;
 
 export const sessionCommands: ReplCommand[] = [
@@ -21,11 +21,13 @@ export const sessionCommands: ReplCommand[] = [
   },
   {
     name: "sessions",
-    summary: "list the last 15 sessions",
-    run: async (ctx) => {
-      const { sessions, warnings } = await ctx.runtime.store.list();
+    args: "[--all]",
+    summary: "list this folder's last 15 sessions (--all: every folder's)",
+    run: async (ctx, arg) => {
+      const all = arg.trim() === "--all";
+      const { sessions, warnings } = await ctx.runtime.store.list({ cwd: ctx.runtime.session.cwd, all });
       warnings.forEach((w) => ctx.print(`! ${w}`));
-      ctx.print(sessions.length ? sessionsTable(sessions, new Date(), undefined, ctx.columns()) : "no saved sessions yet");
+      ctx.print(sessions.length ? sessionsTable(sessions, new Date(), undefined, ctx.columns(), { folders: all }) : all ? "no saved sessions yet" : "no saved sessions in this folder yet (/sessions --all lists every folder's)");
     },
   },
   {
@@ -35,8 +37,11 @@ export const sessionCommands: ReplCommand[] = [
     run: async (ctx, arg) => {
       if (!arg) return ctx.print("usage: /resume <id or prefix> (see /sessions)");
       try {
+        const here = ctx.runtime.session.cwd;
         await ctx.runtime.resume(arg);
         ctx.print(resumedLine(ctx.runtime.session));
+        // The model's tools still work in this folder; the person should know the session began elsewhere.
+        if (resolve(ctx.runtime.session.cwd) !== resolve(here)) ctx.print(`! this session was started in ${ctx.runtime.session.cwd}; its tools now work in ${here}`);
         showTodoPanel(ctx);
       } catch (err) {
         if (!(err instanceof UsageError)) throw err;
@@ -46,11 +51,8 @@ export const sessionCommands: ReplCommand[] = [
   },
   {
     name: "save",
-    summary: "save the session now",
-    run: async (ctx) => {
-      await ctx.runtime.save();
-      ctx.print(`saved ${ctx.runtime.session.id}`);
-    },
+    summary: "where the session is saved (every event is written as it happens)",
+    run: async (ctx) => ctx.print(`saved ${ctx.runtime.session.id} (every event is written as it happens)`),
   },
   {
     name: "cost",

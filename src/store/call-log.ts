@@ -1,19 +1,5 @@
 import type { Message } from "../agent/messages.ts";
-import type { CallLog, CallRecord, ResponseSummary } from "./session-schema.ts";
-
-/** What the loop knows when it sends a request. */
-export type CallInput = {
-  model: string;
-  instructions: string;
-  tools: readonly unknown[];
-  /** Every body field except instructions, tools and input (reasoning, store, include, …). */
-  params: Record<string, unknown>;
-  /** How many session messages the request was built from (messages.length at build time). */
-  messageCount: number;
-  harder?: boolean;
-  limits?: { threshold: number; window: number };
-  trailer?: string;
-};
+import type { CallLog, ResponseSummary } from "./session-schema.ts";
 
 /** Everything needed to rebuild one call's body with the real request builder. */
 export type RecordedCall = {
@@ -34,36 +20,12 @@ export type RecordedCall = {
   response?: ResponseSummary;
 };
 
-export const emptyCallLog = (): CallLog => ({ calls: [], snapshots: {} });
-
 /** Content hash of a prompt snapshot; equal keys mean byte-identical instructions and tools. */
 export function snapshotKey(instructions: string, tools: readonly unknown[]): string {
   return new Bun.CryptoHasher("sha256").update(JSON.stringify([instructions, tools])).digest("hex").slice(0, 24);
 }
 
-/**
- * Appends a call. Its instructions and tools are stored once per distinct content, so a
- * 1,000-call session with one prompt holds that prompt once; a changed prompt adds a snapshot.
- * Returns the call's step number.
- */
-export function recordCall(session: { callLog: CallLog }, input: CallInput): number {
-  const { calls, snapshots } = session.callLog;
-  const key = snapshotKey(input.instructions, input.tools);
-  snapshots[key] ??= { instructions: input.instructions, tools: [...input.tools] };
-  const call: CallRecord = { model: input.model, params: input.params, messageCount: input.messageCount, snapshot: key };
-  if (input.harder) call.harder = true;
-  if (input.limits) call.limits = input.limits;
-  if (input.trailer !== undefined) call.trailer = input.trailer;
-  calls.push(call);
-  return calls.length;
-}
-
-/** Attaches the outcome to the newest call, the one the loop was waiting on (one call is in flight at a time). */
-export function recordResponse(session: { callLog: CallLog }, summary: ResponseSummary): void {
-  const last = session.callLog.calls.at(-1);
-  if (last && !last.response) last.response = summary;
-}
-
+/** Every call of a session with what it was built from, so `shiro inspect` can rebuild its body. */
 export function callsOf(session: { callLog: CallLog; messages: readonly Message[] }): RecordedCall[] {
   const firstStepOf = new Map<string, number>();
   return session.callLog.calls.map((call, i) => {

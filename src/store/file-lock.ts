@@ -1,3 +1,4 @@
+import { unlinkSync } from "node:fs";
 import { link, mkdir, readFile, rename, rm, stat, unlink, writeFile } from "node:fs/promises";
 import { dirname } from "node:path";
 
@@ -35,6 +36,41 @@ export async function withFileLock<T>(path: string, fn: () => Promise<T>, opts: 
   } finally {
     await release(lockPath, token);
   }
+}
+
+export type HeldLock = { held: true; release(): void } | { held: false; pid?: number };
+
+/**
+ * Holds `<path>.lock` until `release` — for as long as a process keeps a session open, not a moment.
+ * A holder whose process is gone (killed) is taken over; a live one means the file is in use.
+ * `release` is synchronous so it also runs as the process exits.
+ */
+export async function holdLock(path: string): Promise<HeldLock> {
+  const lockPath = `${path}.lock`;
+  await mkdir(dirname(lockPath), { recursive: true });
+  const token = Bun.randomUUIDv7();
+  for (let tries = 0; tries < 3; tries++) {
+    if (await tryCreate(lockPath, { pid: process.pid, at: Date.now(), token })) {
+      let done = false;
+      const release = () => {
+        if (done) return;
+        done = true;
+        process.off("exit", release);
+        try {
+          unlinkSync(lockPath);
+        } catch {
+          // Already gone.
+        }
+      };
+      process.on("exit", release);
+      return { held: true, release };
+    }
+    const holder = await readHolder(lockPath);
+    if (holder === "gone") continue;
+    if (holder && holder.pid !== process.pid && isAlive(holder.pid)) return { held: false, pid: holder.pid };
+    await takeOver(lockPath, holder);
+  }
+  return { held: false };
 }
 
 async function acquire(lockPath: string, staleMs: number, timeoutMs: number): Promise<string> {

@@ -1,6 +1,6 @@
 import { callsOf, type RecordedCall } from "./call-log.ts";
 import { usageText } from "./list-sessions-view.ts";
-import type { Session } from "./session-file.ts";
+import type { SessionState } from "../session/reduce-session.ts";
 import type { ResponseSummary } from "./session-schema.ts";
 import { plural } from "../text/plural.ts";
 
@@ -28,7 +28,7 @@ export class InspectError extends Error {
 }
 
 /** `shiro inspect`: each model call's request body, rebuilt, and a summary of its response. */
-export function inspectSession(session: Session, opts: InspectOptions): string {
+export function inspectSession(session: Pick<SessionState, "id" | "messages" | "callLog">, opts: InspectOptions): string {
   const calls = callsOf(session);
   if (opts.step !== undefined && (opts.step < 1 || opts.step > calls.length || !Number.isInteger(opts.step))) {
     throw new InspectError(opts.step, calls.length);

@@ -55,10 +55,11 @@ export function uniquePrefixes(ids: readonly string[]): Map<string, string> {
 const MIN_TITLE = 12;
 
 /**
- * The newest sessions, one aligned row each: id prefix, age, title, messages, tokens, cost. Given the
- * terminal's `columns`, long titles are clipped so each row stays on one line.
+ * The newest sessions, one aligned row each: id prefix, age, title, messages, tokens, cost, and with
+ * `folders` (sessions of several folders) the folder last. Given the terminal's `columns`, long
+ * titles are clipped so each row stays on one line.
  */
-export function sessionsTable(sessions: readonly SessionMeta[], now = new Date(), limit = SESSIONS_SHOWN, columns = Infinity): string {
+export function sessionsTable(sessions: readonly SessionMeta[], now = new Date(), limit = SESSIONS_SHOWN, columns = Infinity, opts: { folders?: boolean } = {}): string {
   if (sessions.length === 0) return "no saved sessions";
   const prefixes = uniquePrefixes(sessions.map((s) => s.id));
   const rows = sessions.slice(0, limit).map((s) => [
@@ -68,11 +69,18 @@ export function sessionsTable(sessions: readonly SessionMeta[], now = new Date()
     plural(s.messageCount, "msg"),
     `${compactCount(tokensOf(s.usage))} tok`,
     costText(s.costUsd),
+    ...(opts.folders ? [s.cwd] : []),
   ]);
-  const header = ["id", "age", "title", "messages", "tokens", "cost"];
+  const header = ["id", "age", "title", "messages", "tokens", "cost", ...(opts.folders ? ["folder"] : [])];
   const table = alignColumns([header, ...rows], { right: [1, 3, 4, 5], width: columns - 1, clip: { column: 2, min: MIN_TITLE } });
   const more = sessions.length > limit ? `\n… and ${sessions.length - limit} older (shiro sessions lists all)` : "";
   return table.join("\n") + more;
+}
+
+/** Runs that got no answer are kept but not listed: how many, and how to see one. */
+export function unlistedLine(unanswered: readonly SessionMeta[]): string {
+  const newest = unanswered[0]!.id;
+  return `(${plural(unanswered.length, "run")} that got no answer ${unanswered.length === 1 ? "is" : "are"} not listed; the newest: shiro inspect ${newest.slice(0, ID_PREFIX_CHARS)})`;
 }
 
 /** `/cost`: the session's tokens and what they cost, or why the cost is unknown. */

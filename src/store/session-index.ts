@@ -18,18 +18,20 @@ export const indexEntrySchema = z.object({
   messageCount: z.number().int().nonnegative(),
   usage: usageSchema,
   costUsd: z.number().nullable(),
+  /** false: the run ended before any answer (a typo, an unreachable API); kept, but not listed. */
+  answered: z.boolean().optional(),
 });
 export type IndexEntry = z.infer<typeof indexEntrySchema>;
 
 const folderIndexSchema = z.object({ cwd: z.string(), sessions: z.array(indexEntrySchema) });
 
 /** Newest first; the id breaks a tie so the order never depends on how the file was read. */
-const newestFirst = (a: IndexEntry, b: IndexEntry) => (a.updatedAt === b.updatedAt ? (a.id < b.id ? 1 : -1) : a.updatedAt < b.updatedAt ? 1 : -1);
+export const newestFirst = (a: IndexEntry, b: IndexEntry) => (a.updatedAt === b.updatedAt ? (a.id < b.id ? 1 : -1) : a.updatedAt < b.updatedAt ? 1 : -1);
 
 export type IndexRead = { entries: IndexEntry[]; warnings: string[]; missing: boolean };
 
 /**
- * One small file per project folder (`index/<key>.json`) listing that folder's answered sessions, so
+ * One small file per project folder (`index/<key>.json`) listing that folder's sessions, so
  * `shiro -c` and `shiro sessions` read what this folder has, not every session there is. Each change
  * rewrites just that file, atomically and under a lock (two shiros may finish turns at once).
  */
@@ -44,7 +46,7 @@ export function createSessionIndex(sessionsDir: string) {
     return { entries: [], warnings: [`skipping a session index: ${found.message}`], missing: false };
   }
 
-  return {
+  const index = {
     dir,
     /** This folder's sessions, newest first. `missing`: no index yet (sessions from before it existed may be unlisted). */
     forFolder: (cwd: string) => read(pathFor(cwd)),
@@ -62,21 +64,27 @@ export function createSessionIndex(sessionsDir: string) {
     },
 
     /** Adds or replaces a session's entry in its folder's index. */
-    async put(entry: IndexEntry): Promise<void> {
-      const path = pathFor(entry.cwd);
-      await withFileLock(path, async () => {
-        const { entries } = await read(path);
-        const sessions = [entry, ...entries.filter((e) => e.id !== entry.id)].sort(newestFirst);
-        await atomicWrite(path, JSON.stringify({ cwd: resolve(entry.cwd), sessions }));
-      });
-    },
+    put: (entry: IndexEntry) => merge(entry.cwd, [entry]),
 
-    /** Replaces a folder's index whole (building it from the session files). */
-    async replace(cwd: string, entries: IndexEntry[]): Promise<void> {
-      const path = pathFor(cwd);
-      await withFileLock(path, () => atomicWrite(path, JSON.stringify({ cwd: resolve(cwd), sessions: [...entries].sort(newestFirst) })));
-    },
+    /**
+     * Adds entries to a folder's index; an entry already there stays unless the new one is newer.
+     * (Building the index from the files and a turn ending in another shiro may race: neither is lost.)
+     */
+    merge: (cwd: string, entries: IndexEntry[]) => merge(cwd, entries),
   };
+  return index;
+
+  async function merge(cwd: string, entries: IndexEntry[]): Promise<void> {
+    const path = pathFor(cwd);
+    await withFileLock(path, async () => {
+      const byId = new Map((await read(path)).entries.map((e) => [e.id, e]));
+      for (const entry of entries) {
+        const known = byId.get(entry.id);
+        if (!known || known.updatedAt <= entry.updatedAt) byId.set(entry.id, entry);
+      }
+      await atomicWrite(path, JSON.stringify({ cwd: resolve(cwd), sessions: [...byId.values()].sort(newestFirst) }));
+    });
+  }
 }
 
 export type SessionIndex = ReturnType<typeof createSessionIndex>;

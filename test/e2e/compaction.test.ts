@@ -3,6 +3,7 @@
  * `sequenceModel`s that re-issue any call whose output they cannot see, so history lost on the wire
  * shows up as extra model calls, and the strict server rejects any request that breaks the API's rules.
  */
+import { savedSessions } from "../support/saved-sessions.ts";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -112,8 +113,8 @@ describe("compaction end to end (binary ↔ strict server)", () => {
       expectWholeHistory(reqs, prompt, (q) => overWindow(q, WINDOW));
 
       // The learned window is kept with the session: the next turn is compacted up front instead of overflowing.
-      const sessionFile = readFileSync(join(home, "sessions", `${JSON.parse((await runShiro(["sessions", "--json"], { cwd, home })).stdout)[0].id}.json`), "utf8");
-      expect(JSON.parse(sessionFile).contextWindow).toEqual({ model: "gpt-5-small", tokens: expect.any(Number) });
+      const [saved] = savedSessions(home);
+      expect(saved.contextWindow).toEqual({ model: "gpt-5-small", tokens: expect.any(Number) });
       const next = api.requests.length;
       const again = await runShiro(["-p", "-c", "--yolo", "-m", "gpt-5-small", "What was the codeword?"], { cwd, home, env: { OPENAI_BASE_URL: api.url } });
       expect(again.stderr).toMatch(/^· context compacted: 19 messages pruned to \d+ on the wire\n$/);
@@ -162,7 +163,7 @@ describe("compaction end to end (binary ↔ strict server)", () => {
     ]);
     expect(firstUserText(reqs[2]!.body.input)).toContain(CODEWORD);
     expect(estimateInputTokens(reqs[3]!.body)).toBeLessThan(8_000);
-    const session = JSON.parse(readFileSync(join(home, "sessions", [...new Bun.Glob("*.json").scanSync(join(home, "sessions"))][0]!), "utf8"));
+    const [session] = savedSessions(home);
     expect(session.messages.filter((m: any) => m.role === "compaction")).toHaveLength(1);
     expect(session.messages.filter((m: any) => m.role === "tool")).toHaveLength(2); // the record keeps everything
   });

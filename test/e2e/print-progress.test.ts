@@ -69,5 +69,5 @@ test("Ctrl-C (SIGINT) in print mode: exit 130, one line saying the session is sa
   proc.kill("SIGINT");
   expect(await proc.exited).toBe(130);
   expect(await stderr).toEndWith("\n! interrupted; the session is saved (continue it with shiro -c)\n");
-  expect(readdirSync(join(home, "sessions")).filter((f) => f.endsWith(".json"))).toHaveLength(1); // as it says
+  expect(readdirSync(join(home, "sessions")).filter((f) => f.endsWith(".jsonl"))).toHaveLength(1); // as it says
 });

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, expect, test } from "bun:test";
 import { runShiro, tempDir } from "../support/run-shiro.ts";
 import { loadAll, sessionFiles, sessionsDir } from "../support/session-runs.ts";
 import { startStrictServer, type StrictServer } from "../support/strict-server.ts";
-import type { Session } from "../../src/store/session-file.ts";
+import type { SessionState } from "../../src/session/reduce-session.ts";
 
 let server: StrictServer;
 beforeAll(async () => {
@@ -13,7 +13,7 @@ afterAll(() => server.stop());
 
 const env = () => ({ OPENAI_BASE_URL: server.url });
 const resultOf = (stdout: string) => stdout.trim().split("\n").map((l) => JSON.parse(l)).find((l) => l.type === "result");
-const texts = (s: Session) =>
+const texts = (s: SessionState) =>
   s.messages.flatMap((m) => (m.role === "user" ? [m.text] : m.role === "assistant" ? m.parts.flatMap((p) => (p.type === "text" ? [p.text] : [])) : []));
 
 test("two `shiro -c -p` on one session at once: neither turn is lost; the later writer forks and says so in one line", async () => {
@@ -32,17 +32,17 @@ test("two `shiro -c -p` on one session at once: neither turn is lost; the later 
     expect(r.stdout).toBe(`You said: ${prompts[i]}\n`);
   });
 
-  const warned = runs.map((r) => r.stderr.split("\n").filter((l) => l.includes("was changed by another shiro")));
+  const warned = runs.map((r) => r.stderr.split("\n").filter((l) => l.includes("is open in another shiro")));
   expect(warned.map((lines) => lines.length).sort()).toEqual([0, 1]); // exactly one process forked, and warned once
   const forkedAt = warned.findIndex((lines) => lines.length === 1);
   const keptAt = 1 - forkedAt;
-  const warning = new RegExp(`^! session ${originalId} was changed by another shiro; continuing as ([0-9a-f-]{36})$`);
+  const warning = new RegExp(`^! session ${originalId} is open in another shiro \\(pid \\d+\\); continuing as ([0-9a-f-]{36}), and both are kept$`);
   const forkId = warned[forkedAt]![0]!.match(warning)?.[1];
   expect(forkId).toBeDefined();
 
-  // Both files parse through the store, and each holds its own process's whole turn after the shared first one.
-  expect(sessionFiles(home).sort()).toEqual([`${originalId}.json`, `${forkId}.json`].sort());
-  expect(readdirSync(sessionsDir(home)).length).toBe(2); // no lock or temp file left behind
+  // Both logs reduce, and each holds its own process's whole turn after the shared first one.
+  expect(sessionFiles(home).sort()).toEqual([`${originalId}.jsonl`, `${forkId}.jsonl`].sort());
+  expect(readdirSync(sessionsDir(home)).filter((n) => n !== "index").length).toBe(2); // no lock or temp file left behind
   const byId = new Map((await loadAll(home)).map((s) => [s.id, texts(s)]));
   for (const [id, at] of [
     [originalId, keptAt],

@@ -91,7 +91,11 @@ async function trial(n: number): Promise<Outcome> {
   const pending = callsIn(killed).filter((c) => !results.has(c.callId)).map((c) => c.callId);
 
   const before = requestsOf(server.requests, task).length;
-  const resumed = await runShiro(["-c", "-p", "--yolo"], { cwd, home, stdin: "carry on", env: env(home) });
+  // Killed after an answer, the session is listed (so -c finds it); before one, it is kept but not listed.
+  const listed = JSON.parse((await runShiro(["sessions", "--json"], { cwd, home, env: env(home) })).stdout).map((s: { id: string }) => s.id);
+  expect(listed).toEqual(killed.answered ? [killed.id] : []);
+  // -r, not -c: a run killed before its first answer is kept but not picked by -c.
+  const resumed = await runShiro(["-r", killed.id, "-p", "--yolo"], { cwd, home, stdin: "carry on", env: env(home) });
   expect([resumed.code, resumed.stdout]).toEqual([0, "all done\n"]);
   if (pending.length) expect(resumed.stderr).toContain(`! ${pending.length} tool call(s) were interrupted when this session last ran`);
   const firstResumed = requestsOf(server.requests, task)[before]!;

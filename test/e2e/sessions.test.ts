@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { statSync, writeFileSync } from "node:fs";
+import { readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { BINARY } from "../support/binary.ts";
 import { runShiro, tempDir } from "../support/run-shiro.ts";
@@ -61,7 +61,7 @@ describe("continue and resume (compiled binary ↔ strict server)", () => {
     const cwd = tempDir("proj");
     const id = await echoTurn("remember the word kiwi", cwd, home);
     const [file] = sessionFiles(home);
-    expect(file).toBe(`${id}.json`);
+    expect(file).toBe(`${id}.jsonl`);
     const sizeBefore = statSync(join(sessionsDir(home), file!)).size;
 
     const before = server.requests.length;
@@ -160,18 +160,16 @@ describe("continue and resume (compiled binary ↔ strict server)", () => {
 });
 
 describe("listing", () => {
-  test("`shiro sessions` is an aligned table, `--json` the same data for scripts; a corrupt file is skipped with a warning", async () => {
+  test("`shiro sessions` is an aligned table, `--json` the same data for scripts; a corrupt log is skipped with a warning", async () => {
     const home = tempDir("home");
     const cwd = tempDir("proj");
-    expect(await shiro(["sessions"], { cwd, home })).toEqual({ code: 0, stdout: "no saved sessions\n", stderr: "" });
+    expect(await shiro(["sessions"], { cwd, home })).toEqual({ code: 0, stdout: "no saved sessions in this folder (shiro sessions --all lists every folder's)\n", stderr: "" });
     const priced = await shiro(["-p", "--yolo", "--json", "a priced job"], { cwd, home });
     const unpriced = await echoTurn("an unpriced chat", cwd, home);
-    const corrupt = join(sessionsDir(home), "01a00000-0000-7000-8000-000000000000.json");
-    writeFileSync(corrupt, '{"schemaVersion":1,"id":');
 
     const table = await shiro(["sessions"], { cwd, home });
     expect(table.code).toBe(0);
-    expect(table.stderr).toContain(`! skipping a session file: ${corrupt}`);
+    expect(table.stderr).toBe("");
     const lines = table.stdout.trimEnd().split("\n");
     expect(lines).toHaveLength(3);
     expect(lines[0]).toMatch(/^id\s+age\s+title\s+messages\s+tokens\s+cost$/);
@@ -195,12 +193,16 @@ describe("listing", () => {
     expect(rows[1].tokens).toEqual({ input: result.usage.inputTokens, cached: result.usage.cachedTokens, output: result.usage.outputTokens, reasoning: result.usage.reasoningTokens });
     expect(rows[0].costUsd).toBeNull();
 
-    const named = await shiro(["-r", "01a00000", "-p", "x"], { cwd, home });
-    expect([named.code, named.stderr.trim()]).toEqual([2, `shiro: ${corrupt} is not valid JSON (JSON Parse error: Unexpected EOF)`]);
-    // The corrupt file does not stop -c from finding this folder's newest session.
+    // The newest log damaged in its middle: -r names the line; -c skips it with a warning and goes on with the next.
+    const corrupt = join(sessionsDir(home), `${unpriced}.jsonl`);
+    const logLines = readFileSync(corrupt, "utf8").split("\n");
+    logLines[1] = '{"type":"user","te';
+    writeFileSync(corrupt, logLines.join("\n"));
+    const named = await shiro(["-r", unpriced.slice(0, 20), "-p", "x"], { cwd, home });
+    expect([named.code, named.stderr.trim()]).toEqual([2, `shiro: session ${unpriced} cannot be read (${corrupt} line 2: not JSON)`]);
     const cont = await shiro(["-c", "-p", "--json", "still here?"], { cwd, home });
-    expect(resultOf(cont.stdout).sessionId).toBe(unpriced);
-    expect(cont.stderr).toBe("");
+    expect(resultOf(cont.stdout).sessionId).toBe(result.sessionId);
+    expect(cont.stdout).toContain(`skipping session ${unpriced}: session ${unpriced} cannot be read`);
   });
 
   test("two `shiro -p` at once in one folder: both session files parse and both are listed", async () => {

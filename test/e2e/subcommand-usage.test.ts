@@ -6,8 +6,8 @@ import { runShiro, tempDir } from "../support/run-shiro.ts";
 test("bad flags and arguments to sessions and inspect: one line each, with the subcommand's usage", async () => {
   const cwd = tempDir("sub");
   const cases: [string[], string][] = [
-    [["sessions", "--bogus"], "shiro: Unknown option '--bogus' (usage: shiro sessions [--json])\n"],
-    [["sessions", "extra"], 'shiro: unexpected argument "extra" (usage: shiro sessions [--json])\n'],
+    [["sessions", "--bogus"], "shiro: Unknown option '--bogus' (usage: shiro sessions [--all] [--json])\n"],
+    [["sessions", "extra"], 'shiro: unexpected argument "extra" (usage: shiro sessions [--all] [--json])\n'],
     [["inspect", "--full"], "shiro: inspect needs a session id from shiro sessions (usage: shiro inspect <session> [step] [--full] [--json])\n"],
     [["inspect", "--step=2"], "shiro: Unknown option '--step' (usage: shiro inspect <session> [step] [--full] [--json])\n"],
   ];

@@ -29,10 +29,4 @@ export function writeNotes(home: string, project: string, entries: Note[]): stri
 
 export const readNotes = (home: string, project: string): Note[] => JSON.parse(readFileSync(memoryFileOf(home, project), "utf8")).entries;
 
-/** The session files under `$SHIRO_HOME/sessions`, parsed. */
-export function sessionFiles(home: string): any[] {
-  const dir = join(home, "sessions");
-  return readdirSync(dir)
-    .filter((n) => n.endsWith(".json"))
-    .map((n) => JSON.parse(readFileSync(join(dir, n), "utf8")));
-}
+export { savedSessions as sessionFiles } from "./saved-sessions.ts";

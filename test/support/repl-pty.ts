@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+
 import { join } from "node:path";
 import { BINARY } from "./binary.ts";
 import { keys, spawnPty, type Pty } from "./pty.ts";
@@ -68,10 +68,4 @@ export async function startRepl(opts: ReplOptions): Promise<Repl> {
 }
 
 /** The sessions saved under a SHIRO_HOME, parsed. */
-export function savedSessions(home: string): any[] {
-  const dir = join(home, "sessions");
-  if (!existsSync(dir)) return [];
-  return readdirSync(dir)
-    .filter((n) => n.endsWith(".json"))
-    .map((n) => JSON.parse(readFileSync(join(dir, n), "utf8")));
-}
+export { savedSessions } from "./saved-sessions.ts";

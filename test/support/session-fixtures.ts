@@ -1,3 +1,4 @@
+import type { LiveSession } from "../../src/store/live-session.ts";
 import type { Message } from "../../src/agent/messages.ts";
 
 /** One of every message kind and part kind, with every optional field set somewhere. */
@@ -40,3 +41,27 @@ export function turn(i: number): Message[] {
     { role: "assistant", model: "gpt-5", responseId: `resp_${i}b`, usage, parts: [{ type: "text", itemId: `msg_${i}`, text: "Done: the handler now checks its body with a schema.".repeat(3) }] },
   ];
 }
+
+/**
+ * Appends `messages` to a live session as the events a run would have logged: each answer gets a
+ * call (from a fixture prompt) right before it, each tool message its results. For tests that need a
+ * session holding a given history.
+ */
+export function appendMessages(session: LiveSession, messages: readonly Message[], at = new Date().toISOString()): void {
+  const { state } = session;
+  if (!Object.hasOwn(state.callLog.snapshots, FIXTURE_PROMPT)) session.append({ type: "prompt", key: FIXTURE_PROMPT, instructions: "fixture", tools: [] });
+  for (const m of messages) {
+    if (m.role === "user") session.append({ type: "user", text: m.text, at });
+    else if (m.role === "compaction") session.append({ type: "compaction", summary: m.summary, at });
+    else if (m.role === "tool") session.append(...m.results.map((r) => ({ type: "result" as const, callId: r.callId, output: r.output, ...(r.isError ? { isError: true as const } : {}) })));
+    else {
+      const step = state.callLog.calls.length + 1;
+      session.append(
+        { type: "call", step, model: m.model, params: {}, messages: state.messages.length, prompt: FIXTURE_PROMPT, at },
+        { type: "response", step, status: m.incomplete === "aborted" ? "aborted" : m.incomplete ? "incomplete" : "completed", message: m, at },
+      );
+    }
+  }
+}
+
+const FIXTURE_PROMPT = "fixture-prompt";

@@ -1,7 +1,7 @@
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
-import { createSessionStore } from "../../src/store/session-store.ts";
-import type { Session } from "../../src/store/session-file.ts";
+import type { SessionState } from "../../src/session/reduce-session.ts";
+import { readSessionLog, sessionIds } from "../../src/store/session-files.ts";
 import type { RecordedRequest } from "./strict-server.ts";
 import { firstUserText } from "./scripts.ts";
 
@@ -9,25 +9,24 @@ import { firstUserText } from "./scripts.ts";
 
 export const sessionsDir = (home: string) => join(home, "sessions");
 
-/** The session files (names) in a SHIRO_HOME, temp files excluded. */
+/** The session logs (names) in a SHIRO_HOME. */
 export const sessionFiles = (home: string): string[] => {
   try {
-    return readdirSync(sessionsDir(home)).filter((n) => n.endsWith(".json"));
+    return readdirSync(sessionsDir(home)).filter((n) => n.endsWith(".jsonl"));
   } catch {
     return [];
   }
 };
 
-/** Loads every session of a home through the store; fails on any warning or unreadable file. */
-export async function loadAll(home: string): Promise<Session[]> {
-  const store = createSessionStore(sessionsDir(home));
-  const { sessions, warnings } = await store.list();
-  if (warnings.length) throw new Error(`store warnings: ${warnings.join("; ")}`);
-  const loaded: Session[] = [];
-  for (const meta of sessions) {
-    const r = await store.load(meta.id);
-    if (!r.ok) throw new Error(r.error.message);
-    loaded.push(r.session);
+/** Every session of a home, its log reduced, newest last; fails on any warning or unreadable log. */
+export async function loadAll(home: string): Promise<SessionState[]> {
+  const dir = sessionsDir(home);
+  const loaded: SessionState[] = [];
+  for (const id of (await sessionIds(dir)).sort()) {
+    const r = await readSessionLog(dir, id);
+    if (!r.ok) throw new Error(r.message);
+    if (r.warnings.length) throw new Error(`store warnings: ${r.warnings.join("; ")}`);
+    loaded.push(r.state);
   }
   return loaded;
 }
@@ -41,11 +40,11 @@ export const outputIds = (requests: readonly RecordedRequest[]): Set<string> =>
   new Set(requests.flatMap((r) => (r.body?.input ?? []).filter((i: any) => i.type === "function_call_output").map((i: any) => i.call_id)));
 
 /** Call id → result output, over a session's tool messages. */
-export const resultsOf = (session: Session): Map<string, string> =>
+export const resultsOf = (session: SessionState): Map<string, string> =>
   new Map(session.messages.flatMap((m) => (m.role === "tool" ? m.results.map((r) => [r.callId, r.output] as const) : [])));
 
 /** Every tool call a session's assistant messages made. */
-export const callsIn = (session: Session) =>
+export const callsIn = (session: SessionState) =>
   session.messages.flatMap((m) => (m.role === "assistant" ? m.parts.filter((p) => p.type === "tool-call") : []));
 
 /** Each input item as "role: text" or "type name", for readable comparisons. */

@@ -5,6 +5,7 @@ import { RUN_TIMEOUT, type AgentEvent } from "../../src/agent/events.ts";
 import type { AssistantMessage, Message } from "../../src/agent/messages.ts";
 import type { ModelEvent, ModelStream, RequestBody } from "../../src/wire/model-stream.ts";
 import { defineTool, ToolError } from "../../src/tools/tool.ts";
+import { memorySession } from "../support/memory-session.ts";
 import { noSecrets } from "../support/no-secrets.ts";
 
 // The loop takes its model stream as an argument; here it is a scripted function of the history.
@@ -40,8 +41,9 @@ const picky = defineTool({
   },
 });
 
-async function drive(script: (messages: Message[], n: number) => ModelEvent[], over: Partial<RunOptions> = {}) {
-  const messages: Message[] = [{ role: "user", text: "go" }];
+async function drive(script: (messages: readonly Message[], n: number) => ModelEvent[], over: Partial<RunOptions> = {}) {
+  const session = memorySession();
+  const messages = session.messages;
   const bodies: RequestBody[] = [];
   let n = 0;
   const stream: ModelStream = async function* (body) {
@@ -51,9 +53,10 @@ async function drive(script: (messages: Message[], n: number) => ModelEvent[], o
   const events: AgentEvent[] = [];
   for await (const e of run({
     messages,
+    commit: session.commit,
     tools: [echo, boom, picky],
     stream,
-    buildRequest: (_m, { harder }) => ({ body: { model: harder ? "harder" : "m", input: [], stream: true } }),
+    buildRequest: session.recording((_m, { harder }) => ({ body: { model: harder ? "harder" : "m", input: [], stream: true } })),
     authorize: async () => ({ allowed: true }),
     root: "/tmp",
     maxSteps: 10,

@@ -147,7 +147,7 @@ describe("createAuthorize", () => {
   test("wired into runToolCall: a refused write never touches the disk and the model reads why", async () => {
     const auth = make({ yolo: true });
     const run = async (args: object) => {
-      const gen = runToolCall({ type: "tool-call", callId: "c1", name: "write_file", arguments: JSON.stringify(args) }, { tools: [writeFile], authorize: auth, root, signal: new AbortController().signal, ...noSecrets });
+      const gen = runToolCall({ type: "tool-call", callId: "c1", name: "write_file", arguments: JSON.stringify(args) }, { tools: [writeFile], authorize: auth, root, signal: new AbortController().signal, commit: () => {}, ...noSecrets });
       let step = await gen.next();
       while (!step.done) step = await gen.next();
       return step.value as CallOutcome;

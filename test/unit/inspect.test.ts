@@ -1,7 +1,6 @@
 import { describe, expect, test } from "bun:test";
-import { recordCall, recordResponse, type RecordedCall } from "../../src/store/call-log.ts";
+import { snapshotKey, type RecordedCall } from "../../src/store/call-log.ts";
 import { InspectError, inspectSession } from "../../src/store/inspect.ts";
-import { newSession } from "../../src/store/session-file.ts";
 import { everyKind } from "../support/session-fixtures.ts";
 
 // Stands in for src/wire/build-request.ts (written in parallel); inspect only needs "call → body".
@@ -13,14 +12,22 @@ const rebuild = (c: RecordedCall) => ({
   ...c.params,
 });
 
+/** Two calls sharing one prompt: the first answered, the second with no outcome on record. */
 function session() {
-  const s = newSession({ cwd: "/p", model: "gpt-5" });
-  s.messages.push(...everyKind());
   const long = `SYSTEM ${"rule ".repeat(200)}END-OF-PROMPT`;
-  recordCall(s, { model: "gpt-5", instructions: long, tools: [], params: { store: false }, messageCount: 1 });
-  recordResponse(s, { status: "completed", responseId: "resp_1", usage: { inputTokens: 1200, cachedTokens: 1000, outputTokens: 300, reasoningTokens: 120 } });
-  recordCall(s, { model: "gpt-5", instructions: long, tools: [], params: { store: false }, messageCount: 3 });
-  return s;
+  const key = snapshotKey(long, []);
+  const call = (messageCount: number) => ({ model: "gpt-5", params: { store: false }, messageCount, snapshot: key });
+  return {
+    id: "s1",
+    messages: everyKind(),
+    callLog: {
+      snapshots: { [key]: { instructions: long, tools: [] } },
+      calls: [
+        { ...call(1), response: { status: "completed" as const, responseId: "resp_1", usage: { inputTokens: 1200, cachedTokens: 1000, outputTokens: 300, reasoningTokens: 120 } } },
+        call(3),
+      ],
+    },
+  };
 }
 
 describe("inspect", () => {

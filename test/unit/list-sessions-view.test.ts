@@ -14,7 +14,7 @@ const meta = (id: string, minutesAgo: number, title: string, tokens: number, cos
   messageCount,
   usage: { inputTokens: tokens, cachedTokens: 0, outputTokens: 0, reasoningTokens: 7 },
   costUsd,
-  path: `/s/${id}.json`,
+
 });
 
 describe("sessions views", () => {

@@ -18,7 +18,7 @@ const setup = () => {
   const call = async (name: string, args: unknown): Promise<CallOutcome> => {
     const gen = runToolCall(
       { type: "tool-call", callId: "c1", name, arguments: JSON.stringify(args) },
-      { tools, root: "/", signal: new AbortController().signal, authorize: async () => ({ allowed: true }), ...noSecrets },
+      { tools, root: "/", signal: new AbortController().signal, authorize: async () => ({ allowed: true }), commit: () => {}, ...noSecrets },
     );
     while (true) {
       const step = await gen.next();

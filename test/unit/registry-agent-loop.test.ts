@@ -3,6 +3,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { z } from "zod";
 import type { AssistantMessage, Message } from "../../src/agent/messages.ts";
+import { memorySession } from "../support/memory-session.ts";
 import { run } from "../../src/agent/run.ts";
 import type { Authorize } from "../../src/agent/run-tool-call.ts";
 import type { Check } from "../../src/guard/verdict.ts";
@@ -64,16 +65,18 @@ const answer: AssistantMessage = { role: "assistant", model: "m", parts: [{ type
 
 async function runScripted(script: AssistantMessage[], tools: AnyTool[], checks: Check[], instructions: string) {
   const bodies: RequestBody[] = [];
-  const messages: Message[] = [{ role: "user", text: "go" }];
+  const session = memorySession();
+  const messages = session.messages;
   const events = run({
     messages,
+    commit: session.commit,
     tools,
     root,
     maxSteps: 5,
     signal: new AbortController().signal,
     ...noSecrets,
     authorize: yolo(checks),
-    buildRequest: (history) => ({ body: { model: "m", stream: true, instructions, input: serialiseInput(history, { model: "m" }) } }),
+    buildRequest: session.recording((history) => ({ body: { model: "m", stream: true, instructions, input: serialiseInput(history, { model: "m" }) } })),
     stream: async function* (body) {
       bodies.push(structuredClone(body));
       yield { type: "done", message: script[bodies.length - 1]! };

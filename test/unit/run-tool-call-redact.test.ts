@@ -27,7 +27,7 @@ const leaky = defineTool({
 async function drive(args: object): Promise<{ events: AgentEvent[]; outcome: CallOutcome }> {
   const gen = runToolCall(
     { type: "tool-call", callId: "c1", name: "leaky", arguments: JSON.stringify(args) },
-    { tools: [leaky], root: "/", signal: new AbortController().signal, authorize: async () => ({ allowed: true }), env: {}, redactor },
+    { tools: [leaky], root: "/", signal: new AbortController().signal, authorize: async () => ({ allowed: true }), commit: () => {}, env: {}, redactor },
   );
   const events: AgentEvent[] = [];
   while (true) {

@@ -3,14 +3,14 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { eventsFromV1 } from "../../src/session/convert-v1.ts";
 import { reduceSession } from "../../src/session/reduce-session.ts";
-import { parseSessionFile } from "../../src/store/session-file.ts";
+import { parseSchema1File } from "../../src/store/schema1-file.ts";
 
 // A session as shiro 0.1.0 wrote it (see test/fixtures/sessions/README.md).
 const path = join(import.meta.dir, "..", "fixtures", "sessions", "schema1-two-turns.json");
 
 test("a schema-1 session converts to events that reduce to the same history, call log, task list and model", () => {
-  const parsed = parseSessionFile(readFileSync(path, "utf8"), path);
-  if (!parsed.ok) throw new Error(parsed.error.message);
+  const parsed = parseSchema1File(readFileSync(path, "utf8"), path);
+  if (!parsed.ok) throw new Error(parsed.message);
   const v1 = parsed.value;
   const state = reduceSession(eventsFromV1(v1));
   expect(state.id).toBe(v1.id);
@@ -23,8 +23,8 @@ test("a schema-1 session converts to events that reduce to the same history, cal
 });
 
 test("an answer with no call on record, an errored call and a call that died in flight are all kept", () => {
-  const parsed = parseSessionFile(readFileSync(path, "utf8"), path);
-  if (!parsed.ok) throw new Error(parsed.error.message);
+  const parsed = parseSchema1File(readFileSync(path, "utf8"), path);
+  if (!parsed.ok) throw new Error(parsed.message);
   const v1 = structuredClone(parsed.value);
   // Drop the first call's record: its answer must still be in the history.
   const [first, ...rest] = v1.callLog.calls;

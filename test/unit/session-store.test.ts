@@ -1,151 +1,138 @@
-import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { describe, expect, test } from "bun:test";
+import { appendFileSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { createSessionStore, type SessionStore } from "../../src/store/session-store.ts";
-import type { Session } from "../../src/store/session-file.ts";
-import { everyKind } from "../support/session-fixtures.ts";
+import { createSessionStore } from "../../src/store/session-store.ts";
+import { INTERRUPTED_OUTPUT } from "../../src/wire/serialise-input.ts";
+import { tempDir } from "../support/run-shiro.ts";
+import { appendMessages, everyKind, turn } from "../support/session-fixtures.ts";
 
-let dir: string;
-let store: SessionStore;
-beforeEach(() => {
-  dir = join(mkdtempSync(join(tmpdir(), "shiro-store-")), "sessions");
-  store = createSessionStore(dir);
+const at = (minute: number) => `2026-12-01T10:${String(minute).padStart(2, "0")}:00.000Z`;
+const storeIn = () => createSessionStore(join(tempDir("store"), "sessions"));
+const answered = async (store: ReturnType<typeof storeIn>, cwd: string, minute: number) => {
+  const s = await store.create({ cwd, model: "gpt-5" });
+  appendMessages(s, turn(minute), at(minute));
+  await store.remember(s.state);
+  s.close();
+  return s.id;
+};
+
+describe("the session store", () => {
+  test("nothing is written before the first event; then a 0600 log whose every kind of fact comes back on open", async () => {
+    const store = storeIn();
+    const s = await store.create({ cwd: "/p", model: "gpt-5" });
+    expect(existsSync(s.path)).toBe(false);
+    appendMessages(s, everyKind());
+    s.append({ type: "todos", todos: [{ content: "ship", status: "in_progress" }] }, { type: "window", model: "gpt-5", tokens: 17_080 }, { type: "model", model: "gpt-5-mini" });
+    s.close();
+    expect(statSync(s.path).mode & 0o777).toBe(0o600);
+    const warnings: string[] = [];
+    const opened = await store.open(s.id, (w) => warnings.push(w));
+    if (!opened.ok) throw new Error(opened.error.message);
+    const state = opened.session.state;
+    expect(state.messages).toEqual(everyKind());
+    expect(state.notebook.todos).toEqual([{ content: "ship", status: "in_progress" }]);
+    expect([state.model, state.contextWindow]).toEqual(["gpt-5-mini", { model: "gpt-5", tokens: 17_080 }]);
+    expect(warnings).toEqual([]);
+    opened.session.close();
+  });
+
+  test("a run that died mid-call and mid-tool: open ends the call as aborted and gives the tools an unknown outcome, never a re-run", async () => {
+    const store = storeIn();
+    const s = await store.create({ cwd: "/p", model: "gpt-5" });
+    const [user, answer] = turn(1);
+    appendMessages(s, [user!, answer!]);
+    s.append({ type: "verdict", callId: "call_1", allowed: true }, { type: "tool", callId: "call_1" });
+    s.close();
+    const warnings: string[] = [];
+    const opened = await store.open(s.id, (w) => warnings.push(w));
+    if (!opened.ok) throw new Error(opened.error.message);
+    expect(opened.session.state.messages.at(-1)).toEqual({ role: "tool", results: [{ callId: "call_1", output: INTERRUPTED_OUTPUT, isError: true }] });
+    expect(warnings).toEqual(["1 tool call(s) were interrupted when this session last ran; the model is told their outcome is unknown"]);
+    opened.session.close();
+    // The repair is in the log: a second open finds nothing to repair.
+    const again = await store.open(s.id, (w) => warnings.push(w));
+    expect(warnings).toHaveLength(1);
+    if (again.ok) again.session.close();
+  });
+
+  test("a torn last line is dropped with a warning and cut off, and the log goes on cleanly after it", async () => {
+    const store = storeIn();
+    const s = await store.create({ cwd: "/p", model: "gpt-5" });
+    appendMessages(s, turn(1));
+    s.close();
+    appendFileSync(s.path, '{"type":"user","text":"half a li');
+    const warnings: string[] = [];
+    const opened = await store.open(s.id, (w) => warnings.push(w));
+    if (!opened.ok) throw new Error(opened.error.message);
+    expect(warnings).toEqual([`the last line of session ${s.id} was cut short (shiro was stopped mid-write) and is dropped`]);
+    opened.session.append({ type: "user", text: "whole", at: at(2) });
+    opened.session.close();
+    const read = await store.read(s.id);
+    expect(read.ok && read.state.messages.at(-1)).toEqual({ role: "user", text: "whole" });
+    expect(readFileSync(s.path, "utf8")).not.toContain("half a li");
+  });
+
+  test("a bad line is refused naming it; -c skips such a session with a warning and takes the next newest", async () => {
+    const store = storeIn();
+    const older = await answered(store, "/p", 1);
+    const newer = await answered(store, "/p", 2);
+    const path = join(store.dir, `${newer}.jsonl`);
+    const lines = readFileSync(path, "utf8").split("\n");
+    lines[2] = "{broken";
+    writeFileSync(path, lines.join("\n"));
+    const read = await store.read(newer);
+    expect(read.ok ? "" : read.message).toContain(`${newer}.jsonl line 3: not JSON`);
+    const newest = await store.newestFor("/p");
+    expect(newest.id).toBe(older);
+    expect(newest.warnings).toEqual([expect.stringContaining(`skipping session ${newer}: `)]);
+  });
+
+  test("listing is per folder (newest first), every folder's with all; a run with no answer is not listed but counted", async () => {
+    const store = storeIn();
+    const a1 = await answered(store, "/a", 1);
+    const b1 = await answered(store, "/b", 2);
+    const a2 = await answered(store, "/a", 3);
+    const failed = await store.create({ cwd: "/a", model: "gpt-5" });
+    failed.append({ type: "user", text: "typo", at: at(4) });
+    await store.remember(failed.state);
+    failed.close();
+    const here = await store.list({ cwd: "/a" });
+    expect(here.sessions.map((s) => s.id)).toEqual([a2, a1]);
+    expect(here.unanswered.map((s) => s.id)).toEqual([failed.id]);
+    expect((await store.list({ cwd: "/b" })).sessions.map((s) => s.id)).toEqual([b1]);
+    expect((await store.list({ cwd: "/a", all: true })).sessions.map((s) => [s.id, s.cwd])).toEqual([[a2, "/a"], [b1, "/b"], [a1, "/a"]]);
+    expect((await store.newestFor("/a")).id).toBe(a2);
+  });
+
+  test("resolvePrefix: a full id, a unique prefix, an ambiguous one listing its matches, none", async () => {
+    const store = storeIn();
+    const ids = [await answered(store, "/p", 1), await answered(store, "/p", 2)];
+    expect(await store.resolvePrefix(ids[0]!)).toEqual({ kind: "one", id: ids[0]! });
+    expect(await store.resolvePrefix(ids[1]!.slice(0, 30).toUpperCase())).toEqual({ kind: "one", id: ids[1]! });
+    const common = ids[0]!.slice(0, 4);
+    const both = await store.resolvePrefix(common);
+    expect(both.kind === "ambiguous" && both.matches.map((m) => m.id).sort()).toEqual([...ids].sort());
+    expect(await store.resolvePrefix("ffff")).toEqual({ kind: "none", prefix: "ffff" });
+  });
 });
-afterEach(() => rmSync(join(dir, ".."), { recursive: true, force: true }));
 
-async function saved(cwd: string, messages = everyKind(), model = "gpt-5"): Promise<Session> {
-  const s = store.create({ cwd, model });
-  s.messages.push(...messages);
-  await store.save(s);
-  return s;
-}
-
-describe("session store", () => {
-  test("every message kind, the notebook and the model survive a save and load; file is 0600", async () => {
-    const s = store.create({ cwd: "/proj/a", model: "gpt-4.1" });
-    s.messages.push(...everyKind());
-    s.notebook.todos.push({ content: "fix test", status: "in_progress", note: "export missing" }, { content: "ship", status: "blocked" });
-    await store.save(s);
-
-    const path = join(dir, `${s.id}.json`);
-    expect(statSync(path).mode & 0o777).toBe(0o600);
-    const loaded = await store.load(s.id);
-    expect(loaded).toEqual({ ok: true, session: s });
-
-    const onDisk = JSON.parse(readFileSync(path, "utf8"));
-    expect(onDisk.schemaVersion).toBe(1);
-    expect(onDisk.title).toBe("fix the failing test in src/app.ts — and explain why it fai…");
-    expect(onDisk.title.length).toBe(60);
-    expect(onDisk.usage).toEqual({ inputTokens: 1200, cachedTokens: 1000, outputTokens: 300, reasoningTokens: 120 });
-    expect(onDisk.costUsd).toBeCloseTo((200 * 1.25 + 1000 * 0.125 + 300 * 10) / 1e6, 12);
-    expect(s.id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7/); // uuidv7
-  });
-
-  test("a session with an unpriced model records its cost as unknown (null), not 0", async () => {
-    const s = await saved("/p", [{ role: "user", text: "hi" }, { role: "assistant", model: "my-local-llm", usage: { inputTokens: 5, cachedTokens: 0, outputTokens: 5, reasoningTokens: 0 }, parts: [] }]);
-    const { sessions } = await store.list();
-    expect(sessions.map((m) => [m.id, m.costUsd])).toEqual([[s.id, null]]);
-  });
-
-  test("corrupt, mismatched and unreadable files are skipped with one warning line each", async () => {
-    const good = await saved("/p");
-    const bad = (n: number) => `0190${n}000-0000-7000-8000-000000000000`;
+describe("sessions from before logs (schema 1)", () => {
+  test("are listed from the first use, and converted on first open: the log written, the old file kept aside", async () => {
+    const home = tempDir("v1");
+    const dir = join(home, "sessions");
     mkdirSync(dir, { recursive: true });
-    writeFileSync(join(dir, `${bad(1)}.json`), "{ not json");
-    writeFileSync(join(dir, `${bad(2)}.json`), JSON.stringify({ schemaVersion: 1, id: bad(2), messages: "nope" }));
-    writeFileSync(join(dir, `${bad(3)}.json`), "");
-    mkdirSync(join(dir, `${bad(4)}.json`)); // unreadable as a file
-    writeFileSync(join(dir, "notes.txt"), "ignored: not a session file");
-
-    const { sessions, warnings } = await store.list();
-    expect(sessions.map((s) => s.id)).toEqual([good.id]);
-    expect(warnings).toHaveLength(4);
-    for (const n of [1, 2, 3, 4]) expect(warnings.filter((w) => w.includes(bad(n)))).toHaveLength(1);
-    expect(warnings.every((w) => !w.includes("\n") && w.startsWith("skipping a session file: "))).toBe(true);
-
-    const loaded = await store.load(bad(1));
-    expect(loaded.ok ? "" : loaded.error.kind).toBe("corrupt");
-    expect(loaded.ok ? "" : loaded.error.message).toContain("is not valid JSON");
-    const missing = await store.load("0190ffff-0000-7000-8000-000000000000");
-    expect(missing.ok ? "" : missing.error.kind).toBe("missing");
-    const traversal = await store.load("../../etc/passwd");
-    expect(traversal.ok ? "" : traversal.error.message).toBe('"../../etc/passwd" is not a session id');
-  });
-
-  test("a file from a newer shiro is refused by name and version, in load and in list", async () => {
-    const s = await saved("/p");
-    const path = join(dir, `${s.id}.json`);
-    writeFileSync(path, readFileSync(path, "utf8").replace('"schemaVersion":1', '"schemaVersion":2'));
-    const loaded = await store.load(s.id);
-    expect(loaded.ok).toBe(false);
-    expect(loaded.ok ? "" : loaded.error).toMatchObject({
-      kind: "newer-schema",
-      schemaVersion: 2,
-      message: `session ${s.id} was written by a newer shiro (schema 2); upgrade shiro to open it`,
-    });
-    const { sessions, warnings } = await store.list();
-    expect(sessions).toEqual([]);
-    expect(warnings).toEqual([`skipping a session file: session ${s.id} was written by a newer shiro (schema 2); upgrade shiro to open it`]);
-  });
-
-  test("listing reads only the header: a transcript damaged past it still lists, and load says it is corrupt", async () => {
-    const s = await saved("/p");
-    const path = join(dir, `${s.id}.json`);
-    const text = readFileSync(path, "utf8");
-    writeFileSync(path, text.slice(0, text.indexOf(',"messages":') + 20)); // torn after the header
-    const { sessions, warnings } = await store.list();
-    expect(warnings).toEqual([]);
-    expect(sessions[0]).toMatchObject({ id: s.id, messageCount: 6, title: expect.stringContaining("fix the failing") });
-    const loaded = await store.load(s.id);
-    expect(loaded.ok ? "" : loaded.error.kind).toBe("corrupt");
-  });
-
-  test("a valid file with its keys in another order (hand-edited) is still listed, by a full read", async () => {
-    const s = await saved("/p");
-    const path = join(dir, `${s.id}.json`);
-    const { messages, ...rest } = JSON.parse(readFileSync(path, "utf8"));
-    writeFileSync(path, JSON.stringify({ messages, ...rest }, null, 2));
-    const { sessions, warnings } = await store.list();
-    expect(warnings).toEqual([]);
-    expect(sessions.map((m) => m.id)).toEqual([s.id]);
-  });
-
-  test("resolvePrefix: full id, unique prefix, ambiguous lists the matches, none", async () => {
-    const withId = async (id: string) => {
-      const s = { ...store.create({ cwd: "/p", model: "gpt-5" }), id };
-      s.messages.push({ role: "user", text: id });
-      await store.save(s);
-    };
-    const [a, b, c] = ["019a0000-aaaa-7000-8000-000000000001", "019a0000-aaab-7000-8000-000000000002", "019b0000-0000-7000-8000-000000000003"];
-    for (const id of [a, b, c]) await withId(id);
-    expect(await store.resolvePrefix(a)).toEqual({ kind: "one", id: a });
-    expect(await store.resolvePrefix("019A0000-AAAB")).toEqual({ kind: "one", id: b });
-    expect(await store.resolvePrefix("019b")).toEqual({ kind: "one", id: c });
-    const ambiguous = await store.resolvePrefix("019a0000");
-    expect(ambiguous.kind).toBe("ambiguous");
-    if (ambiguous.kind === "ambiguous") expect(ambiguous.matches.map((m) => [m.id, m.title]).sort()).toEqual([[a, a], [b, b]]);
-    expect(await store.resolvePrefix("ffffffff")).toEqual({ kind: "none", prefix: "ffffffff" });
-    expect(await store.resolvePrefix("")).toEqual({ kind: "none", prefix: "" });
-  });
-
-  test("newestFor picks the newest session of this folder, not of another", async () => {
-    const olderHere = await saved("/work/app");
-    await Bun.sleep(5);
-    const newerHere = await saved("/work/app/");
-    await Bun.sleep(5);
-    await saved("/work/other");
-    await Bun.sleep(5);
-    await store.save(olderHere); // touching it makes it the newest here
-    expect((await store.newestFor("/work/app")).session?.id).toBe(olderHere.id);
-    await Bun.sleep(5);
-    await store.save(newerHere);
-    expect((await store.newestFor("/work/app")).session?.id).toBe(newerHere.id);
-    expect((await store.newestFor("/nowhere")).session).toBeUndefined();
-  });
-
-  test("an empty or missing store lists nothing and does not fail", async () => {
-    expect(await store.list()).toEqual({ sessions: [], warnings: [] });
-    expect((await store.newestFor("/p")).session).toBeUndefined();
+    const fixture = readFileSync(join(import.meta.dir, "..", "fixtures", "sessions", "schema1-two-turns.json"), "utf8");
+    const id = JSON.parse(fixture).id as string;
+    writeFileSync(join(dir, `${id}.json`), fixture);
+    const store = createSessionStore(dir);
+    const listed = await store.list({ cwd: "/tmp/shiro-fixture-project" });
+    expect(listed.sessions.map((s) => [s.id, s.title, s.messageCount])).toEqual([[id, "summarise notes.txt", 10]]);
+    const opened = await store.open(id, () => {});
+    if (!opened.ok) throw new Error(opened.error.message);
+    expect(opened.session.state.messages).toEqual(JSON.parse(fixture).messages);
+    opened.session.close();
+    expect(existsSync(join(dir, `${id}.jsonl`))).toBe(true);
+    expect(existsSync(join(dir, `${id}.schema1.json`))).toBe(true);
+    expect(existsSync(join(dir, `${id}.json`))).toBe(false);
   });
 });

@@ -1,5 +1,5 @@
 import { expect, test } from "bun:test";
-import { titleOf } from "../../src/store/session-file.ts";
+import { titleOf } from "../../src/store/session-title.ts";
 
 // The title /sessions shows is what the person typed, not the file or log they attached to it.
 test("a prompt's attached @file or piped stdin is left out of the session title", () => {

@@ -13,7 +13,7 @@ const meta = (id: string, title: string): SessionMeta => ({
   messageCount: 4,
   usage: { inputTokens: 950, cachedTokens: 0, outputTokens: 0, reasoningTokens: 0 },
   costUsd: 0.0421,
-  path: `/s/${id}.json`,
+
 });
 const sessions = [
   meta("019a0000-aaaa-7000-8000-000000000001", "refactor the payment module so that every provider shares one retry policy"),

@@ -1,4 +1,5 @@
 import { describe, expect, test } from "bun:test";
+import { memorySession } from "../support/memory-session.ts";
 import { run } from "../../src/agent/run.ts";
 import { notebookSchema, emptyNotebook, type Todo } from "../../src/agent/notebook.ts";
 import type { AgentEvent } from "../../src/agent/events.ts";
@@ -115,17 +116,19 @@ test("a todo_write on step one is in the request of step two, after the history,
     yield { type: "done", message: replies[bodies.length - 1]! };
   };
   const events: AgentEvent[] = [];
+  const session = memorySession([{ role: "user", text: "fix the parser" }]);
   for await (const event of run({
-    messages: [{ role: "user", text: "fix the parser" }],
+    messages: session.messages,
+    commit: session.commit,
     tools: [createTodoWriteTool(notebook)],
     stream,
     // As the lead wires it: instructions fixed per session, the trailer appended after the history.
-    buildRequest: (messages) => {
+    buildRequest: session.recording((messages) => {
       const trailer = todoTrailer(notebook.todos);
       const input = serialiseInput(messages, { model: "m" });
       if (trailer) input.push({ type: "message", role: "developer", content: trailer });
       return { body: { model: "m", instructions: "be useful", input, stream: true } };
-    },
+    }),
     authorize: async () => ({ allowed: true }),
     root: "/",
     ...noSecrets,

@@ -1,0 +1,106 @@
+import type { BuildRequest } from "../agent/run.ts";
+import { composeRequest, type ComposedRequest } from "../context/compose-request.ts";
+import { learnWindow, thresholdInForce, windowFor } from "../context/windows.ts";
+import { todoTrailer } from "../context/todo-trailer.ts";
+import type { CompactionMessage } from "../agent/messages.ts";
+import { snapshotKey } from "../store/call-log.ts";
+import type { LiveSession } from "../store/live-session.ts";
+import { formatCount } from "../text/format-count.ts";
+import { requestParams, type ReasoningEffort } from "../wire/build-request.ts";
+import { activeStart } from "../wire/serialise-input.ts";
+import type { Prompt } from "./load-prompt.ts";
+
+export type RequestDeps = {
+  session: () => LiveSession;
+  prompt: () => Prompt;
+  config: { compactAt?: number; contextWindow?: number; reasoningEffort?: ReasoningEffort };
+  /** A model-written summary of the history on the wire, or null when it failed. */
+  summarise: (signal: AbortSignal) => Promise<CompactionMessage | null>;
+  warn: (line: string) => void;
+};
+
+/** The window in force: one learned from an overflow (for this model) wins over the configured or known one. */
+export function limitsOf(session: LiveSession, configured: { compactAt?: number; contextWindow?: number }) {
+  const { model, contextWindow } = session.state;
+  const window = windowFor(model, { configured: configured.contextWindow, learned: contextWindow?.model === model ? contextWindow.tokens : undefined });
+  return { window, threshold: thresholdInForce({ compactAt: configured.compactAt, window }) };
+}
+
+/**
+ * Builds each request of a turn from the history and records it before it is sent: its prompt (once
+ * per distinct content) and the call, so the log holds every request `shiro inspect` rebuilds and
+ * nothing goes on the wire that the log lacks.
+ */
+export function createRequestBuilder(deps: RequestDeps) {
+  let lastSentTokens = 0;
+  return (signal: AbortSignal): BuildRequest => {
+    // A summary that failed is not asked for again in the same turn (each attempt is a model call).
+    let summaryFailed = false;
+    return async (messages, { harder }) => {
+      const session = deps.session();
+      const at = new Date().toISOString();
+      // An overflow proves the window is smaller than what was just sent; learn it once per overflow.
+      if (harder && lastSentTokens > 0) {
+        const tokens = learnWindow(limitsOf(session, deps.config).window, lastSentTokens);
+        session.append({ type: "window", model: session.state.model, tokens });
+        lastSentTokens = 0;
+      }
+      const { model, id, notebook } = session.state;
+      const prompt = deps.prompt();
+      const spec = {
+        model,
+        instructions: prompt.instructions,
+        tools: prompt.toolSchemas,
+        params: requestParams({ model, sessionId: id, reasoningEffort: deps.config.reasoningEffort }),
+        limits: limitsOf(session, deps.config),
+        harder,
+        trailer: todoTrailer(notebook.todos),
+      };
+      let composed = composeRequest(messages, spec);
+      if (composed.needsSummary && !summaryFailed) {
+        const summarised = await summaryFallback(composed, signal, () => composeRequest(messages, spec));
+        summaryFailed = summarised === composed;
+        composed = summarised;
+      }
+      if (!harder) lastSentTokens = composed.tokens;
+      const key = snapshotKey(spec.instructions, spec.tools);
+      session.append(
+        ...(Object.hasOwn(session.state.callLog.snapshots, key) ? [] : [{ type: "prompt" as const, key, instructions: spec.instructions, tools: [...spec.tools] }]),
+        {
+          type: "call",
+          step: session.state.callLog.calls.length + 1,
+          model,
+          params: spec.params as Record<string, unknown>,
+          messages: messages.length,
+          prompt: key,
+          ...(harder ? { harder: true as const } : {}),
+          limits: spec.limits,
+          ...(spec.trailer !== undefined ? { trailer: spec.trailer } : {}),
+          at,
+        },
+      );
+      return composed;
+    };
+  };
+
+  /**
+   * Even dropping old steps does not fit the window: continue from a summary, as `/compact` would.
+   * If the summary fails, the over-large request goes anyway and the API's answer decides.
+   */
+  async function summaryFallback(composed: ComposedRequest, signal: AbortSignal, recompose: () => ComposedRequest): Promise<ComposedRequest> {
+    const summary = await deps.summarise(signal);
+    if (!summary) {
+      deps.warn("the conversation does not fit the context window and summarising it failed; sending it anyway");
+      return composed;
+    }
+    const session = deps.session();
+    const messages = session.state.messages;
+    // Counted before the summary goes in: every message on the wire until now is replaced by it.
+    const onWire = messages.length - activeStart(messages);
+    session.append({ type: "compaction", summary: summary.summary, at: new Date().toISOString() });
+    deps.warn(`the conversation did not fit the context window; continuing from a ${formatCount(summary.summary.length)}-char summary`);
+    const next = recompose();
+    const before = composed.compaction ?? { messagesBefore: onWire, tokensBefore: composed.tokens };
+    return { ...next, compaction: { messagesBefore: before.messagesBefore, messagesAfter: 0, tokensBefore: before.tokensBefore, tokensAfter: next.tokens } };
+  }
+}

@@ -1,0 +1,161 @@
+import type { AgentEvent } from "../agent/events.ts";
+import { textOf, type Usage } from "../agent/messages.ts";
+import type { Todo } from "../agent/notebook.ts";
+import type { Redactor } from "../agent/redact.ts";
+import { run } from "../agent/run.ts";
+import type { Authorize } from "../agent/run-tool-call.ts";
+import { contextMeter, type ContextMeter } from "../context/context-meter.ts";
+import { estimateNextRequest } from "../context/estimate.ts";
+import { acceptSummary, buildSummaryRequestText } from "../context/summary.ts";
+import type { SandboxLevel } from "../sandbox/sandbox-mode.ts";
+import { factEvent } from "../session/fact-event.ts";
+import type { SessionState } from "../session/reduce-session.ts";
+import { costUsd } from "../store/cost.ts";
+import type { LiveSession } from "../store/live-session.ts";
+import type { SessionStore } from "../store/session-store.ts";
+import { formatCount } from "../text/format-count.ts";
+import type { CommandSandbox } from "../tools/tool.ts";
+import { buildRequestBody, type ReasoningEffort } from "../wire/build-request.ts";
+import type { ModelStream } from "../wire/model-stream.ts";
+import type { Prompt } from "./load-prompt.ts";
+import { createRequestBuilder, limitsOf } from "./request-builder.ts";
+
+export type RuntimeConfig = { maxSteps: number; compactAt?: number; contextWindow?: number; reasoningEffort?: ReasoningEffort };
+
+/** One session at work — its log, prompt, tools, gate and model connection — driven by both modes. */
+export type Runtime = {
+  /** The session's state: its log's events, reduced. Change it only through the methods below. */
+  readonly session: SessionState;
+  /** Rebuilt when a new session starts (/clear, /resume), so notes and skills added meanwhile count. */
+  prompt: Prompt;
+  readonly store: SessionStore;
+  /** Logs the prompt and runs the agent until it answers, stops or is aborted. */
+  runTurn(text: string, signal: AbortSignal): AsyncGenerator<AgentEvent>;
+  /** Starts a new session; the current one stays on disk. */
+  reset(): Promise<void>;
+  resume(idOrPrefix: string): Promise<void>;
+  setModel(model: string): void;
+  setTodos(todos: Todo[]): void;
+  /** `/compact`: the wire continues from a model-written summary; unchanged on any failure. */
+  compact(focus: string, signal: AbortSignal, onStart?: () => void): Promise<{ ok: boolean; message: string }>;
+  /** A single model call without tools; null when it failed or said nothing. */
+  ask(text: string, signal: AbortSignal): Promise<string | null>;
+  contextUse(): ContextMeter & { tokens: number; threshold: number };
+  /** The cost of this run's usage, for the `--json` result; undefined for unpriced models. */
+  costOf(usage: Usage): number | undefined;
+  /** Lets go of the session's log (the process is done with it). */
+  close(): void;
+};
+
+export type RuntimeOptions = {
+  config: RuntimeConfig;
+  cwd: string;
+  session: LiveSession;
+  store: SessionStore;
+  prompt: Prompt;
+  reloadPrompt: () => Promise<Prompt>;
+  /** Opens the session `idOrPrefix` names (for `/resume`); throws a one-line error. */
+  open: (idOrPrefix: string) => Promise<LiveSession>;
+  authorize: Authorize;
+  stream: ModelStream;
+  warn: (line: string) => void;
+  interruptSignal?: () => AbortSignal;
+  sandbox?: (level: SandboxLevel) => Promise<CommandSandbox>;
+  readDenied?: (tool: string, path: string, root: string) => boolean;
+  /** The environment tool processes get (secrets removed), and what hides secret values in their output. */
+  toolEnv: Readonly<Record<string, string>>;
+  redactor: Redactor;
+};
+
+const now = () => new Date().toISOString();
+
+export function createRuntime(opts: RuntimeOptions): Runtime {
+  const { config, cwd, store, stream, warn } = opts;
+  let live = opts.session;
+  const remember = () => store.remember(live.state).catch((err: Error) => warn(`could not update the session list: ${err.message}`));
+
+  const summarise = async (focus: string | undefined, signal: AbortSignal) =>
+    acceptSummary((await runtime.ask(buildSummaryRequestText(live.state.messages, focus), signal)) ?? undefined);
+  const requests = createRequestBuilder({ session: () => live, prompt: () => runtime.prompt, config, summarise: (signal) => summarise(undefined, signal), warn });
+  const switchTo = async (next: LiveSession) => {
+    live.close();
+    live = next;
+    runtime.prompt = await opts.reloadPrompt();
+  };
+
+  const runtime: Runtime = {
+    get session() {
+      return live.state;
+    },
+    prompt: opts.prompt,
+    store,
+    async *runTurn(text, signal) {
+      const firstEvent = live.written === 0;
+      // A pasted log or an @file may hold a secret too; the model and the log get it redacted.
+      live.append({ type: "user", text: opts.redactor.text(text), at: now() });
+      // Listed as soon as it is on disk (as unanswered) and again once answered — before its first
+      // tool runs — so a run killed mid-turn is still found by -c; the turn's end brings it up to date.
+      if (firstEvent) await remember();
+      let listedAnswered = live.state.answered;
+      yield { type: "message", message: live.state.messages.at(-1)! };
+      const events = run({
+        messages: live.state.messages,
+        commit: (fact) => live.append(factEvent(fact, live.state, now())),
+        tools: runtime.prompt.tools,
+        stream,
+        buildRequest: requests(signal),
+        authorize: opts.authorize,
+        root: cwd,
+        maxSteps: config.maxSteps,
+        signal,
+        interruptSignal: opts.interruptSignal,
+        sandbox: opts.sandbox,
+        readDenied: opts.readDenied,
+        env: opts.toolEnv,
+        redactor: opts.redactor,
+      });
+      for await (const event of events) {
+        if (event.type === "end" || (!listedAnswered && live.state.answered)) await remember();
+        listedAnswered ||= live.state.answered;
+        yield event;
+      }
+    },
+    reset: async () => switchTo(await store.create({ cwd, model: live.state.model })),
+    resume: async (idOrPrefix) => switchTo(await opts.open(idOrPrefix)),
+    setModel: (model) => live.append({ type: "model", model }),
+    setTodos: (todos) => live.append({ type: "todos", todos }),
+    async compact(focus, signal, onStart) {
+      if (!live.state.messages.some((m) => m.role === "user")) return { ok: false, message: "nothing to compact yet" };
+      onStart?.();
+      const summary = await summarise(focus || undefined, signal);
+      if (!summary) return { ok: false, message: "the summary failed or was empty; the transcript is unchanged" };
+      live.append({ type: "compaction", summary: summary.summary, at: now() });
+      await remember();
+      return { ok: true, message: `compacted: the next request starts from a ${formatCount(summary.summary.length)}-char summary` };
+    },
+    async ask(text, signal) {
+      const body = buildRequestBody({
+        model: live.state.model,
+        instructions: "You answer precisely and only with what is asked, without tools.",
+        tools: [],
+        messages: [{ role: "user", text }],
+        sessionId: live.state.id,
+        reasoningEffort: config.reasoningEffort,
+      });
+      for await (const event of stream(body, signal)) {
+        if (event.type === "done") return textOf(event.message).trim() || null;
+        // A summary or note cut short is not one to keep.
+        if (event.type === "error" || event.type === "incomplete") return null;
+      }
+      return null;
+    },
+    contextUse() {
+      const { threshold } = limitsOf(live, config);
+      const tokens = estimateNextRequest(live.state.messages, { model: live.state.model, instructionsChars: runtime.prompt.instructions.length });
+      return { ...contextMeter(tokens, threshold), tokens, threshold };
+    },
+    costOf: (usage) => costUsd(live.state.model, usage),
+    close: () => live.close(),
+  };
+  return runtime;
+}

@@ -1,0 +1,92 @@
+import { readdir, rename } from "node:fs/promises";
+import { join } from "node:path";
+import { eventsFromV1 } from "../session/convert-v1.ts";
+import { reduceSession, SessionLogError, type SessionState } from "../session/reduce-session.ts";
+import type { SessionEvent } from "../session/session-event.ts";
+import { parseLog } from "../session/session-log.ts";
+import { atomicWrite } from "./atomic-write.ts";
+import { parseSchema1File } from "./schema1-file.ts";
+
+const ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+export const logPath = (dir: string, id: string) => join(dir, `${id}.jsonl`);
+const legacyPath = (dir: string, id: string) => join(dir, `${id}.json`);
+
+export type ReadLog =
+  | { ok: true; events: SessionEvent[]; state: SessionState; goodBytes?: number; warnings: string[]; legacy: boolean }
+  | { ok: false; kind: "missing" | "corrupt"; message: string };
+
+/** The session ids in `dir`: logs, and schema-1 files not yet converted. */
+export async function sessionIds(dir: string): Promise<string[]> {
+  let names: string[];
+  try {
+    names = await readdir(dir);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === "ENOENT") return [];
+    throw err;
+  }
+  const ids = new Set<string>();
+  for (const name of names) {
+    const id = name.endsWith(".jsonl") ? name.slice(0, -6) : name.endsWith(".json") ? name.slice(0, -5) : "";
+    if (ID.test(id)) ids.add(id);
+  }
+  return [...ids];
+}
+
+/**
+ * A session's events and state, from its log or, for a session from before logs, from its schema-1
+ * file converted in memory. A torn last line is dropped with a warning; anything else wrong is `corrupt`.
+ */
+export async function readSessionLog(dir: string, id: string): Promise<ReadLog> {
+  if (!ID.test(id)) return { ok: false, kind: "missing", message: `"${id}" is not a session id` };
+  const path = logPath(dir, id);
+  const text = await readText(path);
+  if (text.kind === "error") return { ok: false, kind: "corrupt", message: `cannot read ${path}: ${text.message}` };
+  if (text.kind === "missing") return readLegacy(dir, id);
+  try {
+    const parsed = parseLog(text.text);
+    // Created but not yet (or never) written whole: there is no session to read yet.
+    if (parsed.events.length === 0) return { ok: false, kind: "missing", message: `session ${id} has no complete line yet` };
+    const state = reduceSession(parsed.events);
+    if (state.id !== id) return { ok: false, kind: "corrupt", message: `${path} holds session ${state.id}, not ${id}` };
+    const warnings = parsed.tornLine ? [`the last line of session ${id} was cut short (shiro was stopped mid-write) and is dropped`] : [];
+    return { ok: true, events: parsed.events, state, ...(parsed.tornLine ? { goodBytes: parsed.goodBytes } : {}), warnings, legacy: false };
+  } catch (err) {
+    if (err instanceof SessionLogError) return { ok: false, kind: "corrupt", message: `session ${id} cannot be read (${path} ${err.message})` };
+    throw err;
+  }
+}
+
+async function readLegacy(dir: string, id: string): Promise<ReadLog> {
+  const path = legacyPath(dir, id);
+  const text = await readText(path);
+  if (text.kind === "missing") return { ok: false, kind: "missing", message: `no session ${id} in ${dir}` };
+  if (text.kind === "error") return { ok: false, kind: "corrupt", message: `cannot read ${path}: ${text.message}` };
+  const parsed = parseSchema1File(text.text, path);
+  if (!parsed.ok) return { ok: false, kind: "corrupt", message: parsed.message };
+  const events = eventsFromV1(parsed.value);
+  try {
+    return { ok: true, events, state: reduceSession(events), warnings: [], legacy: true };
+  } catch (err) {
+    if (err instanceof SessionLogError) return { ok: false, kind: "corrupt", message: `${path} cannot be converted (${err.message})` };
+    throw err;
+  }
+}
+
+/**
+ * A schema-1 session becomes a log for good: the log is written whole (atomically), then the old file
+ * is renamed `<id>.schema1.json` — kept, never lost, and no longer taken for a session.
+ */
+export async function convertLegacy(dir: string, id: string, events: readonly SessionEvent[]): Promise<void> {
+  await atomicWrite(logPath(dir, id), events.map((e) => JSON.stringify(e)).join("\n") + "\n");
+  await rename(legacyPath(dir, id), join(dir, `${id}.schema1.json`));
+}
+
+async function readText(path: string): Promise<{ kind: "text"; text: string } | { kind: "missing" } | { kind: "error"; message: string }> {
+  try {
+    return { kind: "text", text: await Bun.file(path).text() };
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === "ENOENT") return { kind: "missing" };
+    return { kind: "error", message: (err as Error).message };
+  }
+}
