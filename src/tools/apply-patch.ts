@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { defineTool, ToolError, type ToolContext } from "./tool.ts";
 import { displayPath, resolveIn } from "./resolve-path.ts";
-import { openSlot, type FileSlot } from "./file-slot.ts";
+import { openFile, type FileSlot } from "./file-slot.ts";
 import { commitChanges } from "./commit-changes.ts";
 import { editableText, editedBytes } from "./editable-text.ts";
 import { fileDiff, lineChanges } from "./file-diff.ts";
@@ -71,26 +71,23 @@ async function plan(patch: string, ctx: Pick<ToolContext, "root" | "writeRefused
   const slots: FileSlot[] = [];
   const close = () => slots.forEach((slot) => slot.close());
   const open = async (path: string) => {
-    const abs = resolveIn(ctx.root, path);
-    const slot = await openSlot(ctx.root, abs, ctx.writeRefused);
-    slots.push(slot);
-    return { slot, shown: displayPath(ctx.root, abs) };
+    const target = await openFile(ctx, path);
+    slots.push(target.slot);
+    return target;
   };
   // What each file holds once the operations before have run, keyed by where it really is.
   const staged = new Map<string, Contents | undefined>();
-  const current = (slot: FileSlot, shown: string): Contents | undefined => {
-    if (staged.has(slot.path)) return staged.get(slot.path);
-    const file = slot.read();
-    return file && { ...editableText(file.bytes, shown), mode: file.mode };
-  };
+  const current = ({ slot, shown, file }: Awaited<ReturnType<typeof open>>): Contents | undefined =>
+    staged.has(slot.path) ? staged.get(slot.path) : file && { ...editableText(file.bytes, shown), mode: file.mode };
   const changes: Change[] = [];
   const errors: string[] = [];
   try {
     for (const op of ops) {
       const named = displayPath(ctx.root, resolveIn(ctx.root, op.path));
       try {
-        const { slot, shown } = await open(op.path);
-        const before = current(slot, shown);
+        const opened = await open(op.path);
+        const { slot, shown } = opened;
+        const before = current(opened);
         if (op.type === "add") {
           if (before !== undefined) throw new ToolError('the file already exists; use "*** Update File:" to change it.');
           const after = { text: op.content, bom: false, mode: 0o644 };
@@ -106,17 +103,17 @@ async function plan(patch: string, ctx: Pick<ToolContext, "root" | "writeRefused
           if (!result.ok) throw new ToolError(`hunk ${result.chunk} did not match — ${result.message}`);
           const after = { ...before, text: result.content };
           const { added, removed } = lineChanges(before.text, after.text);
-          const target = op.moveTo === undefined ? { slot, shown } : await open(op.moveTo);
+          const target = op.moveTo === undefined ? opened : await open(op.moveTo);
           if (target.slot.path === slot.path) {
             staged.set(slot.path, after);
             changes.push({ slot, shown, after, summary: `M ${shown} (+${added} −${removed} lines)`, diff: fileDiff(shown, before.text, after.text) });
             continue;
           }
-          if (current(target.slot, target.shown) !== undefined) throw new ToolError(`cannot move to ${target.shown}, which already exists.`);
+          if (current(target) !== undefined) throw new ToolError(`cannot move to ${target.shown}, which already exists.`);
           staged.set(target.slot.path, after);
           staged.set(slot.path, undefined);
           const summary = `R ${shown} → ${target.shown} (+${added} −${removed} lines)`;
-          changes.push({ ...target, after, summary, diff: fileDiff(shown, before.text, after.text, target.shown) });
+          changes.push({ slot: target.slot, shown: target.shown, after, summary, diff: fileDiff(shown, before.text, after.text, target.shown) });
           changes.push({ slot, shown, after: undefined, summary: "", diff: "" });
         }
       } catch (err) {

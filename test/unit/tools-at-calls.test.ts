@@ -5,7 +5,7 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { closeSync, mkdirSync, readFileSync, readlinkSync, rmSync, symlinkSync, writeFileSync, writeSync } from "node:fs";
 import { join } from "node:path";
-import type { AtCalls } from "../../src/tools/at-calls.ts";
+import type { AtCalls, Dir } from "../../src/tools/at-calls.ts";
 import { libcAt } from "../../src/tools/libc-at.ts";
 import { namedAt } from "../../src/tools/named-at.ts";
 import { tempDir } from "../support/run-shiro.ts";
@@ -22,16 +22,24 @@ const code = (fn: () => unknown): string | undefined => {
 };
 
 for (const [label, at] of [["libc", libcAt()], ["by name", namedAt]] as [string, AtCalls][]) {
+  /** Runs `check` on a temp folder, opened as the walk opens the project root. */
+  const inFolder = (check: (root: Dir) => void) => {
+    const root = at.openRoot(base);
+    try {
+      check(root);
+    } finally {
+      at.close(root);
+    }
+  };
   describe(`${label}`, () => {
     test("folders open, links and files do not; readLink tells them apart", () => {
       base = tempDir("at");
       mkdirSync(join(base, "d"));
       writeFileSync(join(base, "f"), "file\n");
       symlinkSync("d", join(base, "l"));
-      const root = at.openRoot(base);
-      try {
+      inFolder((root) => {
         at.close(at.openDir(root, "d"));
-        expect(["ENOTDIR", "ELOOP"]).toContain(code(() => at.openDir(root, "l")));
+        expect(["ENOTDIR", "ELOOP"]).toContain(code(() => at.openDir(root, "l")) ?? "opened");
         expect(code(() => at.openDir(root, "f"))).toBe("ENOTDIR");
         expect(code(() => at.openDir(root, "none"))).toBe("ENOENT");
         expect(at.readLink(root, "l")).toBe("d");
@@ -41,9 +49,7 @@ for (const [label, at] of [["libc", libcAt()], ["by name", namedAt]] as [string,
         const fd = at.openRead(root, "f");
         expect(readFileSync(fd, "utf8")).toBe("file\n");
         closeSync(fd);
-      } finally {
-        at.close(root);
-      }
+      });
     });
 
     test("create is exclusive and never through a link; rename replaces a link instead of following it", () => {
@@ -51,8 +57,7 @@ for (const [label, at] of [["libc", libcAt()], ["by name", namedAt]] as [string,
       mkdirSync(join(base, "elsewhere"));
       writeFileSync(join(base, "elsewhere/target"), "kept\n");
       symlinkSync("elsewhere/target", join(base, "link"));
-      const root = at.openRoot(base);
-      try {
+      inFolder((root) => {
         expect(code(() => at.create(root, "link", 0o600))).toBe("EEXIST");
         const fd = at.create(root, "new", 0o600);
         writeSync(fd, "new\n");
@@ -65,9 +70,7 @@ for (const [label, at] of [["libc", libcAt()], ["by name", namedAt]] as [string,
         expect(code(() => at.makeDir(root, "made"))).toBe("EEXIST");
         at.unlink(root, "link");
         expect(code(() => readlinkSync(join(base, "link")))).toBe("ENOENT");
-      } finally {
-        at.close(root);
-      }
+      });
     });
   });
 }
