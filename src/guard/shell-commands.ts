@@ -81,7 +81,7 @@ function programStart(words: string[]): { at: number; plain: boolean } {
     const word = words[i]!;
     if (CLAUSES.has(word)) return { at: words.length, plain };
     if (KEYWORDS.has(word) || /^[A-Za-z_][A-Za-z0-9_]*=/.test(word)) {
-      if (!KEYWORDS.has(word)) plain = false;
+      plain &&= KEYWORDS.has(word); // `VAR=x` changes the program's environment
       i++;
       continue;
     }
