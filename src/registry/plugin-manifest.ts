@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { catastrophicPart } from "./catastrophic-regex.ts";
 import { nameProblem } from "./check-name.ts";
-import { plainTextSchema } from "./control-chars.ts";
+import { plainTextSchema } from "./hidden-chars.ts";
 import { LIMITS } from "./limits.ts";
 import { issuePath } from "../store/read-json.ts";
 

@@ -67,7 +67,7 @@ test("bad skill files are skipped with a warning naming the file", async () => {
   const skills = await loadSkills({ home, root, warn: (line) => warnings.push(line) });
   expect(skills).toEqual([]);
   expect(warnings).toEqual([
-    `skipping installed skill ${join(home, "registry/skills/fine.md")}: it contains control characters`,
+    `skipping installed skill ${join(home, "registry/skills/fine.md")}: it contains U+001B (a control character) on line 5`,
     `skipping skill ${join(root, ".shiro/skills/bad-name.md")}: name must be lowercase letters, digits and dashes (^[a-z0-9][a-z0-9-]*$)`,
     `skipping skill ${join(root, ".shiro/skills/broken.md")}: it does not start with a --- frontmatter line`,
   ]);
