@@ -13,9 +13,9 @@ export const LIMITS = {
   /**
    * Matcher steps one plugin's check may spend on a tool call: a base plus so much per character examined.
    * Ordinary patterns take about one step per character; a pattern built to thrash the matcher takes up to
-   * its size per character and is stopped here, after about 15 ms (a 2-core laptop), instead of seconds.
+   * its size per character and is stopped here, after some 10–30 ms on a busy 2-core machine, instead of seconds.
    */
-  checkWork: { base: 2_000_000, perChar: 4 },
+  checkWork: { base: 1_000_000, perChar: 4 },
   rulesPerPlugin: 50,
   redirects: 5,
   fetchTimeoutMs: 10_000,
