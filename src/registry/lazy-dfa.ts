@@ -14,7 +14,7 @@ const END = 2;
 const UNKNOWN = -1;
 const MATCHED = -2;
 const THRASH = -3;
-/** Transition cells a pattern's cache may hold (4 bytes each) before it is emptied and rebuilt as needed. */
+/** Transition cells a pattern's cache may hold (4 bytes each) before it is emptied and rebuilt as needed; tests pass fewer. */
 const CACHE_CELLS = 1 << 16;
 /** A cache refilled before it served this many characters per state it holds is not paying for itself. */
 const THRASH_FACTOR = 10;
@@ -27,12 +27,12 @@ const THRASH_FACTOR = 10;
  * (`[ab]*a[ab]{99}`) a run gives it up and goes on as a plain NFA simulation, which is still linear.
  * The search is unanchored, as RegExp.test's is.
  */
-export function lazyDfa(program: Program): Run {
+export function lazyDfa(program: Program, cacheCells = CACHE_CELLS): Run {
   const { op, x, y } = program;
   const has = setTable(program.sets);
   const classes = characterClasses(program.sets);
   const width = classes.count * 3;
-  const maxStates = Math.max(2, Math.floor(CACHE_CELLS / width));
+  const maxStates = Math.max(2, Math.floor(cacheCells / width));
   let table = new Int32Array(width * 4).fill(UNKNOWN);
   let kernels: Int32Array[] = [];
   let ids = new Map<string, number>();
@@ -126,12 +126,13 @@ export function lazyDfa(program: Program): Run {
     };
     let cls = n > 0 ? classAt(0) : 0;
     const first = n > 0 ? word[cls]! : END;
-    if (starts[first] === UNKNOWN) {
+    let state = starts[first]!;
+    if (state === UNKNOWN) {
       generation++;
       aliveCount = 0;
-      starts[first] = close(0, true, false, first) ? MATCHED : intern(served);
+      state = close(0, true, false, first) ? MATCHED : intern(served);
+      if (state !== THRASH) starts[first] = state; // a THRASH start lives in `alive`, for this run only
     }
-    let state = starts[first]!;
     let at = 0;
     // The hot loop: one table lookup per character while the transitions are known.
     let cells = table;

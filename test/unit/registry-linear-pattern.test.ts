@@ -1,5 +1,8 @@
 import { expect, test } from "bun:test";
+import { compilePattern } from "../../src/registry/compile-pattern.ts";
+import { lazyDfa } from "../../src/registry/lazy-dfa.ts";
 import { linearPattern, type LinearPattern } from "../../src/registry/linear-pattern.ts";
+import { parsePattern } from "../../src/registry/parse-pattern.ts";
 import { randomPattern, randomText, seededRandom } from "../support/random-pattern.ts";
 
 const KIB64 = 64 * 1024;
@@ -98,9 +101,13 @@ test("property: random patterns agree with RegExp on short inputs, and take line
     const result = linearPattern(source);
     if (!result.ok) throw new Error(`the generator made ${JSON.stringify(source)}, refused: ${result.problem}`);
     const expected = new RegExp(source);
+    // The same automaton with room for two states: its cache is emptied, and given up, all the time.
+    const parsed = parsePattern(source);
+    if (!parsed.ok) throw new Error(parsed.problem);
+    const cramped = lazyDfa(compilePattern(parsed.node), 1);
     for (let i = 0; i < 25; i++) {
       const input = randomText(random, Math.floor(random() * 14));
-      expect([source, input, result.pattern.test(input)]).toEqual([source, input, expected.test(input)]);
+      expect([source, input, result.pattern.test(input), cramped(input).matched]).toEqual([source, input, expected.test(input), expected.test(input)]);
       compared++;
     }
     if (round % 20 !== 0) continue;
@@ -112,6 +119,18 @@ test("property: random patterns agree with RegExp on short inputs, and take line
     expect(ms / long.length).toBeLessThan(30 * (2 * result.pattern.states + 1) * baselineMsPerChar(long) + 10 / long.length);
   }
   expect(compared).toBe(10_000);
+});
+
+test("a cache too small for the automaton is emptied and given up, run after run, without changing an answer", () => {
+  const random = seededRandom(11);
+  for (const source of ["^ab", "^(?:ab|ba)+$", "\\bab\\b", "a[ab]b$", "(?:^| )b a"]) {
+    const parsed = parsePattern(source);
+    if (!parsed.ok) throw new Error(parsed.problem);
+    const cramped = lazyDfa(compilePattern(parsed.node), 1);
+    const expected = new RegExp(source);
+    const wrong = Array.from({ length: 2000 }, () => randomText(random, Math.floor(random() * 6), "ab ")).filter((input) => cramped(input).matched !== expected.test(input));
+    expect([source, wrong]).toEqual([source, []]);
+  }
 });
 
 test("\\d \\w \\s . and their negations match the same code units as in RegExp, all 65,536", () => {
