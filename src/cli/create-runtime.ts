@@ -24,6 +24,7 @@ import type { CommandSandbox } from "../tools/tool.ts";
 import type { Config } from "./config.ts";
 import type { Prompt } from "./load-prompt.ts";
 import { loadById, resolveId } from "./open-session.ts";
+import { promptForRequest } from "./prompt-for-request.ts";
 
 /** One session at work: its history, prompt, tools, gate, model connection and store. */
 export type Runtime = {
@@ -104,14 +105,17 @@ export function createRuntime(opts: RuntimeOptions): Runtime {
         lastSentTokens = 0;
         autosave.schedule();
       }
+      // A skill installed since the session began is told after the history: the cached prefix stays as it was.
+      const prompt = promptForRequest(runtime.prompt, await runtime.prompt.currentSkills());
+      const trailer = [todoTrailer(session.notebook.todos), prompt.skillsNote].filter((part) => part !== undefined).join("\n\n");
       const spec = {
         model: session.model,
         instructions: runtime.prompt.instructions,
-        tools: runtime.prompt.toolSchemas,
+        tools: prompt.tools,
         params: requestParams({ model: session.model, sessionId: session.id, reasoningEffort: config.reasoningEffort }),
         limits: limits(),
         harder,
-        trailer: todoTrailer(session.notebook.todos),
+        trailer: trailer || undefined,
       };
       let composed = composeRequest(messages, spec);
       if (composed.needsSummary && !summaryFailed) {
