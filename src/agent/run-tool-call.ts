@@ -25,6 +25,8 @@ type Deps = {
   sandbox?: (level: SandboxLevel) => Promise<CommandSandbox>;
   /** Whether `tool` reading `path` directly would be denied; what a folder-wide read must skip. */
   readDenied?: (tool: string, path: string, root: string) => boolean;
+  /** Why `tool` writing at the real path `path` is refused whatever the rules say, asked where a write lands. */
+  writeRefused?: (tool: string, path: string, root: string) => string | undefined;
   /** What tool processes get: the environment without its secrets. */
   env: Readonly<Record<string, string>>;
   /** Hides secret values in every output, streamed or final, before the model, a person or a file sees it. */
@@ -77,6 +79,7 @@ export async function* runToolCall(call: ToolCallPart, deps: Deps): AsyncGenerat
     interrupt: deps.interruptSignal?.(),
     ...(tool.kind === "exec" && deps.sandbox ? { sandbox: await deps.sandbox(verdict.sandbox ?? "read-only") } : {}),
     ...(deps.readDenied ? { readDenied: (path: string) => deps.readDenied!(tool.name, path, deps.root) } : {}),
+    ...(deps.writeRefused ? { writeRefused: (path: string) => deps.writeRefused!(tool.name, path, deps.root) } : {}),
     onOutput: (chunk) => {
       chunks.push(chunk);
       wake?.();

@@ -5,9 +5,11 @@ import type { Authorize } from "../agent/run-tool-call.ts";
 import type { AskAnswer, AskRequest } from "../guard/authorize.ts";
 import { createAuthorize } from "../guard/authorize.ts";
 import { createReadCheck } from "../guard/read-check.ts";
+import { createWriteCheck } from "../guard/write-check.ts";
 import { permissionsSchema } from "../guard/rules.ts";
 import { SessionAllows } from "../guard/session-allows.ts";
 import { livePluginChecks } from "../registry/live-plugin-checks.ts";
+import { liveSkills } from "../registry/live-skills.ts";
 import { issuePath } from "../store/read-json.ts";
 import { createSessionStore } from "../store/session-store.ts";
 import { createOpenAIStream } from "../wire/openai-stream.ts";
@@ -49,7 +51,8 @@ export async function startSession(opts: StartOptions): Promise<Runtime> {
       runtime.setTodos(todos);
     },
   };
-  const reloadPrompt = () => loadPrompt({ home: config.home, cwd, noInstructions: flags.noInstructions, noMemory: flags.noMemory, notebook, warn });
+  const skills = liveSkills({ home: config.home, root: cwd, warn });
+  const reloadPrompt = () => loadPrompt({ home: config.home, cwd, noInstructions: flags.noInstructions, noMemory: flags.noMemory, notebook, skills, warn });
   const [prompt, plugins] = await Promise.all([reloadPrompt(), livePluginChecks(config.home, warn)]);
   const sandbox = createSandbox({ mode: config.sandbox, network: config.network, home: homedir(), shiroHome: config.home, warn });
   const gate = createAuthorize({ rules: rules.data, extraChecks: plugins.checks, yolo: flags.yolo, sessionAllows: new SessionAllows(), ask: opts.ask, confine: sandbox.canConfine });
@@ -75,6 +78,7 @@ export async function startSession(opts: StartOptions): Promise<Runtime> {
     interruptSignal: opts.interruptSignal,
     sandbox: sandbox.at,
     readDenied: createReadCheck({ rules: rules.data, extraChecks: plugins.checks }),
+    writeRefused: createWriteCheck(),
     toolEnv: secrets.env,
     redactor,
   });

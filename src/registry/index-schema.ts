@@ -1,9 +1,9 @@
 import { z } from "zod";
 import { nameProblem } from "./check-name.ts";
 import { urlProblem } from "./check-url.ts";
-import { plainTextSchema } from "./control-chars.ts";
+import { hiddenCharProblem, plainTextSchema, showHidden } from "./hidden-chars.ts";
 import { LIMITS } from "./limits.ts";
-import { RegistryRefusal, entryLabel, type RegistryKind } from "./refusal.ts";
+import { RegistryRefusal, type RegistryKind } from "./refusal.ts";
 
 export const registryEntrySchema = z.object({
   name: z.string(),
@@ -17,17 +17,26 @@ export const registryEntrySchema = z.object({
 });
 export type RegistryEntry = z.infer<typeof registryEntrySchema>;
 
+/**
+ * One entry as the index lists it: usable, or refused with the reason. `name` is the entry's own name when
+ * it is a valid one (so `add` can say why that entry is refused), else a quoted, escaped form or `#position`.
+ */
+export type IndexItem = { ok: true; entry: RegistryEntry } | { ok: false; name: string; reason: string };
+
+export type RegistryIndex = { skills: IndexItem[]; plugins: IndexItem[] };
+
 const indexShapeSchema = z.object({
   skills: z.array(z.unknown()).max(LIMITS.entriesPerKind, `at most ${LIMITS.entriesPerKind} entries per kind`),
   plugins: z.array(z.unknown()).max(LIMITS.entriesPerKind, `at most ${LIMITS.entriesPerKind} entries per kind`),
 });
 
-export type RegistryIndex = { skills: RegistryEntry[]; plugins: RegistryEntry[] };
-
 // A plugin is data only; a URL naming a script means someone expects it to run.
 const CODE_EXTENSION = /\.(?:ts|js|mjs|cjs|tsx|jsx)$/i;
 
-/** Validates a whole index; the first bad entry refuses all of it, naming that entry and the rule. */
+/**
+ * Validates an index: its shape as a whole (not JSON, not two lists, too many entries: all refused), then
+ * each entry on its own, so one hostile entry in a shared index cannot keep the others from being used.
+ */
 export function parseIndex(text: string, indexUrl: string): RegistryIndex {
   let raw: unknown;
   try {
@@ -40,37 +49,39 @@ export function parseIndex(text: string, indexUrl: string): RegistryIndex {
     const issue = shape.error.issues[0]!;
     throw new RegistryRefusal(`index ${indexUrl}`, `${issue.path.join(".") || "top level"}: ${issue.message}`);
   }
-  return {
-    skills: parseEntries(shape.data.skills, "skill"),
-    plugins: parseEntries(shape.data.plugins, "plugin"),
-  };
+  return { skills: parseEntries(shape.data.skills, "skill"), plugins: parseEntries(shape.data.plugins, "plugin") };
 }
 
-function parseEntries(raws: unknown[], kind: RegistryKind): RegistryEntry[] {
-  const seen = new Set<string>();
-  return raws.map((raw, position) => {
-    const entry = parseEntry(raw, kind, position);
-    if (seen.has(entry.name)) throw new RegistryRefusal(entryLabel(kind, entry.name), "the name is listed twice");
-    seen.add(entry.name);
-    return entry;
-  });
+function parseEntries(raws: unknown[], kind: RegistryKind): IndexItem[] {
+  const items = raws.map((raw, position) => parseEntry(raw, kind, position));
+  const nameOf = (item: IndexItem) => (item.ok ? item.entry.name : item.name);
+  const count = new Map<string, number>();
+  for (const item of items) count.set(nameOf(item), (count.get(nameOf(item)) ?? 0) + 1);
+  // Which of two same-named entries is the real one cannot be known, so neither is installed.
+  return items.map((item) => (item.ok && count.get(item.entry.name)! > 1 ? { ok: false, name: item.entry.name, reason: "the name is listed twice" } : item));
 }
 
-export function parseEntry(raw: unknown, kind: RegistryKind, position = 0): RegistryEntry {
+/** One entry, checked on its own: a refusal is a result, not an exception. */
+export function parseEntry(raw: unknown, kind: RegistryKind, position = 0): IndexItem {
   const rawName = (raw as { name?: unknown } | null)?.name;
-  const label = typeof rawName === "string" ? entryLabel(kind, rawName) : `${kind} entry #${position + 1}`;
+  const name = typeof rawName !== "string" ? `#${position + 1}` : nameProblem(rawName) ? showHidden(JSON.stringify(rawName.slice(0, LIMITS.nameLength + 1))) : rawName;
+  const refused = (reason: string): IndexItem => ({ ok: false, name, reason });
   const parsed = registryEntrySchema.safeParse(raw);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
-    throw new RegistryRefusal(label, `${issue.path.join(".")}: ${issue.message}`);
+    return refused(`${issue.path.join(".") || `${kind} entry`}: ${issue.message}`);
   }
   const entry = parsed.data;
-  const badName = nameProblem(entry.name);
-  if (badName) throw new RegistryRefusal(label, badName);
-  const badUrl = urlProblem(entry.url);
-  if (badUrl) throw new RegistryRefusal(label, badUrl);
+  const problem = nameProblem(entry.name) ?? urlCheck(entry.url);
+  if (problem) return refused(problem);
   if (kind === "plugin" && CODE_EXTENSION.test(new URL(entry.url).pathname)) {
-    throw new RegistryRefusal(label, "its URL names a script; a plugin is a JSON manifest of deny rules and carries no code");
+    return refused("its URL names a script; a plugin is a JSON manifest of deny rules and carries no code");
   }
-  return entry;
+  return { ok: true, entry };
 }
+
+// The URL is shown in the question before an install, so it must read as what it is.
+const urlCheck = (url: string): string | undefined => {
+  const hidden = hiddenCharProblem(url);
+  return hidden ? `url ${hidden}` : urlProblem(url);
+};

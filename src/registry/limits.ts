@@ -6,6 +6,16 @@ export const LIMITS = {
   nameLength: 40,
   descriptionLength: 300,
   patternLength: 200,
+  /** The most a pattern may repeat one part, `{n}` or `{n,m}`: each repetition is a copy in the matcher. */
+  patternRepeat: 100,
+  /** The matcher's states once repetitions are expanded; the work per input character is at most this. */
+  patternStates: 2000,
+  /**
+   * Matcher steps one plugin's check may spend on a tool call: a base plus so much per character examined.
+   * Ordinary patterns take about one step per character; a pattern built to thrash the matcher takes up to
+   * its size per character and is stopped here, after some 10–30 ms on a busy 2-core machine, instead of seconds.
+   */
+  checkWork: { base: 1_000_000, perChar: 4 },
   rulesPerPlugin: 50,
   redirects: 5,
   fetchTimeoutMs: 10_000,

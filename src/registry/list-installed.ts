@@ -5,11 +5,14 @@ import { originSchema, type Origin } from "./origin.ts";
 import { parsePluginManifest, type PluginManifest } from "./plugin-manifest.ts";
 import { readJson } from "../store/read-json.ts";
 import type { RegistryKind } from "./refusal.ts";
+import { sha256Hex } from "./sha256.ts";
 import { parseSkillFile, type SkillFile } from "./skill-file.ts";
 
-export type Installed =
-  | { kind: "skill"; name: string; path: string; skill: SkillFile; origin?: Origin }
-  | { kind: "plugin"; name: string; path: string; manifest: PluginManifest; origin?: Origin };
+/** `description` and `sha256` are the installed file's own, whatever the index says now. */
+export type Installed = { name: string; path: string; description: string; sha256: string; origin?: Origin } & (
+  | { kind: "skill"; skill: SkillFile }
+  | { kind: "plugin"; manifest: PluginManifest }
+);
 
 const BODY_FILE = { skill: /^(.+)\.md$/, plugin: /^(.+)\.json$/ } as const;
 
@@ -39,22 +42,23 @@ export async function listInstalled(home: string, kind: RegistryKind, warn: (lin
 async function readInstalled(home: string, kind: RegistryKind, name: string, path: string): Promise<Installed | string> {
   const badName = nameProblem(name);
   if (badName) return badName;
-  let text: string;
+  let bytes: Uint8Array;
   try {
-    text = await Bun.file(path).text();
+    bytes = await Bun.file(path).bytes();
   } catch (err) {
     return `cannot read it (${(err as Error).message})`;
   }
+  const text = new TextDecoder().decode(bytes);
   const origin = await readJson(originPath(home, kind, name), originSchema);
-  const originValue = origin.ok ? origin.value : undefined;
+  const common = { name, path, sha256: sha256Hex(bytes), origin: origin.ok ? origin.value : undefined };
   if (kind === "skill") {
     const parsed = parseSkillFile(text);
     if (!parsed.ok) return parsed.problem;
     if (parsed.skill.name !== name) return `it calls itself ${JSON.stringify(parsed.skill.name)}`;
-    return { kind, name, path, skill: parsed.skill, origin: originValue };
+    return { ...common, kind, description: parsed.skill.description, skill: parsed.skill };
   }
   const parsed = parsePluginManifest(text);
   if (!parsed.ok) return parsed.problem;
   if (parsed.manifest.name !== name) return `it calls itself ${JSON.stringify(parsed.manifest.name)}`;
-  return { kind, name, path, manifest: parsed.manifest, origin: originValue };
+  return { ...common, kind, description: parsed.manifest.description, manifest: parsed.manifest };
 }

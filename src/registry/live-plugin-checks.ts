@@ -1,6 +1,5 @@
-import { readdir, stat } from "node:fs/promises";
-import { join } from "node:path";
 import type { Check } from "../guard/verdict.ts";
+import { folderSignature } from "./folder-signature.ts";
 import { installedDir } from "./installed-paths.ts";
 import { loadPluginChecks } from "./plugin-checks.ts";
 
@@ -30,23 +29,4 @@ export async function livePluginChecks(home: string, warn: (line: string) => voi
   const refresh = () => (pending ??= load().finally(() => (pending = undefined)));
   await refresh();
   return { checks, refresh };
-}
-
-/** Names, sizes and modification times of the folder's files; "" when it does not exist. */
-async function folderSignature(dir: string): Promise<string> {
-  let names: string[];
-  try {
-    names = (await readdir(dir)).sort();
-  } catch {
-    return "";
-  }
-  const entries = await Promise.all(
-    names.map((name) =>
-      stat(join(dir, name)).then(
-        (s) => `${name}\t${s.size}\t${s.mtimeMs}`,
-        () => `${name}\tgone`,
-      ),
-    ),
-  );
-  return entries.join("\n");
 }

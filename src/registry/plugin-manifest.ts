@@ -1,8 +1,8 @@
 import { z } from "zod";
-import { catastrophicPart } from "./catastrophic-regex.ts";
 import { nameProblem } from "./check-name.ts";
-import { plainTextSchema } from "./control-chars.ts";
+import { hiddenCharProblem, plainTextSchema } from "./hidden-chars.ts";
 import { LIMITS } from "./limits.ts";
+import { linearPattern } from "./linear-pattern.ts";
 import { issuePath } from "../store/read-json.ts";
 
 const denyRuleSchema = z.strictObject({
@@ -26,7 +26,7 @@ export type PluginManifest = z.infer<typeof manifestSchema>;
 
 export type ManifestParse = { ok: true; manifest: PluginManifest } | { ok: false; problem: string };
 
-/** Validates a plugin manifest: exactly the schema's keys, and every pattern short, compilable and linear. */
+/** Validates a plugin manifest: exactly the schema's keys, and every pattern short, visible and linear-time. */
 export function parsePluginManifest(text: string): ManifestParse {
   let raw: unknown;
   try {
@@ -73,12 +73,16 @@ function ruleProblem(rule: DenyRule): string | undefined {
 export function patternProblem(pattern: string): string | undefined {
   if (pattern.length === 0) return "is empty";
   if (pattern.length > LIMITS.patternLength) return `is ${pattern.length} characters, over the ${LIMITS.patternLength} allowed`;
+  // The preview shows the pattern as written: a hidden character would make it read as another one.
+  const hidden = hiddenCharProblem(pattern);
+  if (hidden) return hidden;
+  const linear = linearPattern(pattern);
+  if (!linear.ok) return linear.problem;
+  // Only compiled, never run: what the rule's author tested with JS must mean what the matcher reads.
   try {
     new RegExp(pattern);
   } catch (err) {
     return `does not compile (${(err as Error).message})`;
   }
-  const nested = catastrophicPart(pattern);
-  if (nested) return `has nested quantifiers that can backtrack catastrophically: ${nested}`;
   return undefined;
 }

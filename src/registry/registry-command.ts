@@ -2,9 +2,10 @@ import { alignColumns } from "../text/align-columns.ts";
 import type { FetchOptions } from "./bounded-fetch.ts";
 import { nameProblem } from "./check-name.ts";
 import { fetchIndex } from "./fetch-index.ts";
-import type { RegistryEntry, RegistryIndex } from "./index-schema.ts";
+import type { IndexItem, RegistryIndex } from "./index-schema.ts";
 import { commitInstall, prepareInstall } from "./install.ts";
 import { listInstalled } from "./list-installed.ts";
+import { LIST_HEADER, listRows } from "./list-rows.ts";
 import { parseEntrySpec, pickKind, type EntrySpec } from "./entry-spec.ts";
 import { renderPreview } from "./preview.ts";
 import { RegistryRefusal, entryLabel, type RegistryKind } from "./refusal.ts";
@@ -55,22 +56,13 @@ class RegistryUsageError extends Error {}
 
 async function list(io: RegistryIo, query: string): Promise<number> {
   const index = await fetchIndex(io.registryUrl, io.fetchOptions);
-  // Every word must match somewhere, in any order: "force push" finds no-force-push ("git push --force").
-  const words = query.toLowerCase().split(/\s+/).filter(Boolean);
-  const rows: string[][] = [];
-  for (const kind of KINDS) {
-    for (const entry of entriesOf(index, kind)) {
-      const haystack = `${entry.name} ${entry.description} ${entry.author ?? ""}`.toLowerCase();
-      if (!words.every((word) => haystack.includes(word))) continue;
-      const state = (await isInstalled(io.home, kind, entry.name)) ? "installed" : "-";
-      rows.push([kind, entry.name, state, entry.description]);
-    }
-  }
+  const installed = [...(await listInstalled(io.home, "skill", io.err)), ...(await listInstalled(io.home, "plugin", io.err))];
+  const rows = listRows(index, installed, query);
   if (rows.length === 0) {
     io.out(query ? `Nothing in the registry matches ${JSON.stringify(query)}.` : "The registry is empty.");
     return 0;
   }
-  for (const line of alignColumns([["KIND", "NAME", "STATE", "DESCRIPTION"], ...rows])) io.out(line);
+  for (const line of alignColumns([LIST_HEADER, ...rows])) io.out(line);
   return 0;
 }
 
@@ -78,9 +70,8 @@ async function installed(io: RegistryIo): Promise<number> {
   const rows: string[][] = [];
   for (const kind of KINDS) {
     for (const item of await listInstalled(io.home, kind, io.err)) {
-      const description = item.kind === "skill" ? item.skill.description : item.manifest.description;
       const origin = item.origin;
-      rows.push([kind, item.name, origin?.installedAt.slice(0, 10) ?? "-", origin?.entryUrl ?? "origin not recorded", description]);
+      rows.push([kind, item.name, origin?.installedAt.slice(0, 10) ?? "-", origin?.entryUrl ?? "origin not recorded", item.description]);
     }
   }
   if (rows.length === 0) {
@@ -94,8 +85,11 @@ async function installed(io: RegistryIo): Promise<number> {
 async function add(io: RegistryIo, specText: string, yes: boolean): Promise<number> {
   const spec = checkedSpec(specText);
   const index = await fetchIndex(io.registryUrl, io.fetchOptions);
-  const kind = resolveKind(spec, specText, KINDS.filter((candidate) => entriesOf(index, candidate).some((entry) => entry.name === spec.name)), "in the registry");
-  const entry = entriesOf(index, kind).find((candidate) => candidate.name === spec.name)!;
+  const named = (kind: RegistryKind) => itemsOf(index, kind).find((item) => (item.ok ? item.entry.name : item.name) === spec.name);
+  const kind = resolveKind(spec, specText, KINDS.filter(named), "in the registry");
+  const item = named(kind)!;
+  if (!item.ok) throw new RegistryRefusal(entryLabel(kind, spec.name), item.reason);
+  const entry = item.entry;
   const prepared = await prepareInstall(kind, entry, io.registryUrl, io.fetchOptions);
   const label = entryLabel(kind, entry.name);
   if (!yes) {
@@ -139,4 +133,4 @@ function resolveKind(spec: EntrySpec, specText: string, kinds: RegistryKind[], w
   return kind;
 }
 
-const entriesOf = (index: RegistryIndex, kind: RegistryKind): RegistryEntry[] => (kind === "skill" ? index.skills : index.plugins);
+const itemsOf = (index: RegistryIndex, kind: RegistryKind): IndexItem[] => (kind === "skill" ? index.skills : index.plugins);

@@ -1,4 +1,4 @@
-import { hasControlChars } from "./control-chars.ts";
+import { describeHidden, findHidden } from "./hidden-chars.ts";
 import { LIMITS } from "./limits.ts";
 
 export type SkillFile = { name: string; description: string; body: string };
@@ -10,7 +10,14 @@ export type SkillParse = { ok: true; skill: SkillFile } | { ok: false; problem: 
  * Markdown body the model loads on demand. Values may be wrapped in single or double quotes.
  */
 export function parseSkillFile(text: string): SkillParse {
-  const lines = text.replace(/^\uFEFF/, "").split(/\r?\n/);
+  // A leading byte-order mark is how some editors save UTF-8; anywhere else U+FEFF is hidden text.
+  const unmarked = text.replace(/^\uFEFF/, "");
+  const hidden = findHidden(unmarked);
+  if (hidden) {
+    const line = unmarked.slice(0, hidden.index).split("\n").length;
+    return { ok: false, problem: `it contains ${describeHidden(hidden)} on line ${line}` };
+  }
+  const lines = unmarked.split(/\r?\n/);
   if (lines[0]?.trim() !== "---") return { ok: false, problem: "it does not start with a --- frontmatter line" };
   const end = lines.findIndex((line, index) => index > 0 && line.trim() === "---");
   if (end < 0) return { ok: false, problem: "its frontmatter has no closing --- line" };
@@ -28,7 +35,6 @@ export function parseSkillFile(text: string): SkillParse {
   }
   const body = lines.slice(end + 1).join("\n").trim();
   if (!body) return { ok: false, problem: "its body is empty" };
-  if (hasControlChars(text)) return { ok: false, problem: "it contains control characters" };
   return { ok: true, skill: { name, description, body } };
 }
 

@@ -2,6 +2,7 @@ import { decodeUtf8 } from "./bounded-fetch.ts";
 import type { RegistryEntry } from "./index-schema.ts";
 import { parsePluginManifest, type PluginManifest } from "./plugin-manifest.ts";
 import { RegistryRefusal, entryLabel, type RegistryKind } from "./refusal.ts";
+import { sha256Hex } from "./sha256.ts";
 import { parseSkillFile, type SkillFile } from "./skill-file.ts";
 
 export type ValidBody =
@@ -11,7 +12,7 @@ export type ValidBody =
 /** Checks fetched bytes against their index entry: pinned hash, well-formed body, and the same name. */
 export function validateBody(kind: RegistryKind, entry: RegistryEntry, bytes: Uint8Array): ValidBody {
   const label = entryLabel(kind, entry.name);
-  const sha256 = new Bun.CryptoHasher("sha256").update(bytes).digest("hex");
+  const sha256 = sha256Hex(bytes);
   if (entry.sha256 && entry.sha256 !== sha256) {
     throw new RegistryRefusal(label, `the body's sha256 is ${sha256}, not the ${entry.sha256} the index pins`);
   }

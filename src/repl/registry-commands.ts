@@ -4,7 +4,7 @@ import { registryCommand } from "../registry/registry-command.ts";
 import { renderSkillsTable } from "../registry/skills-table.ts";
 import type { ReplCommand } from "./commands.ts";
 
-const SESSION_NOTE = "Plugins apply from the next tool call; skill changes reach the model in the next session (/clear starts one).";
+const SESSION_NOTE = "Skill changes reach the model at its next call, plugin changes at the next tool call.";
 
 export const registryCommands: ReplCommand[] = [
   {
@@ -30,7 +30,7 @@ export const registryCommands: ReplCommand[] = [
         home,
         registryUrl: registryUrl ?? DEFAULT_REGISTRY_URL,
       });
-      // The instructions are fixed for the session (so the request prefix stays cached); say when a change lands.
+      // Say when a change lands: skills are told after the history (the cached prefix stays), plugins guard the next call.
       if (code === 0 && (argv[0] === "add" || argv[0] === "remove")) ctx.print(SESSION_NOTE);
     },
   },

@@ -3,7 +3,8 @@ import { systemPrompt } from "../agent/system-prompt.ts";
 import type { Notebook } from "../agent/notebook.ts";
 import { loadAgentsMd } from "../context/agents-md.ts";
 import { memorySection } from "../context/memory-section.ts";
-import { loadSkills } from "../registry/load-skills.ts";
+import type { LiveSkills } from "../registry/live-skills.ts";
+import type { Skill } from "../registry/load-skills.ts";
 import { createSkillTool } from "../registry/skill-tool.ts";
 import { skillsInstructions } from "../registry/skills-instructions.ts";
 import { createMemoryStore, type MemoryStore } from "../store/memory-store.ts";
@@ -18,9 +19,16 @@ import { toolSchema } from "../wire/tool-schema.ts";
 export type Prompt = {
   /** Built once per session: byte-identical on every step so the request prefix stays cached. */
   instructions: string;
+  /** Every tool the model may call, the `skill` tool included even before there is a skill to load. */
   tools: AnyTool[];
-  /** The tools as sent, converted once. */
+  /** The tools as sent, converted once; the `skill` tool only when the instructions list a skill. */
   toolSchemas: FunctionTool[];
+  /** The `skill` tool as sent, for a session whose first skill arrives mid-session. */
+  skillSchema: FunctionTool;
+  /** The skills the instructions list; later changes are told at the end of each request (prompt-for-request.ts). */
+  skills: readonly Skill[];
+  /** The skills available now. */
+  currentSkills(): Promise<readonly Skill[]>;
   memory?: MemoryStore;
 };
 
@@ -31,14 +39,16 @@ export type PromptOptions = {
   noMemory: boolean;
   /** The session's task list, read and replaced by `todo_write`. */
   notebook: Pick<Notebook, "todos">;
+  /** The skill folders, watched for the whole run (a new session's prompt reads them as they are then). */
+  skills: LiveSkills;
   warn: (line: string) => void;
 };
 
 /** The instructions and tools of a session: base prompt, AGENTS.md, skills, project memory. */
 export async function loadPrompt(opts: PromptOptions): Promise<Prompt> {
   const { home, cwd, warn } = opts;
-  const getSkills = () => loadSkills({ home, root: cwd, warn });
-  const [agents, skills] = await Promise.all([opts.noInstructions ? undefined : loadAgentsMd(home, cwd), getSkills()]);
+  const currentSkills = () => opts.skills.current();
+  const [agents, skills] = await Promise.all([opts.noInstructions ? undefined : loadAgentsMd(home, cwd), currentSkills()]);
   if (agents?.truncated) warn(`AGENTS.md instructions cut at 32 KiB (${agents.files.length} files)`);
   for (const skipped of agents?.skipped ?? []) warn(`AGENTS.md skipped: cannot read ${skipped}`);
 
@@ -57,16 +67,20 @@ export async function loadPrompt(opts: PromptOptions): Promise<Prompt> {
     skillsInstructions(skills),
     memoryText,
   ];
+  const skillTool = createSkillTool(currentSkills);
   const tools: AnyTool[] = [
     ...codingTools,
     createTodoWriteTool(opts.notebook),
     ...(memory ? [createRememberTool(memory), createRecallTool(memory), createForgetTool(memory)] : []),
-    ...(skills.length ? [createSkillTool(getSkills)] : []),
+    skillTool,
   ];
   return {
     instructions: sections.filter((s) => s !== "").join("\n\n"),
     tools,
-    toolSchemas: tools.map(toolSchema),
+    toolSchemas: tools.filter((tool) => tool !== skillTool || skills.length > 0).map(toolSchema),
+    skillSchema: toolSchema(skillTool),
+    skills,
+    currentSkills,
     ...(memory ? { memory } : {}),
   };
 }

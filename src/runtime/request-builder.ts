@@ -9,6 +9,7 @@ import { formatCount } from "../text/format-count.ts";
 import { requestParams, type ReasoningEffort } from "../wire/build-request.ts";
 import { activeStart } from "../wire/serialise-input.ts";
 import type { Prompt } from "./load-prompt.ts";
+import { promptForRequest } from "./prompt-for-request.ts";
 
 export type RequestDeps = {
   session: () => LiveSession;
@@ -47,14 +48,17 @@ export function createRequestBuilder(deps: RequestDeps) {
       }
       const { model, id, notebook } = session.state;
       const prompt = deps.prompt();
+      // A skill installed since the session began is told after the history: the cached prefix stays as it was.
+      const current = promptForRequest(prompt, await prompt.currentSkills());
+      const trailer = [todoTrailer(notebook.todos), current.skillsNote].filter((part) => part !== undefined).join("\n\n");
       const spec = {
         model,
         instructions: prompt.instructions,
-        tools: prompt.toolSchemas,
+        tools: current.tools,
         params: requestParams({ model, sessionId: id, reasoningEffort: deps.config.reasoningEffort }),
         limits: limitsOf(session, deps.config),
         harder,
-        trailer: todoTrailer(notebook.todos),
+        trailer: trailer || undefined,
       };
       let composed = composeRequest(messages, spec);
       if (composed.needsSummary && !summaryFailed) {

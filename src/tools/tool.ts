@@ -33,6 +33,12 @@ export type ToolContext = {
   sandbox?: CommandSandbox;
   /** Whether a direct read of this file would be denied (a secret, a deny rule): a folder-wide read skips it. */
   readDenied?: (absolutePath: string) => boolean;
+  /**
+   * Why a write landing on this real path is refused whatever the rules say (a secret file), or undefined.
+   * The file tools ask it where a write really lands, once its folder is open: the path judged before the
+   * call may have been redirected by a symlink since.
+   */
+  writeRefused?: (absolutePath: string) => string | undefined;
 };
 
 /** A preview has no side effects, so it runs no process and needs no environment. */

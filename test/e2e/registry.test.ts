@@ -2,26 +2,22 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { makeTestCertificate, removeCertificate, startHttpsServer, type TestCa, type TestHttps } from "../support/https-server.ts";
-import { filesUnder, pluginText } from "../support/registry-fixture.ts";
-import { homeWithRegistry, serveIndex, serveShippedRegistry, shippedFile } from "../support/registry-site.ts";
+import { filesUnder, pluginText, sha256, skillText } from "../support/registry-fixture.ts";
+import { MIXED, homeWithRegistry, serveIndex, serveMixedIndex, serveShippedRegistry, shippedFile } from "../support/registry-site.ts";
 import { runShiro, tempDir } from "../support/run-shiro.ts";
 
 let ca: TestCa;
 let https: TestHttps;
 let shippedUrl: string;
 let hostileUrl: string;
-let httpIndexUrl: string;
+let mixedUrl: string;
 
 beforeAll(() => {
   ca = makeTestCertificate();
   https = startHttpsServer(ca);
   shippedUrl = serveShippedRegistry(https);
   const url = (file: string) => `${https.origin}/${file}`;
-  // One bad entry refuses a whole index, so the http: entry gets an index of its own.
-  httpIndexUrl = serveIndex(https, "/http-index.json", {
-    skills: [{ name: "plain-http", description: "Served over plain http.", url: "http://127.0.0.1:9/plain-http.md" }],
-    plugins: [],
-  });
+  mixedUrl = serveMixedIndex(https);
   https.routes.set("/evil/bounce.md", () => new Response(null, { status: 302, headers: { location: "http://127.0.0.1:9/bounce.md" } }));
   hostileUrl = serveIndex(
     https,
@@ -63,13 +59,13 @@ describe("shiro registry through the binary (local HTTPS registry, NODE_EXTRA_CA
     const all = await shiro(["list"], home);
     expect([all.code, all.stderr]).toEqual([0, ""]);
     const table = lines(all.stdout);
-    expect(table[0]).toMatch(/^KIND +NAME +STATE +DESCRIPTION$/);
-    expectAligned(table, ["KIND", "NAME", "STATE", "DESCRIPTION"]);
+    expect(table[0]).toMatch(/^KIND +NAME +STATE +VERSION +DESCRIPTION$/);
+    expectAligned(table, ["KIND", "NAME", "STATE", "VERSION", "DESCRIPTION"]);
     const shipped = JSON.parse(shippedFile("registry-index.json"));
     expect(table).toHaveLength(1 + shipped.skills.length + shipped.plugins.length);
     for (const kind of ["skill", "plugin"] as const) {
       for (const entry of shipped[`${kind}s`]) {
-        expect(table.some((row) => row.match(new RegExp(`^${kind} +${entry.name} +- +`)) && row.endsWith(entry.description))).toBe(true);
+        expect(table.some((row) => row.match(new RegExp(`^${kind} +${entry.name} +- +${entry.sha256.slice(0, 12)} +`)) && row.endsWith(entry.description))).toBe(true);
       }
     }
 
@@ -156,12 +152,46 @@ describe("shiro registry through the binary (local HTTPS registry, NODE_EXTRA_CA
     expect((await shiro(["installed"], home)).stdout).toBe("Nothing installed from a registry. Try: registry list\n");
   });
 
-  test("hostile entries are refused with one line and nothing on disk", async () => {
-    const httpHome = homeWithRegistry(httpIndexUrl);
-    const http = await shiro(["add", "plain-http", "--yes"], httpHome);
-    expect([http.code, http.stderr]).toEqual([1, 'refused skill "plain-http": http: URLs are not allowed, only https:\n']);
-    expect(registryFiles(httpHome)).toEqual([]);
+  test("list describes an installed entry from the installed file (description, version), whatever the index says now", async () => {
+    const installed = skillText("notes", "Draft release notes.", "Version one.");
+    let served = { description: "Draft release notes.", body: installed };
+    https.routes.set("/changing/notes.md", () => new Response(served.body));
+    https.routes.set("/changing-index.json", () =>
+      Response.json({ skills: [{ name: "notes", description: served.description, url: `${https.origin}/changing/notes.md`, sha256: sha256(served.body) }], plugins: [] }),
+    );
+    const home = homeWithRegistry(`${https.origin}/changing-index.json`);
+    expect((await shiro(["add", "notes", "--yes"], home)).code).toBe(0);
+    const row = async () => lines((await shiro(["list"], home)).stdout)[1]!.split(/ {2,}/);
+    const version = sha256(installed).slice(0, 12);
 
+    served = { ...served, description: "Release notes, rewritten by whoever edits the index." };
+    expect(await row()).toEqual(["skill", "notes", "installed", version, "Draft release notes."]);
+    served = { description: "Version two.", body: skillText("notes", "Version two.", "Version two.") };
+    expect(await row()).toEqual(["skill", "notes", "installed, index differs", version, "Draft release notes."]);
+  });
+
+  test("one good entry among six hostile ones: the good one lists and installs, each hostile one is listed as refused", async () => {
+    const home = homeWithRegistry(mixedUrl);
+    const listed = await shiro(["list"], home);
+    expect([listed.code, listed.stderr]).toEqual([0, ""]);
+    const rows = lines(listed.stdout).slice(1).map((row) => row.split(/ {2,}/));
+    expect(rows[0]).toEqual(["skill", MIXED.good, "-", expect.stringMatching(/^[0-9a-f]{12}$/), MIXED.goodDescription]);
+    expect(rows.slice(1).map((row) => row.slice(0, 4))).toEqual(MIXED.hostile.map(({ kind, shown }) => [kind, shown, "refused", "-"]));
+    MIXED.hostile.forEach(({ reason }, i) => expect(rows[i + 1]![4]).toStartWith(reason));
+
+    const good = await shiro(["add", MIXED.good, "--yes"], home);
+    expect([good.code, good.stderr]).toEqual([0, ""]);
+    for (const { kind, shown, reason } of MIXED.hostile.filter((entry) => !/^["#]/.test(entry.shown))) {
+      const refused = await shiro(["add", `${kind}:${shown}`, "--yes"], home);
+      expect([refused.code, refused.stdout]).toEqual([1, ""]);
+      expect(lines(refused.stderr)).toHaveLength(1);
+      expect(refused.stderr).toStartWith(`refused ${kind} "${shown}": ${reason}`);
+    }
+    expect(registryFiles(home)).toEqual([`skills/${MIXED.good}.md`, `skills/${MIXED.good}.origin.json`]);
+    expect(https.requested.filter((path) => path.startsWith("/mixed/"))).toEqual([`/mixed/${MIXED.good}.md`]); // no hostile body was even fetched
+  });
+
+  test("hostile bodies are refused with one line and nothing on disk", async () => {
     const home = homeWithRegistry(hostileUrl);
     const bounce = await shiro(["add", "bounce", "--yes"], home);
     expect(bounce.code).toBe(1);

@@ -49,12 +49,13 @@ describe("registry list and search", () => {
   test("list prints an aligned table of both kinds", async () => {
     const ran = await run(["list"]);
     expect(ran).toMatchObject({ code: 0, err: [] });
+    const pinned = sha256(commitSkill).slice(0, 12);
     expect(ran.out).toEqual([
-      "KIND    NAME            STATE  DESCRIPTION",
-      "skill   commit-message  -      Write a commit message.",
-      "skill   shared          -      A skill called shared.",
-      "plugin  no-force-push   -      Refuse git push --force.",
-      "plugin  shared          -      A plugin called shared.",
+      "KIND    NAME            STATE  VERSION       DESCRIPTION",
+      `skill   commit-message  -      ${pinned}  Write a commit message.`,
+      "skill   shared          -      -             A skill called shared.",
+      "plugin  no-force-push   -      -             Refuse git push --force.",
+      "plugin  shared          -      -             A plugin called shared.",
     ]);
   });
 
@@ -72,7 +73,7 @@ describe("registry list and search", () => {
   test("list marks what is installed", async () => {
     await run(["add", "commit-message", "--yes"]);
     const ran = await run(["list"]);
-    expect(ran.out[1]).toBe("skill   commit-message  installed  Write a commit message.");
+    expect(ran.out[1]).toBe(`skill   commit-message  installed  ${sha256(commitSkill).slice(0, 12)}  Write a commit message.`);
   });
 });
 

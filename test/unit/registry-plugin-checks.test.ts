@@ -2,11 +2,11 @@ import { afterEach, beforeEach, expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { GateCall } from "../../src/guard/verdict.ts";
-import { catastrophicPart } from "../../src/registry/catastrophic-regex.ts";
 import { commitInstall } from "../../src/registry/install.ts";
 import { loadPluginChecks, pluginCheck } from "../../src/registry/plugin-checks.ts";
 import { parsePluginManifest } from "../../src/registry/plugin-manifest.ts";
 import { validateBody } from "../../src/registry/validate-body.ts";
+import { randomText, seededRandom } from "../support/random-pattern.ts";
 import { pluginText, removeDir, sha256, tempHome } from "../support/registry-fixture.ts";
 
 let home: string;
@@ -48,19 +48,10 @@ test("a rule without a pattern denies the tool outright; * means every tool", ()
 test("a plugin file edited on disk is re-validated and skipped with a warning", async () => {
   await install("no-rm", [{ tools: ["bash"], commandPattern: "rm", reason: "r" }]);
   const path = join(home, "registry/plugins/no-rm.json");
-  writeFileSync(path, pluginText("no-rm", [{ tools: ["bash"], commandPattern: "(x+)+y", reason: "r" }]));
+  writeFileSync(path, pluginText("no-rm", [{ tools: ["bash"], commandPattern: "(x+)\\1y", reason: "r" }]));
   const warnings: string[] = [];
   expect(await loadPluginChecks(home, (line) => warnings.push(line))).toEqual([]);
-  expect(warnings).toEqual([`skipping installed plugin ${path}: deny[0]: commandPattern has nested quantifiers that can backtrack catastrophically: (x+)+`]);
-});
-
-test("the catastrophic-regex detector refuses nested repetition and accepts ordinary patterns", () => {
-  for (const bad of ["(a+)+", "(.*)*", "^(\\w+\\s?){2,}$", "(?:a|b+)*", "((ab)*c)+", "(?<word>x*)+", "(a{1,3})*", "(a*)+?"]) {
-    expect([bad, catastrophicPart(bad)]).toEqual([bad, expect.any(String)]);
-  }
-  for (const good of ["(^|/)\\.env(\\.[^/]*)?$", "[(a+)+]", "\\(a+\\)+", "(ab)+", "(a+)?", "(a*){1}", "\\bgit\\s.*push", "(a|b)*c", "x{2,}"]) {
-    expect([good, catastrophicPart(good)]).toEqual([good, undefined]);
-  }
+  expect(warnings).toEqual([`skipping installed plugin ${path}: deny[0]: commandPattern uses a backreference (\\1), which the linear-time matcher does not support`]);
 });
 
 const shipped = async (name: string) => {
@@ -88,4 +79,21 @@ test("shipped file plugins guard .env files and lockfiles, not their look-alikes
   for (const lock of ["bun.lock", "web/package-lock.json", "Cargo.lock", "go.sum"]) expect(locks(write(lock))?.decision).toBe("deny");
   expect(locks(write("package.json"))).toBeUndefined();
   expect(locks(write("src/yarn.lock.ts"))).toBeUndefined();
+});
+
+test("a rule that would take too long on a call refuses it at once, naming the rule (deny rules fail closed)", () => {
+  // Its sets of live states never repeat, so the matcher works ~100 states per character: linear, but slow.
+  const parsed = parsePluginManifest(pluginText("thrash", [{ tools: ["bash"], commandPattern: "xyz[ab]*a[ab]{99}!", reason: "r" }]));
+  if (!parsed.ok) throw new Error(parsed.problem);
+  const check = pluginCheck(parsed.manifest);
+  const noise = randomText(seededRandom(3), 128 * 1024, "ab");
+  const started = performance.now();
+  expect(check(bash(`xyz${noise}`))).toEqual({ decision: "deny", reason: "plugin thrash: deny[0] could not be checked on this call within its work limit, so the call was refused", rule: "plugin:thrash" });
+  expect(performance.now() - started).toBeLessThan(500); // ~15 ms; without the limit, seconds
+  expect(check(bash(`xyz${noise.slice(0, 2000)}`))).toBeUndefined(); // an ordinary length is decided
+});
+
+test("the shipped plugins decide a 128 KiB command far inside their work limit", async () => {
+  const command = `git push ${"origin --follow-tags ".repeat(7000)} | curl -s x > out.txt`.slice(0, 128 * 1024);
+  for (const name of ["no-force-push", "no-curl-pipe-sh", "no-env-writes"]) expect([name, (await shipped(name))(bash(command))]).toEqual([name, undefined]);
 });

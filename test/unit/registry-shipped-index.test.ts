@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { join } from "node:path";
-import { parseIndex, type RegistryEntry } from "../../src/registry/index-schema.ts";
+import { parseIndex, type IndexItem, type RegistryEntry } from "../../src/registry/index-schema.ts";
 import { DEFAULT_REGISTRY_URL } from "../../src/registry/limits.ts";
 import type { RegistryKind } from "../../src/registry/refusal.ts";
 import { validateBody } from "../../src/registry/validate-body.ts";
@@ -11,10 +11,13 @@ const repo = join(import.meta.dir, "../..");
 const rawBase = DEFAULT_REGISTRY_URL.slice(0, DEFAULT_REGISTRY_URL.lastIndexOf("/") + 1);
 const indexText = await Bun.file(join(repo, "registry-index.json")).text();
 const index = parseIndex(indexText, DEFAULT_REGISTRY_URL);
-const entries: [RegistryKind, RegistryEntry][] = [
-  ...index.skills.map((entry) => ["skill", entry] as [RegistryKind, RegistryEntry]),
-  ...index.plugins.map((entry) => ["plugin", entry] as [RegistryKind, RegistryEntry]),
-];
+// Every shipped entry must be usable: a refused one would only show up as a "refused" row.
+const usable = (kind: RegistryKind, items: IndexItem[]): [RegistryKind, RegistryEntry][] =>
+  items.map((item) => {
+    if (!item.ok) throw new Error(`shipped ${kind} ${item.name} is refused: ${item.reason}`);
+    return [kind, item.entry];
+  });
+const entries = [...usable("skill", index.skills), ...usable("plugin", index.plugins)];
 
 /** The file in this repository that an entry's raw URL serves. */
 const localPath = (entry: RegistryEntry) => join(repo, entry.url.slice(rawBase.length));
