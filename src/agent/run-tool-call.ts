@@ -23,6 +23,8 @@ type Deps = {
   sandbox?: (level: SandboxLevel) => Promise<CommandSandbox>;
   /** Whether `tool` reading `path` directly would be denied; what a folder-wide read must skip. */
   readDenied?: (tool: string, path: string, root: string) => boolean;
+  /** Name globs of the files a search leaves unopened (secrets), handed to every tool as is. */
+  secretGlobs?: readonly string[];
   /** What tool processes get: the environment without its secrets. */
   env: Readonly<Record<string, string>>;
   /** Hides secret values in every output, streamed or final, before the model, a person or a file sees it. */
@@ -64,6 +66,7 @@ export async function* runToolCall(call: ToolCallPart, deps: Deps): AsyncGenerat
   if (tool.kind === "write" || tool.kind === "exec") await deps.beforeSideEffect?.();
 
   const chunks: string[] = [];
+  const notices: string[] = [];
   let wake: (() => void) | undefined;
   const ctx: ToolContext = {
     root: deps.root,
@@ -72,8 +75,13 @@ export async function* runToolCall(call: ToolCallPart, deps: Deps): AsyncGenerat
     interrupt: deps.interruptSignal?.(),
     ...(tool.kind === "exec" && deps.sandbox ? { sandbox: await deps.sandbox(verdict.sandbox ?? "read-only") } : {}),
     ...(deps.readDenied ? { readDenied: (path: string) => deps.readDenied!(tool.name, path, deps.root) } : {}),
+    ...(deps.secretGlobs ? { secretGlobs: deps.secretGlobs } : {}),
     onOutput: (chunk) => {
       chunks.push(chunk);
+      wake?.();
+    },
+    notice: (text) => {
+      notices.push(text);
       wake?.();
     },
   };
@@ -86,12 +94,17 @@ export async function* runToolCall(call: ToolCallPart, deps: Deps): AsyncGenerat
   function* show(chunk: string): Generator<AgentEvent> {
     if (chunk) yield { type: "tool-output", callId: call.callId, chunk };
   }
-  // Stream partial output as it arrives, until the tool settles.
+  function* told(): Generator<AgentEvent> {
+    for (const text of notices.splice(0)) yield { type: "notice", level: "warn", text: deps.redactor.text(text) };
+  }
+  // Stream partial output and notices as they arrive, until the tool settles.
   while (!settled) {
-    if (chunks.length === 0) await new Promise<void>((resolve) => (wake = resolve));
+    if (chunks.length === 0 && notices.length === 0) await new Promise<void>((resolve) => (wake = resolve));
     wake = undefined;
+    yield* told();
     for (const chunk of chunks.splice(0)) yield* show(redacting.push(chunk));
   }
+  yield* told();
   await running;
   // What came with the result, and the tail held back in case it began a secret.
   yield* show(redacting.push(chunks.splice(0).join("")) + redacting.flush());

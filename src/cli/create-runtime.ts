@@ -60,6 +60,7 @@ export type RuntimeOptions = {
   interruptSignal?: () => AbortSignal;
   sandbox?: (level: SandboxLevel) => Promise<CommandSandbox>;
   readDenied?: (tool: string, path: string, root: string) => boolean;
+  secretGlobs?: readonly string[];
   /** The environment tool processes get (secrets removed), and what hides secret values in their output. */
   toolEnv: Readonly<Record<string, string>>;
   redactor: Redactor;
@@ -173,6 +174,7 @@ export function createRuntime(opts: RuntimeOptions): Runtime {
         interruptSignal: opts.interruptSignal,
         sandbox: opts.sandbox,
         readDenied: opts.readDenied,
+        secretGlobs: opts.secretGlobs,
         beforeSideEffect: autosave.flush,
         env: opts.toolEnv,
         redactor: opts.redactor,

@@ -5,6 +5,7 @@ import type { Authorize } from "../agent/run-tool-call.ts";
 import type { AskAnswer, AskRequest } from "../guard/authorize.ts";
 import { createAuthorize } from "../guard/authorize.ts";
 import { createReadCheck } from "../guard/read-check.ts";
+import { SECRET_GLOBS } from "../guard/secret-globs.ts";
 import { permissionsSchema } from "../guard/rules.ts";
 import { SessionAllows } from "../guard/session-allows.ts";
 import { livePluginChecks } from "../registry/live-plugin-checks.ts";
@@ -74,6 +75,7 @@ export async function startSession(opts: StartOptions): Promise<Runtime> {
     interruptSignal: opts.interruptSignal,
     sandbox: sandbox.at,
     readDenied: createReadCheck({ rules: rules.data, extraChecks: plugins.checks }),
+    secretGlobs: SECRET_GLOBS,
     toolEnv: secrets.env,
     redactor,
   });
