@@ -56,6 +56,8 @@ export type WalkOptions = {
   skip?: (name: string, path: string) => boolean;
   /** Leaves out symlinks to files too (a search does not follow links, as ripgrep does not). */
   noLinks?: boolean;
+  /** Whose .gitignore files apply: by default `root`, or `dir` itself when it lies outside `root`. */
+  ignoreRoot?: string;
 };
 export type WalkResult = { paths: string[]; truncated: boolean; skipped: number };
 
@@ -67,7 +69,7 @@ export type WalkResult = { paths: string[]; truncated: boolean; skipped: number 
 export async function walkFiles(root: string, dir: string, options: WalkOptions = {}): Promise<WalkResult> {
   const limit = options.limit ?? WALK_LIMIT;
   const start = resolve(root, dir);
-  const ignoreRoot = isInside(start, resolve(root)) ? resolve(root) : start;
+  const ignoreRoot = options.ignoreRoot ?? (isInside(start, resolve(root)) ? resolve(root) : start);
   const ignore = loadIgnore(ignoreRoot);
   const paths: string[] = [];
   let truncated = false;

@@ -1,0 +1,136 @@
+import { existsSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import type { MatchList } from "./match-list.ts";
+import { displayPath, relativePosix } from "./resolve-path.ts";
+import type { SearchScope } from "./search-scope.ts";
+
+export type RipgrepRun = {
+  rg: string;
+  scope: SearchScope;
+  /** rustRegex's widening of `regex`: what rg looks for; every line it reports is tested with `regex` again. */
+  rust: string;
+  regex: RegExp;
+  secretGlobs: readonly string[];
+  env: Readonly<Record<string, string>>;
+  signal: AbortSignal;
+  matches: MatchList;
+};
+
+/**
+ * `refused`: secret files left unopened, and files whose matches may not be shown. `unusable`: rg could
+ * not run this search — the pattern or glob (`broken: false`), or rg itself (too old, not ripgrep).
+ */
+export type RipgrepOutcome = { refused: number } | { unusable: string; broken: boolean };
+
+const PATTERN_REFUSED = /regex parse error|error parsing glob|is not allowed in a regex/;
+const FLAGS_REFUSED = /Found argument|unrecognized|unexpected argument|invalid value/i;
+
+/**
+ * A folder search by ripgrep that behaves as the walk does: .gitignore files of the root and below (not
+ * above it, not the global or .ignore ones), hidden files, no .git/, links not followed, secrets never
+ * opened. Beside it a second rg lists the secret files alone, so the result can say how many were left out.
+ */
+export async function ripgrepSearch(run: RipgrepRun): Promise<RipgrepOutcome> {
+  const { scope } = run;
+  const { target, globArgs } = placement(scope);
+  const common = [
+    "--no-config", "--no-require-git", "--no-ignore-parent", "--no-ignore-global", "--no-ignore-dot", "--no-ignore-exclude",
+    "--hidden", "--null", "--color", "never", ...ancestorIgnoreFiles(scope).flatMap((file) => ["--ignore-file", file]),
+  ];
+  const exclude = run.secretGlobs.flatMap((glob) => ["--iglob", `!${glob}`]);
+  const only = run.secretGlobs.flatMap((glob) => ["--iglob", glob]);
+  const search = [...common, "--line-number", "--with-filename", "--no-heading", ...globArgs, "-g", "!.git", ...exclude, "-e", run.rust, "--", target];
+  let searching, listing;
+  try {
+    searching = spawn(search, run);
+    listing = only.length ? spawn([...common, "--files", ...only, "-g", "!.git", "--", target], run) : undefined;
+  } catch (err) {
+    return { unusable: (err as Error).message, broken: true };
+  }
+
+  // Each file is judged once, at its first match: whether grep searches it at all, and whether it may be shown.
+  const files = new Map<string, { shown?: string }>();
+  let refused = 0;
+  const decoder = new TextDecoder();
+  await records(searching.stdout, true, (pathBytes, rest) => {
+    const path = decoder.decode(pathBytes);
+    let file = files.get(path);
+    if (!file) {
+      const abs = resolve(scope.ignoreRoot, path);
+      const wanted = scope.wanted(abs);
+      file = wanted && scope.mayShow(abs) ? { shown: displayPath(scope.root, abs) } : {};
+      if (wanted && !file.shown) refused++;
+      files.set(path, file);
+    }
+    if (file.shown === undefined) return;
+    const colon = rest.indexOf(0x3a);
+    const text = decoder.decode(rest.subarray(colon + 1));
+    if (run.regex.test(text)) run.matches.add(file.shown, Number(decoder.decode(rest.subarray(0, colon))), text);
+  });
+  const [code, stderr] = await Promise.all([searching.exited, new Response(searching.stderr).text()]);
+  if (code === 2 && files.size === 0 && (PATTERN_REFUSED.test(stderr) || FLAGS_REFUSED.test(stderr))) {
+    listing?.kill();
+    return { unusable: stderr.trim().split("\n")[0]!, broken: !PATTERN_REFUSED.test(stderr) };
+  }
+  // rg stops at a NUL byte; one found after matching lines makes the file binary after all.
+  for (const [, path] of stderr.matchAll(/^(.*): WARNING: stopped searching binary file/gm)) {
+    const shown = files.get(path!)?.shown;
+    if (shown) run.matches.drop(shown);
+  }
+  if (listing) {
+    await records(listing.stdout, false, (pathBytes) => {
+      if (scope.wanted(resolve(scope.ignoreRoot, decoder.decode(pathBytes)))) refused++;
+    });
+    await listing.exited;
+  }
+  return { refused };
+}
+
+/** What rg is pointed at, from the ignore root it runs in (so its globs anchor there), and grep's glob as rg reads it. */
+function placement(scope: SearchScope) {
+  const target = relativePosix(scope.ignoreRoot, scope.dir) || ".";
+  if (scope.glob === undefined) return { target, globArgs: [] };
+  // A glob with "/" is relative to the folder searched; rg anchors it at its working folder.
+  const prefix = scope.glob.includes("/") && target !== "." ? `${target.replace(/[\\*?[\]{}!]/g, "\\$&")}/` : "";
+  return { target, globArgs: ["-g", prefix + scope.glob] };
+}
+
+/**
+ * The .gitignore files of the folders from the ignore root down to the one above `dir`, which rg does
+ * not read for a search of `dir` (it reads those at and below it). Their patterns anchor at the root,
+ * so one anchored in a middle folder may let rg search too much, never too little: every file rg
+ * reports is checked against the real rules again.
+ */
+function ancestorIgnoreFiles(scope: SearchScope): string[] {
+  if (scope.dir === scope.ignoreRoot) return [];
+  const parts = relativePosix(scope.ignoreRoot, dirname(scope.dir)).split("/").filter((p) => p !== "" && p !== ".");
+  return [scope.ignoreRoot, ...parts.map((_, i) => join(scope.ignoreRoot, ...parts.slice(0, i + 1)))].map((dir) => join(dir, ".gitignore")).filter((file) => existsSync(file));
+}
+
+function spawn(args: string[], run: RipgrepRun) {
+  const proc = Bun.spawn([run.rg, ...args], { cwd: run.scope.ignoreRoot, env: { ...run.env }, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
+  const stop = () => proc.kill();
+  run.signal.addEventListener("abort", stop, { once: true });
+  void proc.exited.then(() => run.signal.removeEventListener("abort", stop));
+  return proc;
+}
+
+/**
+ * Splits rg's `--null` output into records: a path up to its NUL, then for a search `line:text` up to
+ * the newline. Bytes stay bytes until a record is whole, so a chunk may end anywhere.
+ */
+async function records(stream: ReadableStream<Uint8Array>, withText: boolean, onRecord: (path: Uint8Array, rest: Uint8Array) => void): Promise<void> {
+  let pending: Uint8Array = new Uint8Array(0);
+  for await (const chunk of stream) {
+    const bytes = pending.length ? Buffer.concat([pending, chunk]) : chunk;
+    let at = 0;
+    while (at < bytes.length) {
+      const nul = bytes.indexOf(0, at);
+      const end = nul === -1 ? -1 : withText ? bytes.indexOf(0x0a, nul) : nul;
+      if (end === -1) break;
+      onRecord(bytes.subarray(at, nul), bytes.subarray(nul + 1, end));
+      at = end + 1;
+    }
+    pending = bytes.subarray(at);
+  }
+}

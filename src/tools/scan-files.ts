@@ -1,0 +1,85 @@
+import { closeSync, fstatSync, openSync, readSync } from "node:fs";
+import type { MatchList } from "./match-list.ts";
+import { displayPath } from "./resolve-path.ts";
+import { looksBinary } from "./text-file.ts";
+
+/** Without ripgrep a file is read whole into memory, so one larger than this is named instead of searched. */
+export const SCAN_MAX_BYTES = 5 * 1024 * 1024;
+
+export type ScanRun = {
+  root: string;
+  files: readonly string[];
+  regex: RegExp;
+  matches: MatchList;
+  signal: AbortSignal;
+  /** Whether a file's matches may be shown, asked at its first match (a folder search); without it, all are. */
+  mayShow?: (abs: string) => boolean;
+};
+
+/**
+ * grep's own search, when ripgrep is not there: each file read in one go, skipped when binary, and
+ * split into lines only when the whole text matches the pattern with `m` (a line's match is always a
+ * match of the whole text then, so nothing is lost; most files are passed over at that first test).
+ */
+export async function scanFiles(run: ScanRun): Promise<{ tooLarge: string[]; refused: number }> {
+  // A lookaround may see past a line's end in the whole text, so those patterns go line by line.
+  const whole = /\(\?<?[=!]/.test(run.regex.source) ? undefined : new RegExp(run.regex.source, "m");
+  const decoder = new TextDecoder();
+  const tooLarge: string[] = [];
+  let refused = 0;
+  let pausedAt = performance.now();
+  for (const abs of run.files) {
+    if (run.signal.aborted) break;
+    // Synchronous reads are twice as fast here as promises; a pause every few ms keeps Esc working.
+    if (performance.now() - pausedAt > 20) {
+      await new Promise((resolve) => setImmediate(resolve));
+      pausedAt = performance.now();
+    }
+    const bytes = readSmall(abs);
+    if (bytes === "too large") tooLarge.push(displayPath(run.root, abs));
+    if (typeof bytes === "string" || looksBinary(bytes)) continue;
+    const text = decoder.decode(bytes);
+    if (whole && !whole.test(text)) continue;
+    let shown: string | undefined;
+    const lines = text.split("\n");
+    if (text.endsWith("\n")) lines.pop(); // no line after the last newline, as ripgrep counts them
+    for (let i = 0; i < lines.length; i++) {
+      if (!run.regex.test(lines[i]!)) continue;
+      if (shown === undefined) {
+        if (run.mayShow && !run.mayShow(abs)) {
+          refused++;
+          break;
+        }
+        shown = displayPath(run.root, abs);
+      }
+      run.matches.add(shown, i + 1, lines[i]!);
+    }
+  }
+  return { tooLarge, refused };
+}
+
+/** The bytes of a file up to SCAN_MAX_BYTES; "too large" past it, "unreadable" when it cannot be read. */
+function readSmall(abs: string): Uint8Array | "too large" | "unreadable" {
+  let fd: number;
+  try {
+    fd = openSync(abs, "r");
+  } catch {
+    return "unreadable";
+  }
+  try {
+    const size = fstatSync(fd).size;
+    if (size > SCAN_MAX_BYTES) return "too large";
+    const bytes = Buffer.allocUnsafe(size);
+    let read = 0;
+    while (read < size) {
+      const n = readSync(fd, bytes, read, size - read, read);
+      if (n === 0) break;
+      read += n;
+    }
+    return bytes.subarray(0, read);
+  } catch {
+    return "unreadable";
+  } finally {
+    closeSync(fd);
+  }
+}
