@@ -36,7 +36,7 @@ export const glob = defineTool({
     const lead = fixedLead(pattern);
     const start = await walkable(dir, lead, ignoreRoot);
     if (typeof start !== "string") return { output: `No files match ${args.pattern} in ${where}.${start.hidden ? ` (${start.hidden} is hidden by .gitignore; give it as \`path\` to search it.)` : ""}` };
-    const { paths, truncated } = await walkFiles(ctx.root, start, { ignoreRoot });
+    const { paths, truncated } = await walkFiles(ctx.root, start, { ignoreRoot, signal: ctx.signal });
     const matches = paths
       .map((p) => resolveIn(ctx.root, p))
       .filter((abs) => matcher.match(relativePosix(dir, abs)))

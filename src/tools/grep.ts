@@ -67,10 +67,18 @@ async function searchFolder(scope: SearchScope, regex: RegExp, matches: MatchLis
       noticeNoRipgrep(ctx.notice, `${rg} cannot run this search (${outcome.unusable})`);
     }
   } else if (!rg) noticeNoRipgrep(ctx.notice, "ripgrep (rg) is not on PATH");
-  const walk = await walkFiles(scope.root, scope.dir, { skip: secretTest(ctx.secretGlobs), noLinks: true });
+  const secret = secretTest(ctx.secretGlobs);
+  let unopened = 0;
+  // Counted as the rg listing counts them: the secrets grep would have searched (those the glob takes).
+  const skip = (name: string, path: string) => {
+    if (!secret(name, path)) return false;
+    if (scope.globTakes(resolveIn(scope.root, path))) unopened++;
+    return true;
+  };
+  const walk = await walkFiles(scope.root, scope.dir, { skip, noLinks: true, signal: ctx.signal });
   const files = walk.paths.map((p) => resolveIn(scope.root, p)).filter(scope.globTakes);
   const scanned = await scanFiles({ root: scope.root, files, regex, matches, signal: ctx.signal, mayShow: scope.mayShow });
-  return { refused: walk.skipped + scanned.refused, tooLarge: scanned.tooLarge, cut: walk.truncated };
+  return { refused: unopened + scanned.refused, tooLarge: scanned.tooLarge, cut: walk.truncated };
 }
 
 function report(args: { pattern: string; glob?: string }, searched: string, matches: MatchList, found: Found): string {

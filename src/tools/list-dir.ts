@@ -28,7 +28,7 @@ export const listDir = defineTool({
     const shown = displayPath(ctx.root, dir);
     if (!info) throw new ToolError(`Folder not found: ${shown}.`);
     if (!info.isDirectory()) throw new ToolError(`${shown} is a file, not a folder. Use read_file to read it.`);
-    const { paths, truncated } = await walkFiles(ctx.root, dir, { includeDirs: true, maxDepth: args.depth ?? LIST_DEFAULT_DEPTH });
+    const { paths, truncated } = await walkFiles(ctx.root, dir, { includeDirs: true, maxDepth: args.depth ?? LIST_DEFAULT_DEPTH, signal: ctx.signal });
     if (paths.length === 0) return { output: `${shown}/ is empty (or everything in it is gitignored).` };
     const lines = [`${shown}/`];
     for (const p of paths.slice(0, LIST_MAX_ENTRIES)) {

@@ -2,6 +2,7 @@ import { closeSync, fstatSync, openSync, readSync } from "node:fs";
 import type { MatchList } from "./match-list.ts";
 import { displayPath } from "./resolve-path.ts";
 import { looksBinary } from "./text-file.ts";
+import { breather } from "./breather.ts";
 
 /** Without ripgrep a file is read whole into memory, so one larger than this is named instead of searched. */
 export const SCAN_MAX_BYTES = 5 * 1024 * 1024;
@@ -27,14 +28,10 @@ export async function scanFiles(run: ScanRun): Promise<{ tooLarge: string[]; ref
   const decoder = new TextDecoder();
   const tooLarge: string[] = [];
   let refused = 0;
-  let pausedAt = performance.now();
+  const breathe = breather();
   for (const abs of run.files) {
+    await breathe();
     if (run.signal.aborted) break;
-    // Synchronous reads are twice as fast here as promises; a pause every few ms keeps Esc working.
-    if (performance.now() - pausedAt > 20) {
-      await new Promise((resolve) => setImmediate(resolve));
-      pausedAt = performance.now();
-    }
     const bytes = readSmall(abs);
     if (bytes === "too large") tooLarge.push(displayPath(run.root, abs));
     if (typeof bytes === "string" || looksBinary(bytes)) continue;

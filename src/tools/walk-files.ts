@@ -1,7 +1,7 @@
-import { readFileSync } from "node:fs";
-import { readdir, stat } from "node:fs/promises";
+import { readdirSync, readFileSync, statSync, type Dirent } from "node:fs";
 import { join, resolve } from "node:path";
 import { isInside, relativePosix } from "./resolve-path.ts";
+import { breather } from "./breather.ts";
 import { isIgnored, matchIgnoreRules, parseGitignore, type IgnoreRule } from "./gitignore.ts";
 
 /** Answers "would git hide this?" for root-relative `/`-separated paths, reading nested `.gitignore` files on demand. */
@@ -52,14 +52,16 @@ export type WalkOptions = {
   maxDepth?: number;
   /** Also list folders (with a trailing `/`). */
   includeDirs?: boolean;
-  /** Leaves out, unopened, the entries it names (a folder with all it holds), counted in `skipped`; `path` is as returned. */
+  /** Leaves out, unopened, the entries it names (a folder with all it holds); `path` is as it would be returned. */
   skip?: (name: string, path: string) => boolean;
   /** Leaves out symlinks to files too (a search does not follow links, as ripgrep does not). */
   noLinks?: boolean;
   /** Whose .gitignore files apply: by default `root`, or `dir` itself when it lies outside `root`. */
   ignoreRoot?: string;
+  /** Stops the walk (Esc): what was listed so far comes back. */
+  signal?: AbortSignal;
 };
-export type WalkResult = { paths: string[]; truncated: boolean; skipped: number };
+export type WalkResult = { paths: string[]; truncated: boolean };
 
 /**
  * Lists the files under `dir` that git would not hide, depth first, folders before files, each folder
@@ -73,15 +75,17 @@ export async function walkFiles(root: string, dir: string, options: WalkOptions 
   const ignore = loadIgnore(ignoreRoot);
   const paths: string[] = [];
   let truncated = false;
-  let skipped = 0;
+  const breathe = breather();
 
   const visit = async (abs: string, depth: number): Promise<void> => {
     const dirRel = relativePosix(ignoreRoot, abs);
     // Built by concatenation: path.relative per file was most of a large walk's time.
     const prefix = relativePosix(root, abs);
-    let entries;
+    await breathe();
+    if (options.signal?.aborted) return;
+    let entries: Dirent[];
     try {
-      entries = await readdir(abs, { withFileTypes: true });
+      entries = readdirSync(abs, { withFileTypes: true });
     } catch {
       return; // unreadable folder: skip it rather than fail the whole walk
     }
@@ -91,8 +95,13 @@ export async function walkFiles(root: string, dir: string, options: WalkOptions 
       let isDir = entry.isDirectory();
       if (entry.isSymbolicLink()) {
         if (options.noLinks) continue;
-        const target = await stat(join(abs, entry.name)).catch(() => undefined);
-        if (!target || target.isDirectory()) continue;
+        let target;
+        try {
+          target = statSync(join(abs, entry.name));
+        } catch {
+          continue; // dangling, or a loop of links
+        }
+        if (target.isDirectory()) continue;
         isDir = false;
       } else if (!isDir && !entry.isFile()) continue;
       if (entry.name === ".git") continue;
@@ -106,8 +115,8 @@ export async function walkFiles(root: string, dir: string, options: WalkOptions 
         return;
       }
       const rel = prefix === "" ? item.name : `${prefix}/${item.name}`;
-      if (options.skip?.(item.name, rel)) skipped++;
-      else if (!item.isDir) paths.push(rel);
+      if (options.skip?.(item.name, rel)) continue;
+      if (!item.isDir) paths.push(rel);
       else {
         if (options.includeDirs) paths.push(rel + "/");
         if (options.maxDepth === undefined || depth < options.maxDepth) await visit(join(abs, item.name), depth + 1);
@@ -115,5 +124,5 @@ export async function walkFiles(root: string, dir: string, options: WalkOptions 
     }
   };
   await visit(start, 1);
-  return { paths, truncated, skipped };
+  return { paths, truncated };
 }

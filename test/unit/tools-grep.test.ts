@@ -106,3 +106,12 @@ describe("grep over files larger than 5 MB", () => {
     expect(out).toBe("No matches for /needle/ in the project root.\n[not searched, over 5 MB: big.log]");
   });
 });
+
+describe.each(BACKENDS)("grep %s: a folder named like a secret", (backend, env) => {
+  test.skipIf(backend === "with ripgrep" && !hasRg)("is left out whole and counted once", async () => {
+    project = tempProject({ ".ssh/config": "Host x\n", ".ssh/known_hosts": "Host y\n", "certs.key/readme.txt": "Host z\n", "a.txt": "Host a\n" });
+    expect((await call(grep, { pattern: "Host" }, project.ctx({ ...env, secretGlobs: SECRET_GLOBS }))).output).toBe(
+      "a.txt:1: Host a\n[2 files skipped that this search may not read: secret files, or files a rule denies]",
+    );
+  });
+});
