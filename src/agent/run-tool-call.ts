@@ -25,6 +25,8 @@ type Deps = {
   readDenied?: (tool: string, path: string, root: string) => boolean;
   /** Name globs of the files a search leaves unopened (secrets), handed to every tool as is. */
   secretGlobs?: readonly string[];
+  /** Why `tool` writing at the real path `path` is refused whatever the rules say, asked where a write lands. */
+  writeRefused?: (tool: string, path: string, root: string) => string | undefined;
   /** What tool processes get: the environment without its secrets. */
   env: Readonly<Record<string, string>>;
   /** Hides secret values in every output, streamed or final, before the model, a person or a file sees it. */
@@ -76,6 +78,7 @@ export async function* runToolCall(call: ToolCallPart, deps: Deps): AsyncGenerat
     ...(tool.kind === "exec" && deps.sandbox ? { sandbox: await deps.sandbox(verdict.sandbox ?? "read-only") } : {}),
     ...(deps.readDenied ? { readDenied: (path: string) => deps.readDenied!(tool.name, path, deps.root) } : {}),
     ...(deps.secretGlobs ? { secretGlobs: deps.secretGlobs } : {}),
+    ...(deps.writeRefused ? { writeRefused: (path: string) => deps.writeRefused!(tool.name, path, deps.root) } : {}),
     onOutput: (chunk) => {
       chunks.push(chunk);
       wake?.();

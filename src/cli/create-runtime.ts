@@ -61,6 +61,7 @@ export type RuntimeOptions = {
   sandbox?: (level: SandboxLevel) => Promise<CommandSandbox>;
   readDenied?: (tool: string, path: string, root: string) => boolean;
   secretGlobs?: readonly string[];
+  writeRefused?: (tool: string, path: string, root: string) => string | undefined;
   /** The environment tool processes get (secrets removed), and what hides secret values in their output. */
   toolEnv: Readonly<Record<string, string>>;
   redactor: Redactor;
@@ -175,6 +176,7 @@ export function createRuntime(opts: RuntimeOptions): Runtime {
         sandbox: opts.sandbox,
         readDenied: opts.readDenied,
         secretGlobs: opts.secretGlobs,
+        writeRefused: opts.writeRefused,
         beforeSideEffect: autosave.flush,
         env: opts.toolEnv,
         redactor: opts.redactor,

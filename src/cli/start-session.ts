@@ -6,6 +6,7 @@ import type { AskAnswer, AskRequest } from "../guard/authorize.ts";
 import { createAuthorize } from "../guard/authorize.ts";
 import { createReadCheck } from "../guard/read-check.ts";
 import { SECRET_GLOBS } from "../guard/secret-globs.ts";
+import { createWriteCheck } from "../guard/write-check.ts";
 import { permissionsSchema } from "../guard/rules.ts";
 import { SessionAllows } from "../guard/session-allows.ts";
 import { livePluginChecks } from "../registry/live-plugin-checks.ts";
@@ -76,6 +77,7 @@ export async function startSession(opts: StartOptions): Promise<Runtime> {
     sandbox: sandbox.at,
     readDenied: createReadCheck({ rules: rules.data, extraChecks: plugins.checks }),
     secretGlobs: SECRET_GLOBS,
+    writeRefused: createWriteCheck(),
     toolEnv: secrets.env,
     redactor,
   });

@@ -6,7 +6,7 @@ import { createGuard } from "./guard.ts";
 import { judgeSubject, stricter } from "./permissions.ts";
 import { absolutePath, diskFs, type PathEnv, type PathFs } from "./resolve-path.ts";
 import type { Rule } from "./rules.ts";
-import { alwaysPatterns, type SessionAllows } from "./session-allows.ts";
+import { alwaysAllows, describeAllows, type SessionAllows } from "./session-allows.ts";
 import type { Check, GateCall, Verdict } from "./verdict.ts";
 
 /** What the REPL shows when a call needs approval. */
@@ -16,7 +16,7 @@ export type AskRequest = {
   preview?: string;
   /** The call in one line: `write_file notes/x.md`, `bash: git push`. */
   summary: string;
-  /** The patterns an "always" answer would approve for this session. */
+  /** What an "always" answer would approve for this session: `git log *`, `write_file out.txt`. */
   always: string[];
 };
 export type AskAnswer = { answer: "yes" } | { answer: "no"; reason?: string } | { answer: "always" };
@@ -81,10 +81,10 @@ export function createAuthorize(opts: AuthorizeOptions): Authorize {
       };
     }
     // From the subjects already judged: splitting the call again would re-parse the command and re-resolve every path.
-    const always = alwaysPatterns(items);
+    const allows = alwaysAllows(call.tool, items);
     const preview = await previewOf(tool, args, root);
-    const answer = await opts.ask({ call, summary, always, ...(preview !== undefined ? { preview } : {}) });
-    if (answer.answer === "always") opts.sessionAllows.add(call.tool, always);
+    const answer = await opts.ask({ call, summary, always: describeAllows(call.tool, allows), ...(preview !== undefined ? { preview } : {}) });
+    if (answer.answer === "always") for (const allow of allows) opts.sessionAllows.add(allow.tool, [allow.pattern]);
     if (answer.answer !== "no") return approved(tool);
     return { allowed: false, reason: answer.reason ? `the user declined: ${answer.reason}` : `the user declined ${summary}.` };
   };

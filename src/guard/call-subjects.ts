@@ -1,14 +1,25 @@
+import { alwaysPattern } from "./always-pattern.ts";
+import { commandForms } from "./command-forms.ts";
+import { isStream } from "./destructive.ts";
 import { literalPattern } from "./glob-match.ts";
-import { displayPath, pathNames, resolvePath, type PathEnv } from "./resolve-path.ts";
+import { displayPath, pathNames, resolvePath, type PathEnv, type ResolvedPath } from "./resolve-path.ts";
 import { globMayNameSecret, isSecret } from "./secret-path.ts";
 import { shellCommands, type ShellCommand } from "./shell-commands.ts";
+import { writeTargets } from "./shell-writes.ts";
 import type { GateCall, Verdict } from "./verdict.ts";
 
 /** One thing a call touches, as the permission rules judge it: a file or one command of a script. */
 export type SubjectItem = {
   mode: "path" | "command";
-  /** What rules and session approvals match; a symlinked path has two (as written, where it lands). */
+  /** The tool whose rules judge it, when not the call's own: a file a command writes is judged as a `write_file` of it. */
+  tool?: string;
+  /**
+   * What rules and session approvals match. A path is allowed only when every name is (as written, and
+   * where its symlinks land); a command when any is (as written, or with its program normalised).
+   */
   names: string[];
+  /** Forms of a command that only deny and ask rules match (`sudo rm x` is `rm x` to them, never to an allow). */
+  aliases: string[];
   /** How it is shown in a prompt or a denial. */
   label: string;
   /** The default verdict, before the user's rules. */
@@ -18,6 +29,8 @@ export type SubjectItem = {
 };
 
 const SECRET_DEFAULT = "secret files are denied to every tool by default; allow one with a permission rule in config.json";
+// Written exactly so (not `./true`), these change nothing by themselves; asking about them would defeat rules like `npm *`.
+const NEUTRAL = new Set(["cd", "pushd", "popd", "true", "false", ":", "test", "[", "[["]);
 
 /** Splits a call into the subjects the rules judge one by one (the strictest verdict wins). */
 export function callSubjects(call: GateCall, env: PathEnv): SubjectItem[] {
@@ -25,42 +38,57 @@ export function callSubjects(call: GateCall, env: PathEnv): SubjectItem[] {
   if (call.kind === "meta") return items;
   const paths = call.subject.paths ?? [];
   if (call.subject.command === undefined || paths.length) {
-    for (const raw of paths.length ? paths : ["."]) items.push(pathItem(raw, call, env));
+    const inside: Verdict = call.kind === "read" ? { decision: "allow" } : { decision: "ask" };
+    for (const raw of paths.length ? paths : ["."]) items.push(pathItem(resolvePath(raw, env), inside, env));
   }
   if (call.subject.command !== undefined) items.push(...commandItems(call.subject.command, env));
   return items;
 }
 
-function pathItem(raw: string, call: GateCall, env: PathEnv): SubjectItem {
-  const resolved = resolvePath(raw, env);
+/** A file, judged by default as `inside` when in the project, asked about outside it, denied when secret. */
+function pathItem(resolved: ResolvedPath, inside: Verdict, env: PathEnv): SubjectItem {
   const names = pathNames(resolved, env);
   const label = names.join(" → ");
-  const fallback: Verdict = isSecret(resolved)
-    ? secretDefault(label)
-    : !resolved.insideRoot
-      ? { decision: "ask", reason: "outside the project" }
-      : call.kind === "read"
-        ? { decision: "allow" }
-        : { decision: "ask" };
-  return { mode: "path", names, label, fallback, always: names.map(literalPattern) };
+  const fallback: Verdict = isSecret(resolved) ? secretDefault(label) : !resolved.insideRoot ? { decision: "ask", reason: "outside the project" } : inside;
+  return { mode: "path", names, aliases: [], label, fallback, always: names.map(literalPattern) };
 }
 
 function commandItems(command: string, env: PathEnv): SubjectItem[] {
-  const commands = shellCommands(command, { cwd: env.root, home: env.home }).filter((c) => !isNeutral(c));
-  if (commands.length === 0) return [{ mode: "command", names: [command], label: command, fallback: { decision: "ask" }, always: [literalPattern(command)] }];
-  return commands.map((cmd): SubjectItem => {
-    const text = [...cmd.written, ...cmd.redirects.map((r) => `${r.fd ?? ""}${r.op} ${r.target}`)].join(" ");
-    const secret = referencedSecret(cmd, env);
-    const programAt = cmd.written.length - cmd.words.length;
-    const program = cmd.written.slice(0, programAt + 1).join(" ");
-    const always = program ? `${literalPattern(program)} *` : literalPattern(text);
-    return { mode: "command", names: [text], label: text, fallback: secret ? secretDefault(secret) : { decision: "ask" }, always: [always] };
+  const items: SubjectItem[] = [];
+  for (const cmd of shellCommands(command, { cwd: env.root, home: env.home })) {
+    if (!isNeutral(cmd)) items.push(commandItem(cmd, env));
+    items.push(...writeItems(cmd, env));
+  }
+  if (items.length === 0) return [{ mode: "command", names: [command], aliases: [], label: command, fallback: { decision: "ask" }, always: [literalPattern(command)] }];
+  return items;
+}
+
+function commandItem(cmd: ShellCommand, env: PathEnv): SubjectItem {
+  const forms = commandForms(cmd);
+  const secret = referencedSecret(cmd, env);
+  const fallback: Verdict = secret ? secretDefault(secret) : { decision: "ask" };
+  return { mode: "command", names: forms.names, aliases: forms.aliases, label: forms.names[0]!, fallback, always: [alwaysPattern(cmd, forms)] };
+}
+
+/**
+ * A file a command writes (`> f`, `tee f`, `curl -o f`, `git diff --output=f`, `cp a f`) is judged as a
+ * `write_file` of it, so an allow rule for the command does not let it write outside the project, a
+ * secret, or a file the write_file rules keep. Inside the project a program's own operand (`cp a f`,
+ * `touch f`) needs nothing more than the command's approval; a redirection or an output option asks
+ * as a write_file would. `> /dev/null` and `2>&1` write no file.
+ */
+function writeItems(cmd: ShellCommand, env: PathEnv): SubjectItem[] {
+  return writeTargets(cmd, (p) => env.fs.isDirectory(resolvePath(p, env, cmd.cwd).real)).flatMap((target) => {
+    const resolved = resolvePath(target.path, env, cmd.cwd);
+    if (isStream(resolved.absolute) || isStream(resolved.real)) return [];
+    const item = pathItem(resolved, { decision: target.operand ? "allow" : "ask" }, env);
+    // Nothing to approve for write_file when the command's approval is all it needs.
+    const always = item.fallback.decision === "allow" ? [] : item.always;
+    return [{ ...item, tool: "write_file", label: `write_file ${item.label}`, always }];
   });
 }
 
-// `cd x` and `A=b` change nothing by themselves; asking about them would defeat rules like `npm *`.
-const isNeutral = (cmd: ShellCommand) =>
-  cmd.words.length === 0 ? cmd.redirects.length === 0 : (cmd.name === "cd" || cmd.name === "pushd") && cmd.redirects.length === 0;
+const isNeutral = (cmd: ShellCommand) => cmd.redirects.length === 0 && (cmd.words.length === 0 || NEUTRAL.has(cmd.words[0]!));
 
 /** A secret file a command names anywhere (an argument, `--opt=value`, a redirection), as shown. */
 function referencedSecret(cmd: ShellCommand, env: PathEnv): string | undefined {

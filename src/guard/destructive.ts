@@ -4,11 +4,11 @@ import { scriptSource } from "./script-source.ts";
 import { isInside } from "../tools/resolve-path.ts";
 import { absolutePath } from "./resolve-path.ts";
 import { programName, SHELLS, type ShellCommand } from "./shell-commands.ts";
-import { operands } from "./shell-writes.ts";
+import { operands } from "./operands.ts";
 
-// Writing these loses nothing: sinks, terminals, the process's own streams, /dev/shm's memory files and
-// bash's socket paths (`> /dev/tcp/host/port` opens a connection, not a disk).
-const SAFE_DEVICES = ["/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom", "/dev/stdout", "/dev/stderr", "/dev/tty", "/dev/fd/", "/dev/pts/", "/dev/shm/", "/dev/tcp/", "/dev/udp/"];
+// Not files: sinks, terminals, the process's own streams and bash's socket paths (`> /dev/tcp/host/port`
+// opens a connection, not a disk). Writing them loses nothing, and neither does writing /dev/shm's memory files.
+const STREAMS = ["/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom", "/dev/stdout", "/dev/stderr", "/dev/tty", "/dev/fd/", "/dev/pts/", "/dev/tcp/", "/dev/udp/"];
 const PURE_WILDCARD = /^[*?.]*\*[*?.]*$/;
 
 /** Names what makes a command destructive (`rm -rf /`, `git push --force`…), or undefined when it is not. */
@@ -57,8 +57,11 @@ const fetcherIn = (script: string) => /\b(curl|wget)\b/.exec(script)?.[1];
 
 /** A write to a disk device (`dd of=/dev/sda`, `> /dev/sda`); /dev/null and friends are fine. */
 export function writesDevice(absolute: string): boolean {
-  return absolute.startsWith("/dev/") && !SAFE_DEVICES.some((safe) => absolute === safe || (safe.endsWith("/") && absolute.startsWith(safe)));
+  return absolute.startsWith("/dev/") && !isStream(absolute) && !absolute.startsWith("/dev/shm/");
 }
+
+/** Whether writing this path writes no file: `> /dev/null`, `2> /dev/stderr`, `> /dev/tty`. */
+export const isStream = (absolute: string): boolean => STREAMS.some((stream) => absolute === stream || (stream.endsWith("/") && absolute.startsWith(stream)));
 
 function gitRule(words: string[]): string | undefined {
   const { sub, args } = gitInvocation(words);

@@ -6,6 +6,17 @@ import { join } from "node:path";
  * and a trailing ` *` also matches the bare command (`git *` matches `git`). `\` escapes a character.
  */
 export function globToRegExp(pattern: string, mode: "path" | "command", home: string, ignoreCase = false): RegExp {
+  // Every tool call matches every rule against each form of each subject; compile each pattern once.
+  const key = `${mode}\0${ignoreCase}\0${home}\0${pattern}`;
+  let compiled = compiledPatterns.get(key);
+  if (!compiled) compiledPatterns.set(key, (compiled = compile(pattern, mode, home, ignoreCase)));
+  return compiled;
+}
+
+// Patterns come from config.json, plugins and "always" answers: a few dozen a session.
+const compiledPatterns = new Map<string, RegExp>();
+
+function compile(pattern: string, mode: "path" | "command", home: string, ignoreCase: boolean): RegExp {
   const source = mode === "path" && pattern.startsWith("~/") ? join(home, pattern.slice(2)) : pattern;
   let out = "";
   for (let i = 0; i < source.length; i++) {

@@ -9,17 +9,21 @@ const RANK = { allow: 0, ask: 1, deny: 2 } as const;
 export const stricter = (a: Verdict, b: Verdict): Verdict => (RANK[b.decision] > RANK[a.decision] ? b : a);
 
 /**
- * Judges each subject by the defaults, then the user's rules (the last match wins), then the session's
- * "always" approvals (which lift an ask, never a deny); the strictest subject decides.
+ * Judges a subject by the defaults, then the user's rules (the last match wins), then the session's
+ * "always" approvals (which lift an ask, never a deny). A path is judged by each of its names and the
+ * strictest wins; a command by the last rule matching any of its forms. A file a command writes is
+ * judged by the rules of the tool it stands for (`write_file`).
  */
 export function judgeSubject(tool: string, item: SubjectItem, rules: readonly Rule[], session: SessionAllows, home: string): Verdict {
-  const verdict = item.names
-    .map((name) => {
-      const rule = lastMatchingRule(rules, tool, name, item.mode, home);
+  const judgedAs = item.tool ?? tool;
+  const forms = item.mode === "path" ? item.names.map((name) => [name]) : [item.names];
+  const verdict = forms
+    .map((names) => {
+      const rule = lastMatchingRule(rules, judgedAs, names, item.aliases, item.mode, home);
       return rule ? ruleVerdict(rule) : item.fallback;
     })
     .reduce(stricter);
-  if (verdict.decision !== "deny" && session.covers(tool, item, home)) return { decision: "allow" };
+  if (verdict.decision !== "deny" && session.covers(judgedAs, item, home)) return { decision: "allow" };
   return verdict;
 }
 

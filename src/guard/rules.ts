@@ -15,12 +15,16 @@ const ruleSchema = z.strictObject({
 export const permissionsSchema = z.array(ruleSchema);
 export type Rule = z.infer<typeof ruleSchema>;
 
-/** The last rule matching one subject (a path name or a command) of a tool, if any. */
-export function lastMatchingRule(rules: readonly Rule[], tool: string, subject: string, mode: "path" | "command", home: string): Rule | undefined {
+/**
+ * The last rule of a tool matching a subject: one of its `names`, or one of its `aliases` when the rule
+ * denies or asks (an alias is a form of the command an allow must not reach: `rm x` of `sudo rm x`).
+ */
+export function lastMatchingRule(rules: readonly Rule[], tool: string, names: readonly string[], aliases: readonly string[], mode: "path" | "command", home: string): Rule | undefined {
   for (let i = rules.length - 1; i >= 0; i--) {
     const rule = rules[i]!;
     if (rule.tool !== undefined && rule.tool !== "*" && rule.tool !== tool) continue;
-    if (globToRegExp(rule.pattern, mode, home).test(subject)) return rule;
+    const pattern = globToRegExp(rule.pattern, mode, home);
+    if (names.some((n) => pattern.test(n)) || (rule.decision !== "allow" && aliases.some((a) => pattern.test(a)))) return rule;
   }
   return undefined;
 }

@@ -1,4 +1,4 @@
-import { operands } from "./shell-writes.ts";
+import { operands } from "./operands.ts";
 
 /**
  * Files a sed script writes with its `w`/`W` command or the `w` flag of `s///` (`sed 's/a/b/w .env'`).

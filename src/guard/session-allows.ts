@@ -18,10 +18,11 @@ export class SessionAllows {
     }
   }
 
-  /** Whether every name of a subject is covered by an approval for this tool. */
+  /** Whether an approval for this tool covers a subject: every name of a path, any form of a command (as its rules do). */
   covers(tool: string, item: SubjectItem, home: string): boolean {
     const patterns = this.#entries.filter((e) => e.tool === tool).map((e) => globToRegExp(e.pattern, item.mode, home));
-    return item.names.every((name) => patterns.some((p) => p.test(name)));
+    const covered = (name: string) => patterns.some((p) => p.test(name));
+    return item.mode === "path" ? item.names.every(covered) : item.names.some(covered);
   }
 
   list(): readonly SessionAllow[] {
@@ -30,12 +31,27 @@ export class SessionAllows {
 }
 
 /**
- * The patterns an "always" answer records: `git *` for a command starting with `git` (one per command
- * of a chain), the file's path for file tools.
+ * What an "always" answer records, for each subject under the tool that judges it: per command of a
+ * chain its program and subcommand (`git log *`), or the exact command when it destroys; per file its
+ * path, and a file a command writes for `write_file`.
  */
+export const alwaysAllows = (tool: string, items: readonly SubjectItem[]): SessionAllow[] =>
+  unique(items.flatMap((item) => item.always.map((pattern) => ({ tool: item.tool ?? tool, pattern }))));
+
+/** How they are offered: `git log *` for the call's own tool, `write_file out.txt` for another's. */
+export const describeAllows = (tool: string, allows: readonly SessionAllow[]): string[] => allows.map((a) => (a.tool === tool ? a.pattern : `${a.tool} ${a.pattern}`));
+
+/** The approvals offered for a call, as the person sees them. */
 export function alwaysPatternFor(call: GateCall, env: PathEnv): string[] {
-  return alwaysPatterns(callSubjects(call, env));
+  return describeAllows(call.tool, alwaysAllows(call.tool, callSubjects(call, env)));
 }
 
-/** The same, from subjects already split (the chain has them when it asks). */
-export const alwaysPatterns = (items: readonly SubjectItem[]): string[] => [...new Set(items.flatMap((item) => item.always))];
+function unique(allows: SessionAllow[]): SessionAllow[] {
+  const seen = new Set<string>();
+  return allows.filter((a) => {
+    const key = `${a.tool}\0${a.pattern}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}

@@ -1,8 +1,9 @@
-import { rm } from "node:fs/promises";
 import { z } from "zod";
-import { defineTool, ToolError, type PreviewContext } from "./tool.ts";
+import { defineTool, ToolError, type ToolContext } from "./tool.ts";
 import { displayPath, resolveIn } from "./resolve-path.ts";
-import { readTextFile, writeTextFile } from "./text-file.ts";
+import { openFile, type FileSlot } from "./file-slot.ts";
+import { commitChanges } from "./commit-changes.ts";
+import { editableText, editedBytes } from "./editable-text.ts";
 import { fileDiff, lineChanges } from "./file-diff.ts";
 import { parsePatch, patchPaths, PatchParseError, type PatchOp } from "./parse-patch.ts";
 import { applyChunks } from "./apply-chunks.ts";
@@ -11,8 +12,12 @@ const schema = z.object({
   patch: z.string().min(1).describe('The whole patch, from "*** Begin Patch" to "*** End Patch".'),
 });
 
-/** One file's planned change; `after` undefined = delete. `from` is the source of a move. */
-type Change = { abs: string; after: string | undefined; from?: string; summary: string; diff: string };
+/** A file's text as the patch has it so far, with what writing it back keeps: its byte-order mark and mode. */
+type Contents = { text: string; bom: boolean; mode: number };
+/** One file's planned change; `after` undefined = delete. */
+type Change = { slot: FileSlot; shown: string; after: Contents | undefined; summary: string; diff: string };
+
+const LABEL = { add: "Add File", delete: "Delete File", update: "Update File" } as const;
 
 export const applyPatch = defineTool({
   name: "apply_patch",
@@ -35,22 +40,27 @@ export const applyPatch = defineTool({
   kind: "write",
   subject: (args) => ({ paths: patchPaths(args.patch) }),
   async preview(args, ctx) {
-    const changes = await plan(args.patch, ctx).catch(() => undefined);
-    return changes?.map((c) => c.diff).join("");
+    const planned = await plan(args.patch, ctx).catch(() => undefined);
+    planned?.close();
+    return planned?.changes.map((c) => c.diff).join("");
   },
   async run(args, ctx) {
-    const changes = await plan(args.patch, ctx);
-    for (const change of changes) {
-      if (change.after === undefined) await rm(change.abs, { force: true });
-      else await writeTextFile(change.abs, change.after, change.from);
+    const { changes, close } = await plan(args.patch, ctx);
+    try {
+      commitChanges(changes.map(({ slot, shown, after }) => (after ? { slot, shown, data: editedBytes(after.text, after.bom), mode: after.mode } : { slot, shown, remove: true })));
+    } finally {
+      close();
     }
     const summaries = changes.filter((c) => c.summary !== "").map((c) => c.summary);
     return { output: `Applied patch:\n${summaries.join("\n")}`, display: changes.map((c) => c.diff).join("") };
   },
 });
 
-/** Checks every operation against the files (and against earlier operations of the same patch) without writing. */
-async function plan(patch: string, ctx: PreviewContext): Promise<Change[]> {
+/**
+ * Checks every operation against the files (and against earlier operations of the same patch) without
+ * writing. Each file is opened through its folder (file-slot.ts), which the write then goes through.
+ */
+async function plan(patch: string, ctx: Pick<ToolContext, "root" | "writeRefused">): Promise<{ changes: Change[]; close(): void }> {
   let ops: PatchOp[];
   try {
     ops = parsePatch(patch);
@@ -58,46 +68,66 @@ async function plan(patch: string, ctx: PreviewContext): Promise<Change[]> {
     if (err instanceof PatchParseError) throw new ToolError(`Invalid patch. ${err.message} Nothing was changed.`);
     throw err;
   }
-  const staged = new Map<string, string | undefined>();
-  const current = async (abs: string) => (staged.has(abs) ? staged.get(abs) : await readTextFile(ctx.root, abs));
+  const slots: FileSlot[] = [];
+  const close = () => slots.forEach((slot) => slot.close());
+  const open = async (path: string) => {
+    const target = await openFile(ctx, path);
+    slots.push(target.slot);
+    return target;
+  };
+  // What each file holds once the operations before have run, keyed by where it really is.
+  const staged = new Map<string, Contents | undefined>();
+  const current = ({ slot, shown, file }: Awaited<ReturnType<typeof open>>): Contents | undefined =>
+    staged.has(slot.path) ? staged.get(slot.path) : file && { ...editableText(file.bytes, shown), mode: file.mode };
   const changes: Change[] = [];
   const errors: string[] = [];
-  for (const op of ops) {
-    const abs = resolveIn(ctx.root, op.path);
-    const shown = displayPath(ctx.root, abs);
-    try {
-      const before = await current(abs);
-      if (op.type === "add") {
-        if (before !== undefined) throw new ToolError(`Add File ${shown}: the file already exists; use "*** Update File:" to change it.`);
-        staged.set(abs, op.content);
-        changes.push({ abs, after: op.content, summary: `A ${shown} (+${lineChanges("", op.content).added} lines)`, diff: fileDiff(shown, undefined, op.content) });
-      } else if (before === undefined) {
-        throw new ToolError(`${op.type === "delete" ? "Delete" : "Update"} File ${shown}: the file does not exist.`);
-      } else if (op.type === "delete") {
-        staged.set(abs, undefined);
-        changes.push({ abs, after: undefined, summary: `D ${shown}`, diff: fileDiff(shown, before, undefined) });
-      } else {
-        const result = applyChunks(before, op.chunks);
-        if (!result.ok) throw new ToolError(`Update File ${shown}: hunk ${result.chunk} did not match — ${result.message}`);
-        const { added, removed } = lineChanges(before, result.content);
-        const target = op.moveTo === undefined ? abs : resolveIn(ctx.root, op.moveTo);
-        if (target === abs) {
-          staged.set(abs, result.content);
-          changes.push({ abs, after: result.content, summary: `M ${shown} (+${added} −${removed} lines)`, diff: fileDiff(shown, before, result.content) });
-          continue;
+  try {
+    for (const op of ops) {
+      const named = displayPath(ctx.root, resolveIn(ctx.root, op.path));
+      try {
+        const opened = await open(op.path);
+        const { slot, shown } = opened;
+        const before = current(opened);
+        if (op.type === "add") {
+          if (before !== undefined) throw new ToolError('the file already exists; use "*** Update File:" to change it.');
+          const after = { text: op.content, bom: false, mode: 0o644 };
+          staged.set(slot.path, after);
+          changes.push({ slot, shown, after, summary: `A ${shown} (+${lineChanges("", op.content).added} lines)`, diff: fileDiff(shown, undefined, op.content) });
+        } else if (before === undefined) {
+          throw new ToolError("the file does not exist.");
+        } else if (op.type === "delete") {
+          staged.set(slot.path, undefined);
+          changes.push({ slot, shown, after: undefined, summary: `D ${shown}`, diff: fileDiff(shown, before.text, undefined) });
+        } else {
+          const result = applyChunks(before.text, op.chunks);
+          if (!result.ok) throw new ToolError(`hunk ${result.chunk} did not match — ${result.message}`);
+          const after = { ...before, text: result.content };
+          const { added, removed } = lineChanges(before.text, after.text);
+          const target = op.moveTo === undefined ? opened : await open(op.moveTo);
+          if (target.slot.path === slot.path) {
+            staged.set(slot.path, after);
+            changes.push({ slot, shown, after, summary: `M ${shown} (+${added} −${removed} lines)`, diff: fileDiff(shown, before.text, after.text) });
+            continue;
+          }
+          if (current(target) !== undefined) throw new ToolError(`cannot move to ${target.shown}, which already exists.`);
+          staged.set(target.slot.path, after);
+          staged.set(slot.path, undefined);
+          const summary = `R ${shown} → ${target.shown} (+${added} −${removed} lines)`;
+          changes.push({ slot: target.slot, shown: target.shown, after, summary, diff: fileDiff(shown, before.text, after.text, target.shown) });
+          changes.push({ slot, shown, after: undefined, summary: "", diff: "" });
         }
-        const targetShown = displayPath(ctx.root, target);
-        if ((await current(target)) !== undefined) throw new ToolError(`Update File ${shown}: cannot move to ${targetShown}, which already exists.`);
-        staged.set(target, result.content);
-        staged.set(abs, undefined);
-        changes.push({ abs: target, after: result.content, from: abs, summary: `R ${shown} → ${targetShown} (+${added} −${removed} lines)`, diff: fileDiff(shown, before, result.content, targetShown) });
-        changes.push({ abs, after: undefined, summary: "", diff: "" });
+      } catch (err) {
+        if (!(err instanceof ToolError)) throw err;
+        errors.push(`${LABEL[op.type]} ${named}: ${err.message}`);
       }
-    } catch (err) {
-      if (!(err instanceof ToolError)) throw err;
-      errors.push(err.message);
     }
+  } catch (err) {
+    close();
+    throw err;
   }
-  if (errors.length) throw new ToolError(`The patch was not applied; no file was changed.\n${errors.join("\n")}\nRead the files again and resend the whole patch with corrected hunks.`);
-  return changes;
+  if (errors.length) {
+    close();
+    throw new ToolError(`The patch was not applied; no file was changed.\n${errors.join("\n")}\nRead the files again and resend the whole patch with corrected hunks.`);
+  }
+  return { changes, close };
 }

@@ -1,10 +1,11 @@
 import { z } from "zod";
-import { defineTool } from "./tool.ts";
-import { displayPath, resolveIn } from "./resolve-path.ts";
-import { missingFileError, readTextFile, writeTextFile } from "./text-file.ts";
+import { defineTool, type ToolContext } from "./tool.ts";
+import { missingFileError } from "./text-file.ts";
+import { openFile } from "./file-slot.ts";
+import { commitChanges } from "./commit-changes.ts";
+import { editableText, editedBytes } from "./editable-text.ts";
 import { fileDiff, lineChanges } from "./file-diff.ts";
 import { planEdit } from "./plan-edit.ts";
-import type { PreviewContext } from "./tool.ts";
 
 const schema = z.object({
   path: z.string().min(1).describe("File to edit, relative to the project root (or absolute)."),
@@ -14,12 +15,17 @@ const schema = z.object({
 });
 type EditArgs = z.infer<typeof schema>;
 
-async function plan(args: EditArgs, ctx: PreviewContext) {
-  const abs = resolveIn(ctx.root, args.path);
-  const shown = displayPath(ctx.root, abs);
-  const before = await readTextFile(ctx.root, abs);
-  if (before === undefined) throw await missingFileError(ctx.root, abs);
-  return { abs, shown, before, ...planEdit(before, args, shown) };
+/** The edit worked out on the file as read through its open folder, which the write then goes through. */
+async function plan(args: EditArgs, ctx: Pick<ToolContext, "root" | "writeRefused">) {
+  const { slot, abs, shown, file } = await openFile(ctx, args.path);
+  try {
+    if (!file) throw await missingFileError(ctx.root, abs);
+    const { text, bom } = editableText(file.bytes, shown);
+    return { slot, shown, before: text, bom, mode: file.mode, ...planEdit(text, args, shown) };
+  } catch (err) {
+    slot.close();
+    throw err;
+  }
 }
 
 export const editFile = defineTool({
@@ -33,11 +39,16 @@ export const editFile = defineTool({
   subject: (args) => ({ paths: [args.path] }),
   async preview(args, ctx) {
     const edit = await plan(args, ctx).catch(() => undefined);
+    edit?.slot.close();
     return edit && fileDiff(edit.shown, edit.before, edit.updated);
   },
   async run(args, ctx) {
-    const { abs, shown, before, updated, count } = await plan(args, ctx);
-    await writeTextFile(abs, updated);
+    const { slot, shown, before, bom, mode, updated, count } = await plan(args, ctx);
+    try {
+      commitChanges([{ slot, shown, data: editedBytes(updated, bom), mode }]);
+    } finally {
+      slot.close();
+    }
     const { added, removed } = lineChanges(before, updated);
     const times = count > 1 ? ` (${count} occurrences)` : "";
     return { output: `Edited ${shown}${times}: +${added} −${removed} lines`, display: fileDiff(shown, before, updated) };

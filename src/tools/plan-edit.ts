@@ -3,17 +3,21 @@ import { findNearMatch } from "./near-match.ts";
 
 export type EditRequest = { old_string: string; new_string: string; replace_all?: boolean };
 
-/** The new content after an exact-string replacement, or a ToolError explaining why it cannot be made. Pure. */
+/**
+ * The new content after an exact-string replacement, or a ToolError explaining why it cannot be made. Pure.
+ * The model's text has `\n` line breaks (read_file shows no `\r`), so it is matched against the content
+ * with every `\r\n` read as `\n`; each replacement's line breaks take the ending found where it starts
+ * (see `endingAt`), and every byte outside the replaced text stays as it was — a mixed file stays mixed.
+ */
 export function planEdit(content: string, edit: EditRequest, shown: string): { updated: string; count: number } {
-  // The model writes "\n"; in a CRLF file its text only matches (and stays consistent) with "\r\n".
-  const crlf = content.includes("\r\n") && !edit.old_string.includes("\r");
-  const oldText = crlf ? edit.old_string.replace(/\n/g, "\r\n") : edit.old_string;
-  const newText = crlf ? edit.new_string.replace(/\n/g, "\r\n") : edit.new_string;
+  const view = content.replaceAll("\r\n", "\n");
+  const oldText = edit.old_string.replaceAll("\r\n", "\n");
+  const newText = edit.new_string.replaceAll("\r\n", "\n");
   if (oldText === "") throw new ToolError(`old_string is empty. To create or overwrite ${shown}, use write_file.`);
   if (oldText === newText) throw new ToolError("old_string and new_string are identical; there is nothing to change.");
-  const starts = occurrences(content, oldText);
+  const starts = occurrences(view, oldText);
   if (starts.length === 0) {
-    const near = findNearMatch(content, oldText);
+    const near = findNearMatch(view, oldText);
     const hint = !near
       ? " Read the file again and copy the exact text, including indentation."
       : near.whitespaceOnly
@@ -22,15 +26,45 @@ export function planEdit(content: string, edit: EditRequest, shown: string): { u
     throw new ToolError(`old_string was not found in ${shown}.${hint}`);
   }
   if (starts.length > 1 && !edit.replace_all) {
-    const lineNumbers = starts.slice(0, 10).map((at) => lineOf(content, at));
+    const lineNumbers = starts.slice(0, 10).map((at) => lineOf(view, at));
     throw new ToolError(
       `old_string occurs ${starts.length} times in ${shown} (lines ${lineNumbers.join(", ")}${starts.length > 10 ? ", …" : ""}). ` +
         "Include more surrounding lines to make it unique, or set replace_all: true to change every occurrence.",
     );
   }
-  // split/join and slicing avoid String.replace's `$&` substitutions in new_string.
-  const updated = edit.replace_all ? content.split(oldText).join(newText) : content.slice(0, starts[0]) + newText + content.slice(starts[0]! + oldText.length);
-  return { updated, count: starts.length };
+  const inContent = contentIndex(content);
+  let updated = "";
+  let kept = 0;
+  // Slicing (not String.replace) keeps new_string literal: no `$&` substitutions.
+  for (const at of edit.replace_all ? starts : starts.slice(0, 1)) {
+    const from = inContent(at);
+    updated += content.slice(kept, from) + newText.replaceAll("\n", endingAt(content, from));
+    kept = inContent(at + oldText.length);
+  }
+  return { updated: updated + content.slice(kept), count: starts.length };
+}
+
+/** Maps an index in the content with `\r\n` read as `\n` back to the content itself. */
+function contentIndex(content: string): (index: number) => number {
+  const crlfs: number[] = [];
+  for (let at = content.indexOf("\r\n"); at !== -1; at = content.indexOf("\r\n", at + 2)) crlfs.push(at - crlfs.length);
+  return (index) => {
+    let low = 0;
+    let high = crlfs.length;
+    while (low < high) {
+      const mid = (low + high) >> 1;
+      if (crlfs[mid]! < index) low = mid + 1;
+      else high = mid;
+    }
+    return index + low;
+  };
+}
+
+/** The line break at or after `from` (else the last one before it) as it is in the file; `\n` when it has none. */
+function endingAt(content: string, from: number): string {
+  const next = content.indexOf("\n", from);
+  const at = next !== -1 ? next : content.lastIndexOf("\n", from);
+  return at > 0 && content[at - 1] === "\r" ? "\r\n" : "\n";
 }
 
 function occurrences(content: string, needle: string): number[] {

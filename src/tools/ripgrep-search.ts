@@ -43,16 +43,24 @@ export async function ripgrepSearch(run: RipgrepRun): Promise<RipgrepOutcome> {
   const search = [...common, "--line-number", "--with-filename", "--no-heading", ...globArgs, "-g", "!.git", ...exclude, "-e", run.rust, "--", target];
   let searching, listing;
   try {
-    searching = spawn(search, run);
-    listing = only.length ? spawn([...common, "--files", ...only, "-g", "!.git", "--", target], run) : undefined;
+    searching = spawn(search, run, "pipe");
+    listing = only.length ? spawn([...common, "--files", ...only, "-g", "!.git", "--", target], run, "ignore") : undefined;
   } catch (err) {
     return { unusable: (err as Error).message, broken: true };
   }
+  // Both streams of both processes are read as they come: a full pipe would stall rg.
+  const complaints = new Response(searching.stderr).text();
+  const leftOut = listing ? countSecrets(listing, scope, run.secretGlobs) : Promise.resolve(0);
 
   // Each file is judged once, at its first match: whether grep searches it at all, and whether it may be shown.
   const files = new Map<string, { shown?: string }>();
   let refused = 0;
   const decoder = new TextDecoder();
+  const binary: string[] = [];
+  const onMessage = (line: Uint8Array) => {
+    const warned = /^(.*): WARNING: stopped searching binary file/.exec(decoder.decode(line));
+    if (warned) binary.push(warned[1]!);
+  };
   await records(searching.stdout, true, (pathBytes, rest) => {
     const path = decoder.decode(pathBytes);
     let file = files.get(path);
@@ -67,29 +75,32 @@ export async function ripgrepSearch(run: RipgrepRun): Promise<RipgrepOutcome> {
     const colon = rest.indexOf(0x3a);
     const text = decoder.decode(rest.subarray(colon + 1));
     if (run.regex.test(text)) run.matches.add(file.shown, Number(decoder.decode(rest.subarray(0, colon))), text);
-  });
-  const [code, stderr] = await Promise.all([searching.exited, new Response(searching.stderr).text()]);
+  }, onMessage);
+  const [code, stderr] = await Promise.all([searching.exited, complaints]);
   if (code === 2 && files.size === 0 && (PATTERN_REFUSED.test(stderr) || FLAGS_REFUSED.test(stderr))) {
     listing?.kill();
+    await leftOut;
     return { unusable: stderr.trim().split("\n")[0]!, broken: !PATTERN_REFUSED.test(stderr) };
   }
   // rg stops at a NUL byte; one found after matching lines makes the file binary after all.
-  for (const [, path] of stderr.matchAll(/^(.*): WARNING: stopped searching binary file/gm)) {
-    const shown = files.get(path!)?.shown;
+  for (const path of binary) {
+    const shown = files.get(path)?.shown;
     if (shown) run.matches.drop(shown);
   }
-  if (listing) {
-    // Counted as the walk counts them: a secret folder once, however many files it holds.
-    const secret = secretTest(run.secretGlobs);
-    const left = new Set<string>();
-    await records(listing.stdout, false, (pathBytes) => {
-      const abs = resolve(scope.ignoreRoot, decoder.decode(pathBytes));
-      if (scope.wanted(abs)) left.add(outermostSecret(scope, abs, secret));
-    });
-    await listing.exited;
-    refused += left.size;
-  }
-  return { refused };
+  return { refused: refused + (await leftOut) };
+}
+
+/** The secret files rg listed that grep would otherwise have searched, a secret folder counted once however many files it holds (as the walk counts them). */
+async function countSecrets(listing: Bun.Subprocess<"ignore", "pipe", "ignore">, scope: SearchScope, globs: readonly string[]): Promise<number> {
+  const secret = secretTest(globs);
+  const decoder = new TextDecoder();
+  const left = new Set<string>();
+  await records(listing.stdout, false, (pathBytes) => {
+    const abs = resolve(scope.ignoreRoot, decoder.decode(pathBytes));
+    if (scope.wanted(abs)) left.add(outermostSecret(scope, abs, secret));
+  });
+  await listing.exited;
+  return left.size;
 }
 
 /**
@@ -135,8 +146,8 @@ function ancestorIgnoreFiles(scope: SearchScope): string[] {
   return [scope.ignoreRoot, ...parts.map((_, i) => join(scope.ignoreRoot, ...parts.slice(0, i + 1)))].map((dir) => join(dir, ".gitignore")).filter((file) => existsSync(file));
 }
 
-function spawn(args: string[], run: RipgrepRun) {
-  const proc = Bun.spawn([run.rg, ...args], { cwd: run.scope.ignoreRoot, env: { ...run.env }, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
+function spawn<E extends "pipe" | "ignore">(args: string[], run: RipgrepRun, stderr: E) {
+  const proc = Bun.spawn([run.rg, ...args], { cwd: run.scope.ignoreRoot, env: { ...run.env }, stdin: "ignore", stdout: "pipe", stderr });
   const stop = () => proc.kill();
   run.signal.addEventListener("abort", stop, { once: true });
   void proc.exited.then(() => run.signal.removeEventListener("abort", stop));
@@ -145,15 +156,22 @@ function spawn(args: string[], run: RipgrepRun) {
 
 /**
  * Splits rg's `--null` output into records: a path up to its NUL, then for a search `line:text` up to
- * the newline. Bytes stay bytes until a record is whole, so a chunk may end anywhere.
+ * the newline. A line without a NUL is a message rg writes among them (a binary file's warning). Bytes
+ * stay bytes until a record is whole, so a chunk may end anywhere.
  */
-async function records(stream: ReadableStream<Uint8Array>, withText: boolean, onRecord: (path: Uint8Array, rest: Uint8Array) => void): Promise<void> {
+async function records(stream: ReadableStream<Uint8Array>, withText: boolean, onRecord: (path: Uint8Array, rest: Uint8Array) => void, onMessage?: (line: Uint8Array) => void): Promise<void> {
   let pending: Uint8Array = new Uint8Array(0);
   for await (const chunk of stream) {
     const bytes = pending.length ? Buffer.concat([pending, chunk]) : chunk;
     let at = 0;
     while (at < bytes.length) {
       const nul = bytes.indexOf(0, at);
+      const newline = withText ? bytes.indexOf(0x0a, at) : -1;
+      if (newline !== -1 && (nul === -1 || newline < nul)) {
+        onMessage?.(bytes.subarray(at, newline));
+        at = newline + 1;
+        continue;
+      }
       const end = nul === -1 ? -1 : withText ? bytes.indexOf(0x0a, nul) : nul;
       if (end === -1) break;
       onRecord(bytes.subarray(at, nul), bytes.subarray(nul + 1, end));

@@ -1,7 +1,6 @@
 import { closeSync, fstatSync, openSync, readSync } from "node:fs";
 import type { MatchList } from "./match-list.ts";
 import { displayPath } from "./resolve-path.ts";
-import { looksBinary } from "./text-file.ts";
 import { breather } from "./breather.ts";
 
 /** Without ripgrep a file is read whole into memory, so one larger than this is named instead of searched. */
@@ -34,7 +33,8 @@ export async function scanFiles(run: ScanRun): Promise<{ tooLarge: string[]; ref
     if (run.signal.aborted) break;
     const bytes = readSmall(abs);
     if (bytes === "too large") tooLarge.push(displayPath(run.root, abs));
-    if (typeof bytes === "string" || looksBinary(bytes)) continue;
+    // Binary as read_file judges it, and as ripgrep ends up treating it: a NUL byte anywhere.
+    if (typeof bytes === "string" || bytes.includes(0)) continue;
     const text = decoder.decode(bytes);
     if (whole && !whole.test(text)) continue;
     let shown: string | undefined;

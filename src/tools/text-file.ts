@@ -1,28 +1,23 @@
 import { readdir, stat } from "node:fs/promises";
 import { basename, dirname } from "node:path";
-import { atomicWrite } from "../store/atomic-write.ts";
 import { editDistance } from "../text/edit-distance.ts";
 import { ToolError } from "./tool.ts";
 import { displayPath } from "./resolve-path.ts";
 
-/** Git's own test: a NUL byte in the first 8 KiB means binary. */
-export const looksBinary = (bytes: Uint8Array): boolean => bytes.subarray(0, 8192).includes(0);
+/** Refuses a file with a NUL byte anywhere: read as text, or edited and written back, it would be garbled. */
+export function refuseBinary(bytes: Uint8Array, shown: string): void {
+  if (bytes.includes(0)) throw new ToolError(`${shown} is a binary file; it cannot be read or edited as text.`);
+}
 
-/** Reads a file the tools may edit, or undefined when it does not exist. Folders and binaries are refused. */
+/** Reads a file for read_file, or undefined when it does not exist. Folders and binaries are refused. */
 export async function readTextFile(root: string, abs: string): Promise<string | undefined> {
   const info = await stat(abs).catch(() => undefined);
   if (!info) return undefined;
   const shown = displayPath(root, abs);
   if (info.isDirectory()) throw new ToolError(`${shown} is a directory, not a file. Use list_dir to see what it contains.`);
   const bytes = await Bun.file(abs).bytes();
-  if (looksBinary(bytes)) throw new ToolError(`${shown} is a binary file; it cannot be read or edited as text.`);
+  refuseBinary(bytes, shown);
   return new TextDecoder().decode(bytes);
-}
-
-/** Writes text atomically, keeping the mode of the file it replaces, or of `modeFrom` (a moved file); else 0644. */
-export async function writeTextFile(abs: string, content: string, modeFrom = abs): Promise<void> {
-  const info = await stat(modeFrom).catch(() => undefined);
-  await atomicWrite(abs, content, info ? info.mode & 0o7777 : 0o644);
 }
 
 /** "File not found" with up to three similar names from the same folder, when there are any. */

@@ -41,6 +41,12 @@ export type ToolContext = {
   secretGlobs?: readonly string[];
   /** Tells the person running shiro something about how a call ran (not the model), e.g. a slower fallback. */
   notice?: (text: string) => void;
+  /**
+   * Why a write landing on this real path is refused whatever the rules say (a secret file), or undefined.
+   * The file tools ask it where a write really lands, once its folder is open: the path judged before the
+   * call may have been redirected by a symlink since.
+   */
+  writeRefused?: (absolutePath: string) => string | undefined;
 };
 
 /** A preview has no side effects, so it runs no process and needs no environment. */

@@ -18,9 +18,9 @@ const withConfig = (home: string, config: object) => writeFileSync(join(home, "c
 const ECHO_ALLOWED = { decision: "allow", tool: "bash", pattern: "echo *" };
 
 describe("permission rules in config.json, end to end", () => {
-  test("an allow rule lets bash run in print mode without --yolo: output reaches the model, exit 0", async () => {
+  test("an allow rule lets bash run in print mode without --yolo (a write_file rule the file it writes): output reaches the model, exit 0", async () => {
     const p = secretProject();
-    withConfig(p.home, { permissions: [ECHO_ALLOWED] });
+    withConfig(p.home, { permissions: [ECHO_ALLOWED, { decision: "allow", tool: "write_file", pattern: "made-by-*.txt" }] });
     const job = await scriptedJob([bash("echo allowed by a rule > made-by-echo.txt"), bash("echo hello from bash")], { cwd: p.root, home: p.home });
     expect([job.code, job.stdout]).toEqual([0, FINAL + "\n"]);
     expect(job.outputs.map((o) => o.output)).toEqual(["(no output)\n\nExit code: 0", "hello from bash\n\nExit code: 0"]);

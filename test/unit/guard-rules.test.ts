@@ -153,17 +153,18 @@ describe("user rules", () => {
 });
 
 describe("session always-approvals", () => {
-  test("the offered pattern is `first word *` for commands and the path for files", () => {
-    expect(alwaysPatternFor(bashCall("git commit -m 'x y'"), env)).toEqual(["git *"]);
-    expect(alwaysPatternFor(bashCall("npm test && git push"), env)).toEqual(["npm *", "git *"]);
-    expect(alwaysPatternFor(bashCall("sudo apt install x"), env)).toEqual(["sudo apt *"]);
+  test("the offered pattern is the program and its subcommand for commands (the exact one when it destroys), and the path for files", () => {
+    expect(alwaysPatternFor(bashCall("git commit -m 'x y'"), env)).toEqual(["git commit *"]);
+    expect(alwaysPatternFor(bashCall("npm test && git push"), env)).toEqual(["npm test *", "git push"]);
+    expect(alwaysPatternFor(bashCall("sudo apt install x"), env)).toEqual(["sudo apt install *"]);
     expect(alwaysPatternFor(fileCall("write_file", "write", "notes/x.md"), env)).toEqual(["notes/x.md"]);
     expect(alwaysPatternFor(fileCall("write_file", "write", "weird*name.md"), env)).toEqual(["weird\\*name.md"]);
   });
   test("an approval lifts later asks for the same tool and pattern only", () => {
     const session = new SessionAllows();
-    session.add("bash", alwaysPatternFor(bashCall("git status"), env));
+    session.add("bash", alwaysPatternFor(bashCall("git diff"), env));
     expect(decision(bashCall("git diff --stat"), [], session)).toBe("allow");
+    expect(decision(bashCall("git log"), [], session)).toBe("ask");
     expect(decision(bashCall("npm test"), [], session)).toBe("ask");
     session.add("write_file", ["notes/x.md"]);
     expect(decision(fileCall("write_file", "write", "notes/x.md"), [], session)).toBe("allow");

@@ -79,6 +79,11 @@ for (const [backend, env] of BACKENDS) {
       expect(lines[200]).toBe("[100 more matches not shown; narrow the pattern, path or glob]");
     });
 
+    test("a file with a NUL byte anywhere is binary, even one found past its first matches", async () => {
+      project = tempProject({ "late.bin": Buffer.concat([Buffer.from(`needle\n${"x".repeat(100_000)}\n`), Buffer.from([0]), Buffer.from("needle\n")]), "a.txt": "needle\n" });
+      expect(await out({ pattern: "needle" })).toBe("a.txt:1: needle");
+    });
+
     test("long lines are clipped at 300 chars", async () => {
       project = tempProject({ "wide.txt": `hit${"x".repeat(400)}\n` });
       expect(await out({ pattern: "hit" })).toBe(`wide.txt:1: hit${"x".repeat(297)}… [103 more chars]`);

@@ -1,0 +1,177 @@
+import { toolCallsOf, type Message } from "../agent/messages.ts";
+import { emptyNotebook, type Notebook } from "../agent/notebook.ts";
+import type { CallLog } from "../store/session-schema.ts";
+import { answerOf, type EventOf, type SessionEvent } from "./session-event.ts";
+
+/** What a session's log adds up to: the history the loop sends, and everything a resume restores. */
+export type SessionState = {
+  id: string;
+  createdAt: string;
+  /** The newest `at` of any event. */
+  updatedAt: string;
+  cwd: string;
+  model: string;
+  forkedFrom?: { id: string; events: number };
+  messages: Message[];
+  notebook: Notebook;
+  callLog: CallLog;
+  contextWindow?: { model: string; tokens: number };
+  /** A model call has completed: a session without one is not listed (a run that failed at once). */
+  answered: boolean;
+  /** Tool calls of the newest answer still waiting for their result, and those of them that started. */
+  pending: Set<string>;
+  started: Set<string>;
+  /** Lines applied. */
+  events: number;
+};
+
+/** An impossible history, with the line that made it so (1-based). */
+export class SessionLogError extends Error {
+  override name = "SessionLogError";
+  constructor(
+    readonly line: number,
+    readonly reason: string,
+  ) {
+    super(`line ${line}: ${reason}`);
+  }
+}
+
+/**
+ * Folds events into state, one at a time (the runtime applies each event it appends; a resume applies
+ * the whole log). Pure and strict: an event that could not have happened — out of order, about an
+ * unknown call, after the event that closed its call, referring to what the log lacks — throws a
+ * SessionLogError naming its line, and the state is left as it was before that event.
+ */
+export function createSessionReducer() {
+  let state: SessionState | undefined;
+  const fail = (reason: string): never => {
+    throw new SessionLogError((state?.events ?? 0) + 1, reason);
+  };
+
+  function apply(event: SessionEvent): SessionState {
+    if (!state) {
+      if (event.type !== "session") fail(`the log must begin with its session line, not "${event.type}"`);
+      const first = event as EventOf<"session">;
+      state = {
+        id: first.id,
+        createdAt: first.at,
+        updatedAt: first.at,
+        cwd: first.cwd,
+        model: first.model,
+        ...(first.forkedFrom ? { forkedFrom: first.forkedFrom } : {}),
+        messages: [],
+        notebook: emptyNotebook(),
+        callLog: { calls: [], snapshots: {} },
+        answered: false,
+        pending: new Set(),
+        started: new Set(),
+        events: 1,
+      };
+      return state;
+    }
+    const s = state;
+    switch (event.type) {
+      case "session":
+        return fail("a second session line");
+      case "user":
+        closeTurn(s);
+        s.messages.push({ role: "user", text: event.text });
+        break;
+      case "prompt":
+        s.callLog.snapshots[event.key] ??= { instructions: event.instructions, tools: event.tools };
+        break;
+      case "call": {
+        const last = s.callLog.calls.at(-1);
+        if (event.step !== s.callLog.calls.length + 1) fail(`call ${event.step} out of order (the next is ${s.callLog.calls.length + 1})`);
+        if (last && !last.response) fail(`call ${event.step} while call ${event.step - 1} has no response`);
+        if (event.messages > s.messages.length) fail(`call ${event.step} is built from ${event.messages} messages, but the log holds ${s.messages.length}`);
+        if (!Object.hasOwn(s.callLog.snapshots, event.prompt)) fail(`call ${event.step} refers to prompt ${event.prompt}, which no earlier line defines`);
+        s.callLog.calls.push({
+          model: event.model,
+          params: event.params,
+          messageCount: event.messages,
+          snapshot: event.prompt,
+          ...(event.harder ? { harder: true } : {}),
+          ...(event.limits ? { limits: event.limits } : {}),
+          ...(event.trailer !== undefined ? { trailer: event.trailer } : {}),
+        });
+        break;
+      }
+      case "response": {
+        const call = s.callLog.calls[event.step - 1];
+        if (!call || event.step !== s.callLog.calls.length) fail(`a response for call ${event.step}, which is not the call in flight`);
+        if (call!.response) fail(`a second response for call ${event.step}`);
+        if (event.message && event.message.role !== "assistant") fail(`the response to call ${event.step} holds a ${event.message.role} message`);
+        const answer = answerOf(event);
+        const usage = event.usage ?? answer?.usage;
+        call!.response = {
+          status: event.status,
+          ...(answer?.responseId ? { responseId: answer.responseId } : {}),
+          ...(usage ? { usage } : {}),
+          ...(event.error !== undefined ? { error: event.error } : {}),
+        };
+        if (answer) {
+          closeTurn(s);
+          s.messages.push(answer);
+          for (const part of toolCallsOf(answer)) s.pending.add(part.callId);
+        }
+        if (event.status === "completed") s.answered = true;
+        break;
+      }
+      case "verdict":
+        if (!s.pending.has(event.callId)) fail(`a verdict on ${event.callId}, which is no call waiting to run`);
+        break;
+      case "tool":
+        if (!s.pending.has(event.callId)) fail(`tool ${event.callId} started, but it is no call waiting to run`);
+        if (s.started.has(event.callId)) fail(`tool ${event.callId} started twice`);
+        s.started.add(event.callId);
+        break;
+      case "result": {
+        if (!s.pending.has(event.callId)) fail(`a result for ${event.callId}, which is no call waiting for one`);
+        s.pending.delete(event.callId);
+        const result = { callId: event.callId, output: event.output, ...(event.isError ? { isError: true } : {}) };
+        const last = s.messages.at(-1);
+        if (last?.role === "tool") last.results.push(result);
+        else s.messages.push({ role: "tool", results: [result] });
+        break;
+      }
+      case "compaction":
+        closeTurn(s);
+        s.messages.push({ role: "compaction", summary: event.summary });
+        break;
+      case "todos":
+        s.notebook = { todos: event.todos };
+        break;
+      case "model":
+        s.model = event.model;
+        break;
+      case "window":
+        s.contextWindow = { model: event.model, tokens: event.tokens };
+        break;
+    }
+    if ("at" in event) s.updatedAt = event.at;
+    s.events++;
+    return s;
+  }
+
+  return {
+    apply,
+    get state(): SessionState | undefined {
+      return state;
+    },
+  };
+}
+
+/** Calls still waiting when the history moves on never get a result (the wire reports them as interrupted). */
+function closeTurn(s: SessionState) {
+  s.pending.clear();
+  s.started.clear();
+}
+
+/** The state of a whole log. Throws SessionLogError for an impossible history, or when there is no line at all. */
+export function reduceSession(events: Iterable<SessionEvent>): SessionState {
+  const reducer = createSessionReducer();
+  for (const event of events) reducer.apply(event);
+  if (!reducer.state) throw new SessionLogError(1, "the log is empty");
+  return reducer.state;
+}

@@ -1,0 +1,63 @@
+import { z } from "zod";
+import { todoSchema } from "../agent/notebook.ts";
+import { messageSchema, usageSchema } from "../store/session-schema.ts";
+import type { AssistantMessage } from "../agent/messages.ts";
+
+/** The log's format version, on its first line. Schema-1 sessions were one JSON document each. */
+export const LOG_VERSION = 2;
+
+const at = z.string();
+
+/**
+ * One durable fact of a session: a line of its JSONL log, appended — never rewritten — before the
+ * side effect it announces (a model call, a tool run). Deltas are never logged. The session's state
+ * is what `reduce-session.ts` makes of these, in order.
+ */
+export const sessionEventSchema = z.discriminatedUnion("type", [
+  /** Line 1, and only there. `forkedFrom`: the session whose first `events` lines this one continues. */
+  z.object({ type: z.literal("session"), v: z.literal(LOG_VERSION), id: z.string(), at, cwd: z.string(), model: z.string(), forkedFrom: z.object({ id: z.string(), events: z.number().int().nonnegative() }).optional() }),
+  z.object({ type: z.literal("user"), text: z.string(), at }),
+  /** The instructions and tools a call was sent with, once per distinct content (calls refer to `key`). */
+  z.object({ type: z.literal("prompt"), key: z.string(), instructions: z.string(), tools: z.array(z.unknown()) }),
+  /** A model call about to be sent, built from the first `messages` messages and the prompt `prompt`. */
+  z.object({
+    type: z.literal("call"),
+    step: z.number().int().positive(),
+    model: z.string(),
+    params: z.record(z.string(), z.unknown()),
+    messages: z.number().int().nonnegative(),
+    prompt: z.string(),
+    harder: z.literal(true).optional(),
+    limits: z.object({ threshold: z.number(), window: z.number() }).optional(),
+    trailer: z.string().optional(),
+    at,
+  }),
+  /** How call `step` ended; `message` is the answer as it joins the history (for `incomplete`/`aborted`, what streamed). */
+  z.object({
+    type: z.literal("response"),
+    step: z.number().int().positive(),
+    status: z.enum(["completed", "incomplete", "aborted", "error"]),
+    message: messageSchema.optional(),
+    usage: usageSchema.optional(),
+    error: z.string().optional(),
+    at,
+  }),
+  /** A tool call was judged: approved (by a rule, --yolo, the person, the read-only sandbox) or denied. */
+  z.object({ type: z.literal("verdict"), callId: z.string(), allowed: z.boolean(), sandbox: z.enum(["read-only", "workspace-write"]).optional(), reason: z.string().optional() }),
+  /** The tool is about to run: with no result after it, it was interrupted (never re-run on resume). */
+  z.object({ type: z.literal("tool"), callId: z.string() }),
+  z.object({ type: z.literal("result"), callId: z.string(), output: z.string(), isError: z.literal(true).optional(), denied: z.literal(true).optional() }),
+  /** The wire starts again from this summary (`/compact`, or when the history no longer fits). */
+  z.object({ type: z.literal("compaction"), summary: z.string(), at }),
+  z.object({ type: z.literal("todos"), todos: z.array(todoSchema) }),
+  z.object({ type: z.literal("model"), model: z.string() }),
+  /** A context window learned from an overflow, for that model. */
+  z.object({ type: z.literal("window"), model: z.string(), tokens: z.number().int().positive() }),
+]);
+
+export type SessionEvent = z.infer<typeof sessionEventSchema>;
+export type EventOf<T extends SessionEvent["type"]> = Extract<SessionEvent, { type: T }>;
+
+/** A response event's message, typed as what it is (the schema allows any message role; the reducer checks). */
+export const answerOf = (event: EventOf<"response">): AssistantMessage | undefined =>
+  event.message?.role === "assistant" ? event.message : undefined;

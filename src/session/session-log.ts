@@ -1,0 +1,90 @@
+import { closeSync, fstatSync, ftruncateSync, openSync, readSync, writeSync } from "node:fs";
+import { sessionEventSchema, type SessionEvent } from "./session-event.ts";
+import { SessionLogError } from "./reduce-session.ts";
+
+export type ParsedLog = {
+  events: SessionEvent[];
+  /** Bytes of the whole lines: a torn last line lies past this. */
+  goodBytes: number;
+  /** Set when the last line was cut short (a kill -9 mid-write) and dropped. */
+  tornLine?: number;
+};
+
+/**
+ * A session log's text → its events. Every line must be a valid event; the only damage repaired is
+ * a last line without its newline that does not parse (a write cut short), which is dropped and
+ * reported. Any other bad line throws a SessionLogError naming it.
+ */
+export function parseLog(text: string): ParsedLog {
+  const events: SessionEvent[] = [];
+  let start = 0;
+  let line = 0;
+  while (start < text.length) {
+    const end = text.indexOf("\n", start);
+    line++;
+    const raw = text.slice(start, end < 0 ? text.length : end);
+    const event = parseLine(raw);
+    if (end < 0) {
+      // No newline: either cut short, or whole but for its newline (the writer adds it before appending).
+      if (event.ok) events.push(event.value);
+      else return { events, goodBytes: byteLength(text, start), tornLine: line };
+      break;
+    }
+    if (!event.ok) throw new SessionLogError(line, event.reason);
+    events.push(event.value);
+    start = end + 1;
+  }
+  return { events, goodBytes: byteLength(text, text.length) };
+}
+
+const byteLength = (text: string, chars: number) => Buffer.byteLength(text.slice(0, chars));
+
+function parseLine(raw: string): { ok: true; value: SessionEvent } | { ok: false; reason: string } {
+  let json: unknown;
+  try {
+    json = JSON.parse(raw);
+  } catch {
+    return { ok: false, reason: "not JSON" };
+  }
+  const parsed = sessionEventSchema.safeParse(json);
+  if (parsed.success) return { ok: true, value: parsed.data };
+  const issue = parsed.error.issues[0]!;
+  return { ok: false, reason: `not a session event (${issue.path.join(".") || "type"}: ${issue.message})` };
+}
+
+/**
+ * The append end of a log: opened once, each call writes its events as whole lines in one write, in
+ * order, before the caller goes on to the side effect they announce. Mode 0600: a session holds the
+ * person's code and prompts.
+ */
+export function openLogWriter(path: string, opts: { truncateTo?: number } = {}) {
+  const fd = openSync(path, "a+", 0o600);
+  // A torn last line is cut off, and a whole line missing its newline gets one, so appends start clean.
+  if (opts.truncateTo !== undefined && fstatSync(fd).size > opts.truncateTo) ftruncateSync(fd, opts.truncateTo);
+  let needsNewline = endsWithoutNewline(fd);
+  let bytes = 0;
+  return {
+    append(events: readonly SessionEvent[]): void {
+      if (!events.length) return;
+      const text = (needsNewline ? "\n" : "") + events.map((e) => JSON.stringify(e)).join("\n") + "\n";
+      needsNewline = false;
+      const buffer = Buffer.from(text);
+      for (let at = 0; at < buffer.length; ) at += writeSync(fd, buffer, at);
+      bytes += buffer.length;
+    },
+    /** Bytes this writer has appended (the benchmark's "bytes written"). */
+    get written() {
+      return bytes;
+    },
+    close: () => closeSync(fd),
+  };
+}
+
+export type LogWriter = ReturnType<typeof openLogWriter>;
+
+function endsWithoutNewline(fd: number): boolean {
+  const size = fstatSync(fd).size;
+  if (size === 0) return false;
+  const last = Buffer.alloc(1);
+  return readSync(fd, last, 0, 1, size - 1) === 1 && last[0] !== 0x0a;
+}

@@ -1,0 +1,82 @@
+import { readdir } from "node:fs/promises";
+import { join, resolve } from "node:path";
+import { z } from "zod";
+import { atomicWrite } from "./atomic-write.ts";
+import { withFileLock } from "./file-lock.ts";
+import { projectKey } from "./project-key.ts";
+import { readJson } from "./read-json.ts";
+import { usageSchema } from "./session-schema.ts";
+
+/** What a listing shows of one session, kept in its folder's index so nothing else need be read. */
+export const indexEntrySchema = z.object({
+  id: z.string(),
+  cwd: z.string(),
+  model: z.string(),
+  title: z.string(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  messageCount: z.number().int().nonnegative(),
+  usage: usageSchema,
+  costUsd: z.number().nullable(),
+});
+export type IndexEntry = z.infer<typeof indexEntrySchema>;
+
+const folderIndexSchema = z.object({ cwd: z.string(), sessions: z.array(indexEntrySchema) });
+
+/** Newest first; the id breaks a tie so the order never depends on how the file was read. */
+const newestFirst = (a: IndexEntry, b: IndexEntry) => (a.updatedAt === b.updatedAt ? (a.id < b.id ? 1 : -1) : a.updatedAt < b.updatedAt ? 1 : -1);
+
+export type IndexRead = { entries: IndexEntry[]; warnings: string[]; missing: boolean };
+
+/**
+ * One small file per project folder (`index/<key>.json`) listing that folder's answered sessions, so
+ * `shiro -c` and `shiro sessions` read what this folder has, not every session there is. Each change
+ * rewrites just that file, atomically and under a lock (two shiros may finish turns at once).
+ */
+export function createSessionIndex(sessionsDir: string) {
+  const dir = join(sessionsDir, "index");
+  const pathFor = (cwd: string) => join(dir, `${projectKey(resolve(cwd))}.json`);
+
+  async function read(path: string): Promise<IndexRead> {
+    const found = await readJson(path, folderIndexSchema);
+    if (found.ok) return { entries: found.value.sessions, warnings: [], missing: false };
+    if (found.reason === "missing") return { entries: [], warnings: [], missing: true };
+    return { entries: [], warnings: [`skipping a session index: ${found.message}`], missing: false };
+  }
+
+  return {
+    dir,
+    /** This folder's sessions, newest first. `missing`: no index yet (sessions from before it existed may be unlisted). */
+    forFolder: (cwd: string) => read(pathFor(cwd)),
+
+    /** Every folder's sessions, newest first. */
+    async all(): Promise<IndexRead> {
+      let names: string[] = [];
+      try {
+        names = (await readdir(dir)).filter((n) => n.endsWith(".json"));
+      } catch {
+        return { entries: [], warnings: [], missing: true };
+      }
+      const reads = await Promise.all(names.map((n) => read(join(dir, n))));
+      return { entries: reads.flatMap((r) => r.entries).sort(newestFirst), warnings: reads.flatMap((r) => r.warnings), missing: names.length === 0 };
+    },
+
+    /** Adds or replaces a session's entry in its folder's index. */
+    async put(entry: IndexEntry): Promise<void> {
+      const path = pathFor(entry.cwd);
+      await withFileLock(path, async () => {
+        const { entries } = await read(path);
+        const sessions = [entry, ...entries.filter((e) => e.id !== entry.id)].sort(newestFirst);
+        await atomicWrite(path, JSON.stringify({ cwd: resolve(entry.cwd), sessions }));
+      });
+    },
+
+    /** Replaces a folder's index whole (building it from the session files). */
+    async replace(cwd: string, entries: IndexEntry[]): Promise<void> {
+      const path = pathFor(cwd);
+      await withFileLock(path, () => atomicWrite(path, JSON.stringify({ cwd: resolve(cwd), sessions: [...entries].sort(newestFirst) })));
+    },
+  };
+}
+
+export type SessionIndex = ReturnType<typeof createSessionIndex>;
