@@ -104,10 +104,15 @@ describe("glob: a pattern's fixed leading folders", () => {
   test("are all it walks: a large sibling tree costs it nothing", async () => {
     project = tempProject({ "src/tools/a.ts": "", "src/tools/deep/b.ts": "", "src/c.ts": "" });
     wideTree(join(project.root, "big"), 20_000, { linked: true });
+    // The fastest of three, so a pause of the machine's own does not decide it.
     const timed = async (pattern: string) => {
-      const start = performance.now();
-      const out = (await call(glob, { pattern }, project.ctx())).output;
-      return { out, ms: performance.now() - start };
+      let best = { out: "", ms: Infinity };
+      for (let i = 0; i < 3; i++) {
+        const start = performance.now();
+        const out = (await call(glob, { pattern }, project.ctx())).output;
+        best = { out, ms: Math.min(best.ms, performance.now() - start) };
+      }
+      return best;
     };
     const narrow = await timed("src/tools/**/*.ts");
     const whole = await timed("**/tools/**/*.ts");
