@@ -25,6 +25,8 @@ type Deps = {
   sandbox?: (level: SandboxLevel) => Promise<CommandSandbox>;
   /** Whether `tool` reading `path` directly would be denied; what a folder-wide read must skip. */
   readDenied?: (tool: string, path: string, root: string) => boolean;
+  /** Name globs of the files a search leaves unopened (secrets), handed to every tool as is. */
+  secretGlobs?: readonly string[];
   /** Why `tool` writing at the real path `path` is refused whatever the rules say, asked where a write lands. */
   writeRefused?: (tool: string, path: string, root: string) => string | undefined;
   /** What tool processes get: the environment without its secrets. */
@@ -71,6 +73,7 @@ export async function* runToolCall(call: ToolCallPart, deps: Deps): AsyncGenerat
   deps.commit({ type: "tool", callId: call.callId });
 
   const chunks: string[] = [];
+  const notices: string[] = [];
   let wake: (() => void) | undefined;
   const ctx: ToolContext = {
     root: deps.root,
@@ -79,9 +82,14 @@ export async function* runToolCall(call: ToolCallPart, deps: Deps): AsyncGenerat
     interrupt: deps.interruptSignal?.(),
     ...(tool.kind === "exec" && deps.sandbox ? { sandbox: await deps.sandbox(verdict.sandbox ?? "read-only") } : {}),
     ...(deps.readDenied ? { readDenied: (path: string) => deps.readDenied!(tool.name, path, deps.root) } : {}),
+    ...(deps.secretGlobs ? { secretGlobs: deps.secretGlobs } : {}),
     ...(deps.writeRefused ? { writeRefused: (path: string) => deps.writeRefused!(tool.name, path, deps.root) } : {}),
     onOutput: (chunk) => {
       chunks.push(chunk);
+      wake?.();
+    },
+    notice: (text) => {
+      notices.push(text);
       wake?.();
     },
   };
@@ -94,12 +102,17 @@ export async function* runToolCall(call: ToolCallPart, deps: Deps): AsyncGenerat
   function* show(chunk: string): Generator<AgentEvent> {
     if (chunk) yield { type: "tool-output", callId: call.callId, chunk };
   }
-  // Stream partial output as it arrives, until the tool settles.
+  function* told(): Generator<AgentEvent> {
+    for (const text of notices.splice(0)) yield { type: "notice", level: "warn", text: deps.redactor.text(text) };
+  }
+  // Stream partial output and notices as they arrive, until the tool settles.
   while (!settled) {
-    if (chunks.length === 0) await new Promise<void>((resolve) => (wake = resolve));
+    if (chunks.length === 0 && notices.length === 0) await new Promise<void>((resolve) => (wake = resolve));
     wake = undefined;
+    yield* told();
     for (const chunk of chunks.splice(0)) yield* show(redacting.push(chunk));
   }
+  yield* told();
   await running;
   // What came with the result, and the tail held back in case it began a secret.
   yield* show(redacting.push(chunks.splice(0).join("")) + redacting.flush());

@@ -34,6 +34,8 @@ export type RunOptions = {
   sandbox?: (level: SandboxLevel) => Promise<CommandSandbox>;
   /** Whether a tool reading a file directly would be denied (checked per file by folder-wide reads). */
   readDenied?: (tool: string, path: string, root: string) => boolean;
+  /** Name globs of the files a search leaves unopened (secrets). */
+  secretGlobs?: readonly string[];
   /** Why a tool writing at a real path is refused whatever the rules say (asked where a write really lands). */
   writeRefused?: (tool: string, path: string, root: string) => string | undefined;
   /** The environment tool processes get, and the redactor of every tool output (the runtime decides both). */

@@ -5,6 +5,7 @@ import type { Authorize } from "../agent/run-tool-call.ts";
 import type { AskAnswer, AskRequest } from "../guard/authorize.ts";
 import { createAuthorize } from "../guard/authorize.ts";
 import { createReadCheck } from "../guard/read-check.ts";
+import { SECRET_GLOBS } from "../guard/secret-globs.ts";
 import { createWriteCheck } from "../guard/write-check.ts";
 import { permissionsSchema } from "../guard/rules.ts";
 import { SessionAllows } from "../guard/session-allows.ts";
@@ -78,6 +79,7 @@ export async function startSession(opts: StartOptions): Promise<Runtime> {
     interruptSignal: opts.interruptSignal,
     sandbox: sandbox.at,
     readDenied: createReadCheck({ rules: rules.data, extraChecks: plugins.checks }),
+    secretGlobs: SECRET_GLOBS,
     writeRefused: createWriteCheck(),
     toolEnv: secrets.env,
     redactor,

@@ -62,6 +62,7 @@ export type RuntimeOptions = {
   interruptSignal?: () => AbortSignal;
   sandbox?: (level: SandboxLevel) => Promise<CommandSandbox>;
   readDenied?: (tool: string, path: string, root: string) => boolean;
+  secretGlobs?: readonly string[];
   writeRefused?: (tool: string, path: string, root: string) => string | undefined;
   /** The environment tool processes get (secrets removed), and what hides secret values in their output. */
   toolEnv: Readonly<Record<string, string>>;
@@ -112,6 +113,7 @@ export function createRuntime(opts: RuntimeOptions): Runtime {
         interruptSignal: opts.interruptSignal,
         sandbox: opts.sandbox,
         readDenied: opts.readDenied,
+        secretGlobs: opts.secretGlobs,
         writeRefused: opts.writeRefused,
         env: opts.toolEnv,
         redactor: opts.redactor,

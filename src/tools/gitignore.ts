@@ -25,7 +25,7 @@ export function parseGitignore(text: string, base = ""): IgnoreRule[] {
 }
 
 /** Translates gitignore glob syntax (`*`, `?`, `**`, `[...]`, `\x`) into a regex body over `/`-separated paths. */
-function globToRegex(glob: string): string {
+export function globToRegex(glob: string): string {
   let out = "";
   for (let i = 0; i < glob.length; i++) {
     const c = glob[i]!;

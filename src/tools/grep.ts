@@ -1,16 +1,20 @@
-import { realpath, stat } from "node:fs/promises";
-import { basename } from "node:path";
+import { stat } from "node:fs/promises";
 import { z } from "zod";
-import { defineTool, ToolError } from "./tool.ts";
-import { displayPath, isInside, relativePosix, resolveIn } from "./resolve-path.ts";
+import { defineTool, ToolError, type ToolContext } from "./tool.ts";
+import { displayPath, resolveIn } from "./resolve-path.ts";
 import { plural } from "../text/plural.ts";
-import { clipText } from "../text/clip-text.ts";
-import { looksBinary } from "./text-file.ts";
-import { walkFiles } from "./walk-files.ts";
+import { formatCount } from "../text/format-count.ts";
+import { findRipgrep, noticeNoRipgrep, ripgrepUnusable } from "./find-ripgrep.ts";
+import { MatchList } from "./match-list.ts";
+import { ripgrepSearch } from "./ripgrep-search.ts";
+import { rustRegex } from "./rust-regex.ts";
+import { SCAN_MAX_BYTES, scanFiles } from "./scan-files.ts";
+import { searchScope, type SearchScope } from "./search-scope.ts";
+import { secretTest } from "./secret-names.ts";
+import { walkFiles, WALK_LIMIT } from "./walk-files.ts";
 
 export const GREP_MAX_MATCHES = 200;
 const MAX_LINE_CHARS = 300;
-const MAX_FILE_BYTES = 5 * 1024 * 1024;
 
 const schema = z.object({
   pattern: z.string().min(1).describe("JavaScript regular expression to search for, e.g. \"function\\\\s+load\"."),
@@ -18,11 +22,15 @@ const schema = z.object({
   glob: z.string().optional().describe('Only search files matching this glob, e.g. "*.ts" (matched against the file name) or "src/**/*.ts".'),
 });
 
+/** What a search found besides its matches, for the notes under them. */
+type Found = { refused: number; tooLarge: string[]; cut: boolean };
+
 export const grep = defineTool({
   name: "grep",
   description:
     `Search file contents with a JavaScript regular expression (case-sensitive; use [Aa] or alternation for case). ` +
-    `Returns \`file:line: text\` for each matching line, at most ${GREP_MAX_MATCHES}. Skips binary files, files over 5 MB (named), .git/, what .gitignore hides, and files a direct read would be denied (secrets). ` +
+    `Returns \`file:line: text\` for each matching line, sorted by file and line, at most ${GREP_MAX_MATCHES}. Skips binary files, .git/, what .gitignore hides, ` +
+    `symbolic links, and files a direct read would be denied (secrets), saying how many. ` +
     `Narrow with \`path\` or \`glob\` when there are too many matches.`,
   schema,
   kind: "read",
@@ -37,52 +45,52 @@ export const grep = defineTool({
     const target = resolveIn(ctx.root, args.path ?? ".");
     const info = await stat(target).catch(() => undefined);
     if (!info) throw new ToolError(`Path not found: ${displayPath(ctx.root, target)}.`);
-    const found = info.isDirectory() ? await filesUnder(ctx.root, target, args.glob) : [target];
-    // Each file of a folder is judged as a read of it would be, and a link may not lead out of the folder.
-    const realTarget = await realpath(target);
-    const mayRead = async (abs: string) => !ctx.readDenied?.(abs) && isInside(await realpath(abs).catch(() => abs), realTarget);
-    const files: string[] = [];
-    let refused = 0;
-    for (const abs of found) (info.isDirectory() && !(await mayRead(abs)) ? refused++ : files.push(abs));
-
-    const hits: string[] = [];
-    const tooLarge: string[] = [];
-    let total = 0;
-    for (const abs of files) {
-      if (ctx.signal.aborted) break;
-      const file = Bun.file(abs);
-      if (file.size > MAX_FILE_BYTES) {
-        tooLarge.push(displayPath(ctx.root, abs));
-        continue;
-      }
-      const bytes = await file.bytes().catch(() => undefined);
-      if (!bytes || looksBinary(bytes)) continue;
-      const lines = new TextDecoder().decode(bytes).split("\n");
-      const shown = displayPath(ctx.root, abs);
-      lines.forEach((line, i) => {
-        if (!regex.test(line)) return;
-        total++;
-        if (hits.length < GREP_MAX_MATCHES) hits.push(`${shown}:${i + 1}: ${clipText(line.replace(/\r$/, ""), MAX_LINE_CHARS)}`);
-      });
-    }
-    const searched = displayPath(ctx.root, target);
-    const where = searched === "." ? "the project root" : searched;
-    const notes = [
-      ...(tooLarge.length ? [`[not searched, over 5 MB: ${tooLarge.join(", ")}]`] : []),
-      ...(refused ? [`[${plural(refused, "file")} skipped that this search may not read: secret files, or links out of ${where}]`] : []),
-    ];
-    if (total === 0) return { output: [`No matches for /${args.pattern}/ in ${where}${args.glob ? ` (files matching ${args.glob})` : ""}.`, ...notes].join("\n") };
-    if (total > hits.length) hits.push(`[${total - hits.length} more matches not shown; narrow the pattern, path or glob]`);
-    return { output: [...hits, ...notes].join("\n") };
+    const matches = new MatchList(GREP_MAX_MATCHES, MAX_LINE_CHARS);
+    // A file named as `path` was judged by the gate already; a folder's files are judged one by one.
+    const found = info.isDirectory()
+      ? await searchFolder(searchScope(ctx.root, target, args.glob, ctx), regex, matches, ctx)
+      : { ...(await scanFiles({ root: ctx.root, files: [target], regex, matches, signal: ctx.signal })), cut: false };
+    return { output: report(args, displayPath(ctx.root, target), matches, found) };
   },
 });
 
-/** Files under `dir`; a glob without "/" is matched against the file name alone, so "*.ts" finds them at any depth. */
-async function filesUnder(root: string, dir: string, pattern: string | undefined): Promise<string[]> {
-  const { paths } = await walkFiles(root, dir);
-  const files = paths.map((p) => resolveIn(root, p));
-  if (!pattern) return files;
-  const matcher = new Bun.Glob(pattern);
-  const byName = !pattern.includes("/");
-  return files.filter((abs) => matcher.match(byName ? basename(abs) : relativePosix(dir, abs)));
+/** ripgrep when it is on PATH and can take the pattern; else (or when it cannot run it) the JavaScript scan. */
+async function searchFolder(scope: SearchScope, regex: RegExp, matches: MatchList, ctx: ToolContext): Promise<Found> {
+  const rg = findRipgrep(ctx.env.PATH);
+  const rust = rustRegex(regex.source);
+  if (rg && rust !== undefined) {
+    const secretGlobs = ctx.secretGlobs ?? [];
+    const outcome = await ripgrepSearch({ rg, scope, rust, regex, secretGlobs, env: ctx.env, signal: ctx.signal, matches });
+    if ("refused" in outcome) return { refused: outcome.refused, tooLarge: [], cut: false };
+    if (outcome.broken) {
+      ripgrepUnusable(ctx.env.PATH);
+      noticeNoRipgrep(ctx.notice, `${rg} cannot run this search (${outcome.unusable})`);
+    }
+  } else if (!rg) noticeNoRipgrep(ctx.notice, "ripgrep (rg) is not on PATH");
+  const secret = secretTest(ctx.secretGlobs);
+  let unopened = 0;
+  // Counted as the rg listing counts them: the secrets grep would have searched (those the glob takes).
+  const skip = (name: string, path: string) => {
+    if (!secret(name, path)) return false;
+    if (scope.globTakes(resolveIn(scope.root, path))) unopened++;
+    return true;
+  };
+  const walk = await walkFiles(scope.root, scope.dir, { skip, noLinks: true, signal: ctx.signal });
+  const files = walk.paths.map((p) => resolveIn(scope.root, p)).filter(scope.globTakes);
+  const scanned = await scanFiles({ root: scope.root, files, regex, matches, signal: ctx.signal, mayShow: scope.mayShow });
+  return { refused: unopened + scanned.refused, tooLarge: scanned.tooLarge, cut: walk.truncated };
+}
+
+function report(args: { pattern: string; glob?: string }, searched: string, matches: MatchList, found: Found): string {
+  const where = searched === "." ? "the project root" : searched;
+  const notes = [
+    ...(found.tooLarge.length ? [`[not searched, over ${SCAN_MAX_BYTES / 1024 / 1024} MB: ${found.tooLarge.join(", ")}]`] : []),
+    ...(found.refused ? [`[${plural(found.refused, "file")} skipped that this search may not read: secret files, or files a rule denies]`] : []),
+    ...(found.cut ? [`[searched only the first ${formatCount(WALK_LIMIT)} files of ${where} (the most one search walks); search its subfolders for the rest]`] : []),
+  ];
+  const shown = matches.shown();
+  if (matches.total === 0) return [`No matches for /${args.pattern}/ in ${where}${args.glob ? ` (files matching ${args.glob})` : ""}.`, ...notes].join("\n");
+  const lines = shown.map((m) => `${m.path}:${m.line}: ${m.text}`);
+  if (matches.total > shown.length) lines.push(`[${matches.total - shown.length} more matches not shown; narrow the pattern, path or glob]`);
+  return [...lines, ...notes].join("\n");
 }

@@ -2,6 +2,7 @@ import { stat } from "node:fs/promises";
 import { z } from "zod";
 import { defineTool, ToolError } from "./tool.ts";
 import { displayPath, relativePosix, resolveIn } from "./resolve-path.ts";
+import { entryNote } from "./entry-note.ts";
 import { walkFiles } from "./walk-files.ts";
 
 export const LIST_MAX_ENTRIES = 500;
@@ -16,7 +17,8 @@ export const listDir = defineTool({
   name: "list_dir",
   description:
     `List a folder as an indented tree (folders end with "/"), ${LIST_DEFAULT_DEPTH} levels deep by default. ` +
-    `Skips what .gitignore hides and .git/. At most ${LIST_MAX_ENTRIES} entries; list a subfolder or lower depth for big trees.`,
+    `Skips what .gitignore hides and .git/. At most ${LIST_MAX_ENTRIES} entries; list a subfolder or lower depth for big trees. ` +
+    `Entries no read may open (secrets, links out of the project) are marked.`,
   schema,
   kind: "read",
   subject: (args) => ({ paths: [args.path ?? "."] }),
@@ -26,12 +28,13 @@ export const listDir = defineTool({
     const shown = displayPath(ctx.root, dir);
     if (!info) throw new ToolError(`Folder not found: ${shown}.`);
     if (!info.isDirectory()) throw new ToolError(`${shown} is a file, not a folder. Use read_file to read it.`);
-    const { paths, truncated } = await walkFiles(ctx.root, dir, { includeDirs: true, maxDepth: args.depth ?? LIST_DEFAULT_DEPTH });
+    const { paths, truncated } = await walkFiles(ctx.root, dir, { includeDirs: true, maxDepth: args.depth ?? LIST_DEFAULT_DEPTH, signal: ctx.signal });
     if (paths.length === 0) return { output: `${shown}/ is empty (or everything in it is gitignored).` };
     const lines = [`${shown}/`];
     for (const p of paths.slice(0, LIST_MAX_ENTRIES)) {
-      const rel = relativePosix(dir, resolveIn(ctx.root, p)).split("/");
-      lines.push(`${"  ".repeat(rel.length)}${rel[rel.length - 1]}${p.endsWith("/") ? "/" : ""}`);
+      const abs = resolveIn(ctx.root, p);
+      const rel = relativePosix(dir, abs).split("/");
+      lines.push(`${"  ".repeat(rel.length)}${rel[rel.length - 1]}${p.endsWith("/") ? "/" : ""}${entryNote(ctx, abs)}`);
     }
     if (paths.length > LIST_MAX_ENTRIES) lines.push(`[${paths.length - LIST_MAX_ENTRIES}${truncated ? "+" : ""} more not shown; list a subfolder or use a smaller depth]`);
     return { output: lines.join("\n") };

@@ -4,9 +4,6 @@ import { editDistance } from "../text/edit-distance.ts";
 import { ToolError } from "./tool.ts";
 import { displayPath } from "./resolve-path.ts";
 
-/** Git's own test, for skipping files in a search: a NUL byte in the first 8 KiB means binary. */
-export const looksBinary = (bytes: Uint8Array): boolean => bytes.subarray(0, 8192).includes(0);
-
 /** Refuses a file with a NUL byte anywhere: read as text, or edited and written back, it would be garbled. */
 export function refuseBinary(bytes: Uint8Array, shown: string): void {
   if (bytes.includes(0)) throw new ToolError(`${shown} is a binary file; it cannot be read or edited as text.`);

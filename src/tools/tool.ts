@@ -34,6 +34,14 @@ export type ToolContext = {
   /** Whether a direct read of this file would be denied (a secret, a deny rule): a folder-wide read skips it. */
   readDenied?: (absolutePath: string) => boolean;
   /**
+   * Globs of the files no read may open by default (secrets), matched in any letter case against each
+   * file and folder name (those with a `/` against the path): a search leaves them unopened, and with
+   * them the cost of judging every file by `readDenied` before reading it.
+   */
+  secretGlobs?: readonly string[];
+  /** Tells the person running shiro something about how a call ran (not the model), e.g. a slower fallback. */
+  notice?: (text: string) => void;
+  /**
    * Why a write landing on this real path is refused whatever the rules say (a secret file), or undefined.
    * The file tools ask it where a write really lands, once its folder is open: the path judged before the
    * call may have been redirected by a symlink since.

@@ -1,0 +1,37 @@
+import { afterAll, describe, expect, test } from "bun:test";
+import { join } from "node:path";
+import { SECRET_GLOBS } from "../../src/guard/secret-globs.ts";
+import { isSecretPath } from "../../src/guard/secret-path.ts";
+import { secretTest } from "../../src/tools/secret-names.ts";
+import { secretGlobArgs } from "../../src/tools/ripgrep-search.ts";
+import { walkFiles } from "../../src/tools/walk-files.ts";
+import { tempProject } from "../support/temp-project.ts";
+
+// Names on both sides of every rule, in mixed case: the globs must leave out exactly what isSecretPath names.
+const SAMPLES = [
+  ".env", ".ENV", "sub/.Env", ".env.local", ".Env.Production", ".env.", ".env.e", ".env.exampl", ".env.examples", ".env.example", "deep/.ENV.EXAMPLE",
+  ".envrc", "env", "dotenv.ts", "server.pem", "a.PEM", ".pem", "x.key", "keys.json", "monkey", "cert.p12", "cert.pfx", "p12.txt",
+  "id_rsa", "ID_RSA", "id_rsa.pub", "id_rsa.PUB", "id_rsa_backup", "id_rsapub", "id_rsa.pu", "id_rsab", "id_rsa.pubx", "id_ed25519", "id_ed25519.pub",
+  "id_ecdsa-cert.pub", "id_ecdsa_sk", "id_dsa.old", "my_id_rsa", ".netrc", ".pgpass", "netrc", ".aws/credentials", "home/.AWS/Credentials", ".aws/config",
+  "aws/credentials", "credentials", ".ssh/config", ".ssh/known_hosts", "x/.SSH/id.pub", "ssh/config", "notes.txt", "src/a.ts", "keyboard.ts",
+];
+
+const project = tempProject(Object.fromEntries(SAMPLES.map((path) => [path, "x\n"])));
+afterAll(() => project.cleanup());
+const expected = SAMPLES.filter((path) => !isSecretPath(join(project.root, path))).sort();
+
+describe("SECRET_GLOBS", () => {
+  test("the tools' name filter leaves out exactly the secret files", async () => {
+    const { paths } = await walkFiles(project.root, ".", { skip: secretTest(SECRET_GLOBS) });
+    expect(paths.sort()).toEqual(expected);
+  });
+
+  test.skipIf(!Bun.which("rg"))("ripgrep given them as grep gives them leaves out exactly the secret files, and lists exactly them", () => {
+    const args = ["rg", "--no-config", "--files", "--hidden", "--no-ignore", ...secretGlobArgs(SECRET_GLOBS, "exclude")];
+    const listed = Bun.spawnSync(args, { cwd: project.root }).stdout.toString().trim().split("\n");
+    expect(listed.sort()).toEqual(expected);
+    const only = ["rg", "--no-config", "--files", "--hidden", "--no-ignore", ...secretGlobArgs(SECRET_GLOBS, "list")];
+    const secrets = Bun.spawnSync(only, { cwd: project.root }).stdout.toString().trim().split("\n");
+    expect(secrets.sort()).toEqual(SAMPLES.filter((path) => isSecretPath(join(project.root, path))).sort());
+  });
+});
