@@ -58,12 +58,16 @@ export function createSessionStore(dir: string): SessionStore {
     },
 
     async open(id, warn) {
-      const read = await readSessionLog(dir, id);
-      if (!read.ok) return { ok: false, error: { kind: read.kind, message: read.message } };
-      read.warnings.forEach(warn);
-      if (read.legacy) await convertLegacy(dir, id, read.events);
       const path = logPath(dir, id);
+      // Held before the log is read: what is read is then all there is, and no other shiro appends after it.
       const held = await holdLock(path);
+      const read = await readSessionLog(dir, id);
+      if (!read.ok) {
+        if (held.held) held.release();
+        return { ok: false, error: { kind: read.kind, message: read.message } };
+      }
+      read.warnings.forEach(warn);
+      if (read.legacy && held.held) await convertLegacy(dir, id, read.events);
       let session: LiveSession;
       if (held.held) session = liveSession({ path, existing: read.events, ...(read.goodBytes !== undefined ? { goodBytes: read.goodBytes } : {}), held });
       else {
