@@ -1,5 +1,5 @@
 /** Serialise + compact a 2,000-message, ~1,000,000-character history (target: median under 10 ms). */
-import type { Message } from "../src/agent/messages.ts";
+import type { Message } from "../src/session/messages.ts";
 import { compactForWire, type CompactOptions } from "../src/context/compact.ts";
 import { serialiseInput } from "../src/wire/serialise-input.ts";
 import { medianMs } from "./median.ts";

@@ -6,7 +6,7 @@ import type { ResponseStreamEvent } from "openai/resources/responses/responses";
 import { createResponseAssembler } from "../src/wire/assemble-response.ts";
 import { buildRequestBody } from "../src/wire/build-request.ts";
 import { createIdleWatchdog } from "../src/wire/idle-watchdog.ts";
-import type { Message } from "../src/agent/messages.ts";
+import type { Message } from "../src/session/messages.ts";
 import { medianMs } from "./median.ts";
 
 const DELTAS = 10_000;

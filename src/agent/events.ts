@@ -1,4 +1,4 @@
-import type { Message, Phase, Usage } from "./messages.ts";
+import type { Message, Phase, Usage } from "../session/messages.ts";
 import type { ModelError } from "../wire/model-error.ts";
 
 /**

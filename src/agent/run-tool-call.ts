@@ -1,8 +1,8 @@
 import { z } from "zod";
 import type { AgentEvent } from "./events.ts";
-import type { ToolCallPart } from "./messages.ts";
+import type { ToolCallPart } from "../session/messages.ts";
 import type { Redactor } from "./redact.ts";
-import type { Commit } from "./turn-fact.ts";
+import type { Commit } from "../session/turn-fact.ts";
 import { ToolError, type AnyTool, type CommandSandbox, type ToolContext, type ToolOutput } from "../tools/tool.ts";
 import type { SandboxLevel } from "../sandbox/sandbox-mode.ts";
 import { dropNullArguments } from "../wire/tool-schema.ts";

@@ -1,9 +1,9 @@
 import { RUN_TIMEOUT, type AgentEvent, type EndStatus } from "./events.ts";
-import { addUsage, emptyUsage, textOf, toolCallsOf, type AssistantMessage, type Message, type Usage } from "./messages.ts";
+import { addUsage, emptyUsage, textOf, toolCallsOf, type AssistantMessage, type Message, type Usage } from "../session/messages.ts";
 import type { ModelStream, RequestBody } from "../wire/model-stream.ts";
 import type { ModelError } from "../wire/model-error.ts";
 import type { AnyTool, CommandSandbox } from "../tools/tool.ts";
-import type { Commit } from "./turn-fact.ts";
+import type { Commit } from "../session/turn-fact.ts";
 import type { SandboxLevel } from "../sandbox/sandbox-mode.ts";
 import { runToolCall, type Authorize } from "./run-tool-call.ts";
 import type { Redactor } from "./redact.ts";

@@ -1,4 +1,4 @@
-import type { Message } from "../agent/messages.ts";
+import type { Message } from "../session/messages.ts";
 import type { Compaction } from "../agent/run.ts";
 import { estimateNextRequest, tokensFromChars, wireChars } from "./estimate.ts";
 import { activeStart } from "../wire/serialise-input.ts";

@@ -1,5 +1,5 @@
 import type { FunctionTool } from "openai/resources/responses/responses";
-import type { Message } from "../agent/messages.ts";
+import type { Message } from "../session/messages.ts";
 import type { Compaction } from "../agent/run.ts";
 import type { RequestBody } from "../wire/model-stream.ts";
 import { wireInput, type RequestParams } from "../wire/build-request.ts";

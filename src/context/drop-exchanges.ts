@@ -1,4 +1,4 @@
-import type { AssistantMessage, Message, ToolMessage } from "../agent/messages.ts";
+import type { AssistantMessage, Message, ToolMessage } from "../session/messages.ts";
 import { messageChars } from "./estimate.ts";
 import { activeStart } from "../wire/serialise-input.ts";
 import { formatCount } from "../text/format-count.ts";

@@ -1,4 +1,4 @@
-import type { Message } from "../agent/messages.ts";
+import type { Message } from "../session/messages.ts";
 import { activeStart } from "../wire/serialise-input.ts";
 
 /**

@@ -1,4 +1,4 @@
-import type { AssistantMessage, Message, ToolCallPart, ToolMessage } from "../agent/messages.ts";
+import type { AssistantMessage, Message, ToolCallPart, ToolMessage } from "../session/messages.ts";
 import { activeStart } from "../wire/serialise-input.ts";
 import { formatCount } from "../text/format-count.ts";
 import { callSubject, describeCall, parseArguments } from "./describe-call.ts";

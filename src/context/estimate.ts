@@ -1,4 +1,4 @@
-import type { Message } from "../agent/messages.ts";
+import type { Message } from "../session/messages.ts";
 import { activeStart, INTERRUPTED_OUTPUT } from "../wire/serialise-input.ts";
 
 /** The usual rough rule: a token is about four characters. */

@@ -1,4 +1,4 @@
-import type { CompactionMessage, Message } from "../agent/messages.ts";
+import type { CompactionMessage, Message } from "../session/messages.ts";
 import { activeStart } from "../wire/serialise-input.ts";
 import { clipText } from "../text/clip-text.ts";
 

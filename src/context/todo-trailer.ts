@@ -1,4 +1,4 @@
-import { countTodos, todoLine, type Todo } from "../agent/notebook.ts";
+import { countTodos, todoLine, type Todo } from "../session/notebook.ts";
 
 /**
  * The task list as the model sees it on every step, sent after the history (not in the instructions)

@@ -1,5 +1,5 @@
 import type { AgentEvent } from "../agent/events.ts";
-import type { Usage } from "../agent/messages.ts";
+import type { Usage } from "../session/messages.ts";
 import type { StopSignal } from "../cli/stop-signals.ts";
 
 /** The `--json` schema (docs/print-mode.md): one object per line, each with a `type`. */

@@ -1,6 +1,6 @@
 import pc from "picocolors";
 import type { AgentEvent, EndStatus } from "../agent/events.ts";
-import { emptyUsage, splitAnswer, textOf, type AssistantMessage, type Usage } from "../agent/messages.ts";
+import { emptyUsage, splitAnswer, textOf, type AssistantMessage, type Usage } from "../session/messages.ts";
 import { stoppedWords, type StopSignal } from "../cli/stop-signals.ts";
 import { retryLine } from "../ui/retry-line.ts";
 import { callSubject, modelCalls, resultMark, resultSummary } from "../ui/tool-line.ts";

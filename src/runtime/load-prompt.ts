@@ -1,6 +1,6 @@
 import type { FunctionTool } from "openai/resources/responses/responses";
 import { systemPrompt } from "../agent/system-prompt.ts";
-import type { Notebook } from "../agent/notebook.ts";
+import type { Notebook } from "../session/notebook.ts";
 import { loadAgentsMd } from "../context/agents-md.ts";
 import { memorySection } from "../context/memory-section.ts";
 import type { LiveSkills } from "../registry/live-skills.ts";

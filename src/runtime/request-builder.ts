@@ -2,7 +2,7 @@ import type { BuildRequest } from "../agent/run.ts";
 import { composeRequest, type ComposedRequest } from "../context/compose-request.ts";
 import { learnWindow, thresholdInForce, windowFor } from "../context/windows.ts";
 import { todoTrailer } from "../context/todo-trailer.ts";
-import type { CompactionMessage } from "../agent/messages.ts";
+import type { CompactionMessage } from "../session/messages.ts";
 import { snapshotKey } from "../store/call-log.ts";
 import type { LiveSession } from "../store/live-session.ts";
 import { formatCount } from "../text/format-count.ts";

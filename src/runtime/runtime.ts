@@ -1,6 +1,6 @@
 import type { AgentEvent } from "../agent/events.ts";
-import { textOf, type Usage } from "../agent/messages.ts";
-import type { Todo } from "../agent/notebook.ts";
+import { textOf, type Usage } from "../session/messages.ts";
+import type { Todo } from "../session/notebook.ts";
 import type { Redactor } from "../agent/redact.ts";
 import { run } from "../agent/run.ts";
 import type { Authorize } from "../agent/run-tool-call.ts";

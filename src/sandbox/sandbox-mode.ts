@@ -5,7 +5,8 @@
 export type SandboxMode = "read-only" | "workspace-write" | "off";
 export const SANDBOX_MODES: readonly SandboxMode[] = ["read-only", "workspace-write", "off"];
 
-/** How one command runs: what its approval earned, never above the mode in force. */
-export type SandboxLevel = "read-only" | "workspace-write";
+import type { SandboxLevel } from "../session/sandbox-level.ts";
+
+export type { SandboxLevel };
 
 export const capLevel = (level: SandboxLevel, mode: SandboxMode): SandboxLevel => (mode === "read-only" ? "read-only" : level);

@@ -1,4 +1,4 @@
-import type { TurnFact } from "../agent/turn-fact.ts";
+import type { TurnFact } from "./turn-fact.ts";
 import type { SessionState } from "./reduce-session.ts";
 import type { SessionEvent } from "./session-event.ts";
 

@@ -1,6 +1,6 @@
-import { toolCallsOf, type Message } from "../agent/messages.ts";
-import { emptyNotebook, type Notebook } from "../agent/notebook.ts";
-import type { CallLog } from "../store/session-schema.ts";
+import { toolCallsOf, type Message } from "./messages.ts";
+import { emptyNotebook, type Notebook } from "./notebook.ts";
+import type { CallLog } from "./message-schema.ts";
 import { answerOf, type EventOf, type SessionEvent } from "./session-event.ts";
 
 /** What a session's log adds up to: the history the loop sends, and everything a resume restores. */

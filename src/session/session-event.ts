@@ -1,7 +1,7 @@
 import { z } from "zod";
-import { todoSchema } from "../agent/notebook.ts";
-import { messageSchema, usageSchema } from "../store/session-schema.ts";
-import type { AssistantMessage } from "../agent/messages.ts";
+import { todoSchema } from "./notebook.ts";
+import { messageSchema, usageSchema } from "./message-schema.ts";
+import type { AssistantMessage } from "./messages.ts";
 
 /** The log's format version, on its first line. Schema-1 sessions were one JSON document each. */
 export const LOG_VERSION = 2;

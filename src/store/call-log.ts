@@ -1,5 +1,5 @@
-import type { Message } from "../agent/messages.ts";
-import type { CallLog, ResponseSummary } from "./session-schema.ts";
+import type { Message } from "../session/messages.ts";
+import type { CallLog, ResponseSummary } from "../session/message-schema.ts";
 
 /** Everything needed to rebuild one call's body with the real request builder. */
 export type RecordedCall = {

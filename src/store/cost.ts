@@ -1,4 +1,4 @@
-import type { Usage } from "../agent/messages.ts";
+import type { Usage } from "../session/messages.ts";
 
 /** USD per 1M tokens. `cachedInput` is the price of input tokens served from the prompt cache. */
 export type Price = { input: number; cachedInput: number; output: number };

@@ -1,7 +1,7 @@
 import { callsOf, type RecordedCall } from "./call-log.ts";
 import { usageText } from "./list-sessions-view.ts";
 import type { SessionState } from "../session/reduce-session.ts";
-import type { ResponseSummary } from "./session-schema.ts";
+import type { ResponseSummary } from "../session/message-schema.ts";
 import { plural } from "../text/plural.ts";
 
 export type InspectOptions = {

@@ -1,4 +1,4 @@
-import type { Usage } from "../agent/messages.ts";
+import type { Usage } from "../session/messages.ts";
 import { alignColumns } from "../text/align-columns.ts";
 import { formatCount } from "../text/format-count.ts";
 import type { SessionTotals } from "./session-totals.ts";

@@ -1,6 +1,6 @@
 import { readdir, rename } from "node:fs/promises";
 import { join } from "node:path";
-import { eventsFromV1 } from "../session/convert-v1.ts";
+import { eventsFromV1 } from "./convert-v1.ts";
 import { reduceSession, SessionLogError, type SessionState } from "../session/reduce-session.ts";
 import type { SessionEvent } from "../session/session-event.ts";
 import { parseLog } from "../session/session-log.ts";

@@ -5,7 +5,7 @@ import { atomicWrite } from "./atomic-write.ts";
 import { withFileLock } from "./file-lock.ts";
 import { projectKey } from "./project-key.ts";
 import { readJson } from "./read-json.ts";
-import { usageSchema } from "./session-schema.ts";
+import { usageSchema } from "../session/message-schema.ts";
 
 /** What a listing shows of one session, kept in its folder's index so nothing else need be read. */
 export const indexEntrySchema = z.object({

@@ -1,4 +1,4 @@
-import type { Message } from "../agent/messages.ts";
+import type { Message } from "../session/messages.ts";
 import { clipLine } from "../text/one-line.ts";
 
 export const TITLE_CHARS = 60;

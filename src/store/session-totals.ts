@@ -1,4 +1,4 @@
-import { addUsage, emptyUsage, type Message, type Usage } from "../agent/messages.ts";
+import { addUsage, emptyUsage, type Message, type Usage } from "../session/messages.ts";
 import { costUsd } from "./cost.ts";
 
 export type SessionTotals = {

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { defineTool } from "./tool.ts";
-import { countTodos, todoSchema, type Notebook, type Todo } from "../agent/notebook.ts";
+import { countTodos, todoSchema, type Notebook, type Todo } from "../session/notebook.ts";
 
 const schema = z.object({
   todos: z.array(todoSchema).describe("The whole list, in order; it replaces the previous one. An empty list clears it."),

@@ -1,5 +1,5 @@
 import pc from "picocolors";
-import { countTodos, todoLine, type Todo, type TodoStatus } from "../agent/notebook.ts";
+import { countTodos, todoLine, type Todo, type TodoStatus } from "../session/notebook.ts";
 
 export const TODO_BAR_WIDTH = 24;
 

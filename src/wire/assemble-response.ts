@@ -1,5 +1,5 @@
 import type { ResponseStreamEvent, ResponseUsage } from "openai/resources/responses/responses";
-import type { AssistantMessage, AssistantPart, Phase, Usage } from "../agent/messages.ts";
+import type { AssistantMessage, AssistantPart, Phase, Usage } from "../session/messages.ts";
 import type { ModelEvent } from "./model-stream.ts";
 import { streamFailureToModelError, type StreamFailure } from "./stream-error.ts";
 

@@ -1,5 +1,5 @@
 import type { ResponseInputItem } from "openai/resources/responses/responses";
-import type { Message } from "../agent/messages.ts";
+import type { Message } from "../session/messages.ts";
 import type { AnyTool } from "../tools/tool.ts";
 import type { RequestBody } from "./model-stream.ts";
 import { serialiseInput } from "./serialise-input.ts";

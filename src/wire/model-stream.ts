@@ -1,5 +1,5 @@
 import type { ResponseCreateParamsStreaming } from "openai/resources/responses/responses";
-import type { AssistantMessage, Phase } from "../agent/messages.ts";
+import type { AssistantMessage, Phase } from "../session/messages.ts";
 import type { ModelError } from "./model-error.ts";
 
 /** The exact JSON body sent to `POST /responses`. */

@@ -1,4 +1,4 @@
-import type { AssistantMessage } from "../agent/messages.ts";
+import type { AssistantMessage } from "../session/messages.ts";
 import type { ModelError } from "./model-error.ts";
 import type { ModelEvent, ModelStream, RequestBody } from "./model-stream.ts";
 import { createResponseAssembler } from "./assemble-response.ts";

@@ -1,5 +1,5 @@
 import type { ResponseInputItem } from "openai/resources/responses/responses";
-import type { AssistantMessage, Message, ToolResult } from "../agent/messages.ts";
+import type { AssistantMessage, Message, ToolResult } from "../session/messages.ts";
 
 export type SerialiseOptions = { model: string };
 

@@ -1,5 +1,5 @@
 /** Small builders for hand-written session histories in compaction tests. */
-import type { AssistantMessage, Message } from "../../src/agent/messages.ts";
+import type { AssistantMessage, Message } from "../../src/session/messages.ts";
 import { sealReasoning } from "./check-input.ts";
 
 export type ExchangeOptions = { name?: string; args?: object; output?: string; isError?: boolean; reasoning?: boolean; model?: string; text?: string };

@@ -1,6 +1,6 @@
-import type { Message } from "../../src/agent/messages.ts";
+import type { Message } from "../../src/session/messages.ts";
 import type { BuildRequest } from "../../src/agent/run.ts";
-import type { Commit } from "../../src/agent/turn-fact.ts";
+import type { Commit } from "../../src/session/turn-fact.ts";
 import { factEvent } from "../../src/session/fact-event.ts";
 import { createSessionReducer } from "../../src/session/reduce-session.ts";
 

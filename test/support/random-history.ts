@@ -1,5 +1,5 @@
 /** Seeded random session histories for property tests of compaction. */
-import type { AssistantPart, Message, ToolResult } from "../../src/agent/messages.ts";
+import type { AssistantPart, Message, ToolResult } from "../../src/session/messages.ts";
 import { sealReasoning } from "./check-input.ts";
 
 /** mulberry32: a tiny seeded PRNG, so a failing case can be replayed from its seed. */

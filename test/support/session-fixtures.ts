@@ -1,5 +1,5 @@
 import type { LiveSession } from "../../src/store/live-session.ts";
-import type { Message } from "../../src/agent/messages.ts";
+import type { Message } from "../../src/session/messages.ts";
 
 /** One of every message kind and part kind, with every optional field set somewhere. */
 export const everyKind = (): Message[] => [

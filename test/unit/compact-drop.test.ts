@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import type { Message } from "../../src/agent/messages.ts";
+import type { Message } from "../../src/session/messages.ts";
 import { dropExchanges } from "../../src/context/drop-exchanges.ts";
 import { dropReasoning } from "../../src/context/drop-reasoning.ts";
 import { serialiseInput } from "../../src/wire/serialise-input.ts";

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import type { Message } from "../../src/agent/messages.ts";
+import type { Message } from "../../src/session/messages.ts";
 import { compactForWire, type CompactOptions } from "../../src/context/compact.ts";
 import { serialiseInput } from "../../src/wire/serialise-input.ts";
 import { checkInput } from "../support/check-input.ts";

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import type { Message } from "../../src/agent/messages.ts";
+import type { Message } from "../../src/session/messages.ts";
 import { estimateNextRequest, wireChars } from "../../src/context/estimate.ts";
 import { DEFAULT_COMPACT_AT, FALLBACK_WINDOW, learnWindow, thresholdInForce, windowFor } from "../../src/context/windows.ts";
 import { contextMeter } from "../../src/context/context-meter.ts";

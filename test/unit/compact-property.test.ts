@@ -1,5 +1,5 @@
 import { expect, test } from "bun:test";
-import type { Message } from "../../src/agent/messages.ts";
+import type { Message } from "../../src/session/messages.ts";
 import { compactForWire } from "../../src/context/compact.ts";
 import { describeCall } from "../../src/context/describe-call.ts";
 import { activeStart } from "../../src/wire/serialise-input.ts";

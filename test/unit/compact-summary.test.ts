@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import type { Message } from "../../src/agent/messages.ts";
+import type { Message } from "../../src/session/messages.ts";
 import { acceptSummary, buildSummaryRequestText, SUMMARY_SECTIONS } from "../../src/context/summary.ts";
 import { serialiseInput } from "../../src/wire/serialise-input.ts";
 import { history } from "../support/history-builders.ts";

@@ -2,7 +2,7 @@ import { afterEach, expect, test } from "bun:test";
 import { createOpenAIStream } from "../../src/wire/openai-stream.ts";
 import { buildRequestBody } from "../../src/wire/build-request.ts";
 import type { ModelEvent, RequestBody } from "../../src/wire/model-stream.ts";
-import type { Message } from "../../src/agent/messages.ts";
+import type { Message } from "../../src/session/messages.ts";
 import { recordedResponses, toSse } from "../support/recorded-stream.ts";
 
 // A real local HTTP server: each test scripts what the n-th request gets, as raw bytes.

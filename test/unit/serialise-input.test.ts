@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { INTERRUPTED_OUTPUT, serialiseInput } from "../../src/wire/serialise-input.ts";
-import type { Message } from "../../src/agent/messages.ts";
+import type { Message } from "../../src/session/messages.ts";
 import { checkInput, sealReasoning } from "../support/check-input.ts";
 
 const enc = sealReasoning("rs_1", "gpt-5");

@@ -1,7 +1,7 @@
 import { expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { eventsFromV1 } from "../../src/session/convert-v1.ts";
+import { eventsFromV1 } from "../../src/store/convert-v1.ts";
 import { reduceSession } from "../../src/session/reduce-session.ts";
 import { parseSchema1File } from "../../src/store/schema1-file.ts";
 

@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { createSessionReducer, reduceSession, SessionLogError } from "../../src/session/reduce-session.ts";
 import type { SessionEvent } from "../../src/session/session-event.ts";
 import { parseLog } from "../../src/session/session-log.ts";
-import type { AssistantMessage } from "../../src/agent/messages.ts";
+import type { AssistantMessage } from "../../src/session/messages.ts";
 
 const at = "2026-12-01T10:00:00.000Z";
 const head: SessionEvent = { type: "session", v: 2, id: "s1", at, cwd: "/p", model: "gpt-5" };

@@ -1,9 +1,9 @@
 import { describe, expect, test } from "bun:test";
 import { memorySession } from "../support/memory-session.ts";
 import { run } from "../../src/agent/run.ts";
-import { notebookSchema, emptyNotebook, type Todo } from "../../src/agent/notebook.ts";
+import { notebookSchema, emptyNotebook, type Todo } from "../../src/session/notebook.ts";
 import type { AgentEvent } from "../../src/agent/events.ts";
-import type { AssistantMessage } from "../../src/agent/messages.ts";
+import type { AssistantMessage } from "../../src/session/messages.ts";
 import { serialiseInput } from "../../src/wire/serialise-input.ts";
 import type { ModelStream, RequestBody } from "../../src/wire/model-stream.ts";
 import { createTodoWriteTool } from "../../src/tools/todo-write.ts";

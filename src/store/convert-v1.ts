@@ -1,6 +1,7 @@
-import type { Message } from "../agent/messages.ts";
-import type { CallRecord, SessionFile } from "../store/session-schema.ts";
-import { LOG_VERSION, type SessionEvent } from "./session-event.ts";
+import type { Message } from "../session/messages.ts";
+import type { CallRecord } from "../session/message-schema.ts";
+import type { SessionFile } from "./session-schema.ts";
+import { LOG_VERSION, type SessionEvent } from "../session/session-event.ts";
 
 // A schema-1 answer with no call on record (never written by shiro, but possible in an edited file)
 // still needs a call to answer: this prompt stands in for the unknown one.

@@ -1,5 +1,5 @@
 import type { AssistantMessage, Usage } from "./messages.ts";
-import type { SandboxLevel } from "../sandbox/sandbox-mode.ts";
+import type { SandboxLevel } from "./sandbox-level.ts";
 
 /**
  * A durable fact of a turn, handed to the runtime the moment it is known — before the side effect it
