@@ -2,6 +2,7 @@ import type { BuildRequest } from "../agent/run.ts";
 import { composeRequest, type ComposedRequest } from "../context/compose-request.ts";
 import { learnWindow, thresholdInForce, windowFor } from "../context/windows.ts";
 import { todoTrailer } from "../context/todo-trailer.ts";
+import type { WireLedger } from "../context/wire-ledger.ts";
 import type { CompactionMessage } from "../session/messages.ts";
 import { snapshotKey } from "../store/call-log.ts";
 import type { LiveSession } from "../store/live-session.ts";
@@ -18,6 +19,8 @@ export type RequestDeps = {
   /** A model-written summary of the history on the wire, or null when it failed. */
   summarise: (signal: AbortSignal) => Promise<CompactionMessage | null>;
   warn: (line: string) => void;
+  /** What was measured for the previous request, reused for the next. */
+  ledger: WireLedger;
 };
 
 /** The window in force: one learned from an overflow (for this model) wins over the configured or known one. */
@@ -60,9 +63,9 @@ export function createRequestBuilder(deps: RequestDeps) {
         harder,
         trailer: trailer || undefined,
       };
-      let composed = composeRequest(messages, spec);
+      let composed = composeRequest(messages, spec, deps.ledger);
       if (composed.needsSummary && !summaryFailed) {
-        const summarised = await summaryFallback(composed, signal, () => composeRequest(messages, spec));
+        const summarised = await summaryFallback(composed, signal, () => composeRequest(messages, spec, deps.ledger));
         summaryFailed = summarised === composed;
         composed = summarised;
       }
