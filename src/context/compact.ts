@@ -112,7 +112,7 @@ function planFor(ledger: WireLedger, rung: Rung, o: { instructionsChars: number;
   // When not even dropping all is enough (the notes have outgrown the threshold), the drop moves as
   // the droppable exchanges do, and each move rewrites the note at the front: they grow in groups.
   let droppable = Math.max(0, ledger.exchanges.length - rung.keepExchanges);
-  if (!rung.thorough) droppable -= droppable % DROP_GROUP;
+  if (!rung.thorough && droppable >= DROP_GROUP) droppable -= droppable % DROP_GROUP;
   const drop = cut === rung.keepFrom && rest > 0 ? steppedCut((x) => dropSavings(ledger, x), droppable, rest, targetChars * DROP_STEP_SHARE) : 0;
   return { cut, dropReasoning, drop };
 }

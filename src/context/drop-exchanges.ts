@@ -33,7 +33,6 @@ export function outcomeLines(assistant: AssistantMessage, tool: ToolMessage | un
 type Row = { to: number; last: WireEntry; lines: string[] };
 /** What the oldest exchanges of a ledger would leave behind if dropped, kept while the ledger keeps them. */
 type DropTable = {
-  generation: number;
   rows: Row[];
   /** What dropping exchanges [0, x) saves, roughly (the notes are estimated), and its running maximum. */
   sums: number[];
@@ -44,11 +43,11 @@ const tables = new WeakMap<WireLedger, DropTable>();
 
 function tableOf(ledger: WireLedger): DropTable {
   let table = tables.get(ledger);
-  if (!table || table.generation !== ledger.generation) {
-    table = { generation: ledger.generation, rows: [], sums: [0], saved: [0] };
+  if (!table) {
+    table = { rows: [], sums: [0], saved: [0] };
     tables.set(ledger, table);
   }
-  // The ledger only ever re-measures its newest entries: rows are checked from the newest back.
+  // The ledger only ever re-measures its newest entries (or starts over): rows are checked from the newest back.
   const { exchanges, entries } = ledger;
   let x = Math.min(table.rows.length, exchanges.length);
   while (x > 0 && (table.rows[x - 1]!.to !== exchanges[x - 1]!.to || table.rows[x - 1]!.last !== entries[exchanges[x - 1]!.to])) x--;

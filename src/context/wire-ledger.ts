@@ -19,9 +19,8 @@ export type WireLedger = {
   readonly messages: readonly Message[];
   /** Index of the newest compaction marker (or 0): entry k is message `start + k`. */
   readonly start: number;
+  /** Each message's measure; one measured again is a new object, so caches derived from an entry can tell. */
   readonly entries: readonly WireEntry[];
-  /** Changes on every reset, so caches derived from the entries know to start over (entries re-measured are new objects). */
-  readonly generation: number;
   /** Characters of entries [0, k). */
   charsBefore(k: number): number;
   /** Calls in entries [0, k); calls are numbered in order from the active start. */
@@ -40,7 +39,6 @@ export function createWireLedger(): WireLedger {
   let model = "";
   let messages: readonly Message[] = [];
   let start = 0;
-  let generation = 0;
   const entries: WireEntry[] = [];
   // Running sums: index k holds the total over entries [0, k).
   const chars = [0];
@@ -93,7 +91,6 @@ export function createWireLedger(): WireLedger {
       let k = reusable(next, nextModel);
       let from = start + k;
       if (k === 0) {
-        generation++;
         model = nextModel;
         start = activeStart(next);
         from = start;
@@ -101,7 +98,6 @@ export function createWireLedger(): WireLedger {
       // A marker among the new messages starts the wire over from it.
       for (let i = next.length - 1; i > from; i--)
         if (next[i]!.role === "compaction") {
-          generation++;
           start = from = i;
           k = 0;
           break;
@@ -118,9 +114,6 @@ export function createWireLedger(): WireLedger {
       return start;
     },
     entries,
-    get generation() {
-      return generation;
-    },
     charsBefore: (k) => chars[k]!,
     callsBefore: (k) => calls[k]!,
     savingsBefore: (c) => savings[c]!,
