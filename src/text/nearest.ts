@@ -1,4 +1,4 @@
-import { editDistance } from "../text/edit-distance.ts";
+import { editDistance } from "./edit-distance.ts";
 
 /** The candidate closest to `word` by edit distance, if it is close enough to be a likely typo. */
 export function nearest(word: string, candidates: readonly string[]): string | undefined {
@@ -9,4 +9,10 @@ export function nearest(word: string, candidates: readonly string[]): string | u
     if (d < bestDistance) [best, bestDistance] = [c, d];
   }
   return bestDistance <= Math.max(2, Math.floor(word.length / 2)) ? best : undefined;
+}
+
+/** `; did you mean "model"?` for the nearest candidate, or "" when none is close: the tail of an error line. */
+export function didYouMean(word: string, candidates: readonly string[], show: (name: string) => string = (name) => JSON.stringify(name)): string {
+  const near = nearest(word, candidates);
+  return near === undefined ? "" : `; did you mean ${show(near)}?`;
 }
