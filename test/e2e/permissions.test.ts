@@ -83,7 +83,7 @@ describe("permission rules in config.json, end to end", () => {
     const p = secretProject({ ".env": "TOKEN=hunter2\n" });
     const job = await scriptedJob([bash("cat .env"), { name: "read_file", arguments: { path: ".ENV" } }], { cwd: p.root, home: p.home, args: ["--yolo"] });
     expect([job.code, job.stdout]).toEqual([4, FINAL + "\n"]);
-    const why = "(default: secret file) — secret files are denied to every tool by default; allow one with a permission rule in config.json.";
+    const why = "(default: secret file) — secret files are denied to every tool by default; allow one with a permission rule (--allow, or config.json).";
     expect(job.outputs.map((o) => o.output)).toEqual([`Denied: permission rule deny .env ${why}`, `Denied: permission rule deny .ENV ${why}`]);
     expect(job.requests.some((r) => r.raw.includes("hunter2"))).toBe(false);
   });
