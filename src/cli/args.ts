@@ -122,12 +122,13 @@ export function parseErrorLine(message: string, see = "see shiro --help", known:
 }
 
 /**
- * `shiro sesions` would send "sesions" to the model as a prompt: a lone word where a subcommand goes
- * that is close to a subcommand's name is a typo, refused before anything is sent.
+ * `shiro sesions` would send "sesions" to the model as a prompt: a lone word where a subcommand goes,
+ * two edits or fewer from a subcommand's name, is a typo, refused before anything is sent. (Only that
+ * close: "refactor" is a prompt, not a misspelt "doctor".)
  */
 function refuseNearSubcommand(first: string | undefined, positionals: string[]) {
   if (first === undefined || positionals.length !== 1 || positionals[0] !== first) return;
-  const near = nearest(first, SUBCOMMANDS);
+  const near = nearest(first, SUBCOMMANDS, 2);
   if (near) throw new UsageError(`"${first}" is not a command; did you mean "shiro ${near}"? (to send it as a prompt: shiro -p "${first}")`);
 }
 

@@ -1,14 +1,17 @@
 import { editDistance } from "./edit-distance.ts";
 
-/** The candidate closest to `word` by edit distance, if it is close enough to be a likely typo. */
-export function nearest(word: string, candidates: readonly string[]): string | undefined {
+/**
+ * The candidate closest to `word` by edit distance, if it is close enough to be a likely typo: by
+ * default up to half the word's length (at least 2); `maxDistance` when a near miss costs more than a hint.
+ */
+export function nearest(word: string, candidates: readonly string[], maxDistance = Math.max(2, Math.floor(word.length / 2))): string | undefined {
   let best: string | undefined;
   let bestDistance = Infinity;
   for (const c of candidates) {
     const d = editDistance(word, c);
     if (d < bestDistance) [best, bestDistance] = [c, d];
   }
-  return bestDistance <= Math.max(2, Math.floor(word.length / 2)) ? best : undefined;
+  return bestDistance <= maxDistance ? best : undefined;
 }
 
 /** `; did you mean "model"?` for the nearest candidate, or "" when none is close: the tail of an error line. */
