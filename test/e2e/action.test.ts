@@ -18,7 +18,7 @@ import { TEST_API_KEY } from "../support/test-key.ts";
 const SCRIPT = join(REPO, "action/run.sh");
 const ASSET = `shiro-${process.platform === "win32" ? "windows" : process.platform}-${process.arch}${process.platform === "win32" ? ".exe" : ""}`;
 // A runner of another OS than this one: the fake release has no binary for it.
-const OTHER_OS = process.platform === "darwin" ? ["Linux", "linux"] : ["macOS", "darwin"];
+const OTHER_OS: [string, string] = process.platform === "darwin" ? ["Linux", "linux"] : ["macOS", "darwin"];
 const SCHEMA = { type: "object", properties: { verdict: { enum: ["pass", "fail"] }, echoed: { type: "string" } }, required: ["verdict", "echoed"], additionalProperties: false };
 
 // Reads the report, runs one command, and answers in the schema from what it saw.
@@ -176,7 +176,7 @@ test("action.yml feeds the script every input it reads and exposes every output 
     expect([name, script.includes(variable)]).toEqual([name, true]);
   }
   expect(Object.keys(action.inputs)).toEqual(expect.arrayContaining(["prompt", "args", "output-schema"]));
-  const written = [...script.matchAll(/^output ([\w-]+) /gm)].map((m) => m[1]);
+  const written = [...script.matchAll(/^output ([\w-]+) /gm)].map((m) => m[1]!);
   expect(Object.keys(action.outputs).sort()).toEqual([...written].sort());
   for (const [name, spec] of Object.entries<any>(action.outputs)) expect(spec.value).toBe(`\${{ steps.${step.id}.outputs.${name} }}`);
   expect(Object.keys(action.outputs)).toEqual(expect.arrayContaining(["result", "exit-code", "cost"]));

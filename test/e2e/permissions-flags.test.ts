@@ -72,7 +72,7 @@ const sameness = ({ job, disk }: { job: JobResult; disk: Record<string, string> 
 describe("--allow/--deny and SHIRO_PERMISSIONS decide as config.json's rules do", () => {
   for (const c of CASES) {
     test.concurrent(c.name, async () => {
-      const [file, flags, env] = await Promise.all((["config.json", "flags", "SHIRO_PERMISSIONS"] as Way[]).map((way) => runWay(c, way)));
+      const [file, flags, env] = await Promise.all([runWay(c, "config.json"), runWay(c, "flags"), runWay(c, "SHIRO_PERMISSIONS")]);
       expect(file.job.outputs.map((o) => o.output)).toEqual(c.told.map((t) => (typeof t === "string" ? t : expect.stringMatching(t))));
       expect(file.job.stdout).toBe(FINAL + "\n");
       expect(sameness(flags)).toEqual(sameness(file));
