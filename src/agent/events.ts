@@ -7,8 +7,7 @@ import type { ModelError } from "../wire/model-error.ts";
  */
 export type EndStatus = "done" | "max-steps" | "max-cost" | "timeout" | "incomplete" | "error" | "aborted";
 
-/** The abort reason that ends a run as `timeout` (a wall-time limit) rather than `aborted`. */
-export const RUN_TIMEOUT = "timeout";
+export { RUN_TIMEOUT } from "../session/stop-reason.ts";
 
 /** What a run yields. The REPL and print mode render these; the core never touches the terminal. */
 export type AgentEvent =

@@ -4,7 +4,7 @@ import type { ModelStream, RequestBody } from "../wire/model-stream.ts";
 import type { ModelError } from "../wire/model-error.ts";
 import type { AnyTool, CommandSandbox } from "../tools/tool.ts";
 import type { Commit } from "../session/turn-fact.ts";
-import type { SandboxLevel } from "../sandbox/sandbox-mode.ts";
+import type { SandboxLevel } from "../session/sandbox-level.ts";
 import { runToolCall, type Authorize } from "./run-tool-call.ts";
 import type { Redactor } from "./redact.ts";
 

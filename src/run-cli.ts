@@ -1,7 +1,7 @@
-import type { Flags } from "./args.ts";
-import { UsageError } from "./usage-error.ts";
-import { loadConfig, type Config } from "./config.ts";
-import { configurePrices } from "../store/cost.ts";
+import type { Flags } from "./cli/args.ts";
+import { UsageError } from "./cli/usage-error.ts";
+import { loadConfig, type Config } from "./cli/config.ts";
+import { configurePrices } from "./store/cost.ts";
 
 /** Flags that only a run to completion can honour, and what to say when the REPL is asked for one. */
 const PRINT_ONLY: [keyof Flags, string][] = [
@@ -16,14 +16,14 @@ const PRINT_ONLY: [keyof Flags, string][] = [
 export async function runCli(flags: Flags): Promise<number> {
   const config = await loadConfig(flags, process.env);
   configurePrices(config.pricing);
-  if (flags.command) return (await import("./subcommands.ts")).runSubcommand(flags.command.name, flags.command.args, config);
+  if (flags.command) return (await import("./cli/subcommands.ts")).runSubcommand(flags.command.name, flags.command.args, config);
   if (flags.ephemeral && (flags.continue || flags.resume))
     throw new UsageError("--ephemeral starts a session that is never saved, so it cannot continue one: leave out -c/-r (or --ephemeral)");
   const print = flags.print || flags.json || !process.stdin.isTTY;
-  if (print) return (await import("../print/run-print.ts")).runPrint(flags, withKey(config));
+  if (print) return (await import("./print/run-print.ts")).runPrint(flags, withKey(config));
   const printOnly = PRINT_ONLY.find(([flag]) => flags[flag] !== undefined && flags[flag] !== false);
   if (printOnly) throw new UsageError(printOnly[1]);
-  return (await import("../repl/repl.ts")).runRepl(flags, withKey(config));
+  return (await import("./repl/repl.ts")).runRepl(flags, withKey(config));
 }
 
 export function withKey(config: Config): Config & { apiKey: string } {
