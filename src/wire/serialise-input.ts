@@ -5,7 +5,6 @@ export { INTERRUPTED_OUTPUT };
 
 export type SerialiseOptions = { model: string };
 
-
 export const summaryPreamble = (summary: string) =>
   `Summary of the conversation so far (earlier messages were compacted into it):\n\n${summary}`;
 
