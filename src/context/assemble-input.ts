@@ -26,8 +26,10 @@ export function assembleInput(ledger: WireLedger, plan: WirePlan): { items: Resp
   let k = 0;
   if (plan.drop > 0) {
     const region = droppedRegion(ledger, plan.drop);
-    for (const slot of region.items) items.push(slot.item);
-    for (const slot of region.items) chars += slot.chars;
+    for (const slot of region.items) {
+      items.push(slot.item);
+      chars += slot.chars;
+    }
     unchanged = region.unchanged;
     k = region.end;
   }

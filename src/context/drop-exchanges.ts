@@ -2,7 +2,7 @@ import type { AssistantMessage, ToolMessage } from "../session/messages.ts";
 import { formatCount } from "../text/format-count.ts";
 import { plural } from "../text/plural.ts";
 import { userItem } from "../wire/serialise-input.ts";
-import { describeCall, firstLine } from "./describe-call.ts";
+import { describeSubject, firstLine, subjectOf } from "./describe-call.ts";
 import { sized, type SizedItem, type WireEntry } from "./wire-entry.ts";
 import type { WireLedger } from "./wire-ledger.ts";
 
@@ -24,37 +24,45 @@ export function outcomeLines(assistant: AssistantMessage, tool: ToolMessage | un
       : result.isError
         ? `error: ${firstLine(result.output, 100)}`
         : `ok (${formatCount(result.output.length)} chars)${result.output.trim() ? `: ${firstLine(result.output, 60)}` : ""}`;
-    lines.push(`- ${describeCall(p.name, p.arguments)} → ${outcome}`);
+    lines.push(`- ${describeSubject(p.name, subjectOf(p))} → ${outcome}`);
   }
   return lines;
 }
 
 /** An exchange measured for dropping: `last` is its newest entry as measured (a re-measured one is a new object). */
 type Row = { to: number; last: WireEntry; lines: string[] };
+/** Adjacent exchanges [first, first + count): dropped, they share one note (`note` for its first `count`). */
+type Gap = { first: number; count: number; note?: { count: number; item: SizedItem } };
 /** What the oldest exchanges of a ledger would leave behind if dropped, kept while the ledger keeps them. */
 type DropTable = {
   rows: Row[];
+  gaps: Gap[];
   /** What dropping exchanges [0, x) saves, roughly (the notes are estimated), and its running maximum. */
   sums: number[];
   saved: number[];
-  region?: { drop: number; items: SizedItem[]; unchanged: number };
+  region?: { drop: number; items: SizedItem[]; unchanged: number; end: number };
 };
 const tables = new WeakMap<WireLedger, DropTable>();
 
 function tableOf(ledger: WireLedger): DropTable {
   let table = tables.get(ledger);
   if (!table) {
-    table = { rows: [], sums: [0], saved: [0] };
+    table = { rows: [], gaps: [], sums: [0], saved: [0] };
     tables.set(ledger, table);
   }
   // The ledger only ever re-measures its newest entries (or starts over): rows are checked from the newest back.
   const { exchanges, entries } = ledger;
   let x = Math.min(table.rows.length, exchanges.length);
   while (x > 0 && (table.rows[x - 1]!.to !== exchanges[x - 1]!.to || table.rows[x - 1]!.last !== entries[exchanges[x - 1]!.to])) x--;
-  table.rows.length = x;
-  table.sums.length = x + 1;
-  table.saved.length = x + 1;
-  if (table.region && table.region.drop > x) table.region = undefined;
+  if (x < table.rows.length) {
+    table.rows.length = x;
+    table.sums.length = x + 1;
+    table.saved.length = x + 1;
+    while (table.gaps.length && table.gaps.at(-1)!.first >= x) table.gaps.pop();
+    const last = table.gaps.at(-1);
+    if (last && last.first + last.count > x) last.count = x - last.first;
+    if (table.region && table.region.drop > x) table.region = undefined;
+  }
   return table;
 }
 
@@ -67,7 +75,10 @@ function rowOf(ledger: WireLedger, table: DropTable, x: number): Row {
     const lines = first.role === "assistant" ? outcomeLines(first, last.message.role === "tool" ? last.message : undefined) : [];
     let saved = -lines.reduce((n, line) => n + line.length + 1, 0);
     for (let k = from; k <= to; k++) saved += ledger.entries[k]!.bareChars;
-    if (i === 0 || ledger.exchanges[i - 1]!.to !== from - 1) saved -= NOTE_OVERHEAD;
+    if (i === 0 || ledger.exchanges[i - 1]!.to !== from - 1) {
+      saved -= NOTE_OVERHEAD;
+      table.gaps.push({ first: i, count: 1 });
+    } else table.gaps.at(-1)!.count++;
     table.rows.push({ to, last, lines });
     table.sums.push(table.sums[i]! + saved);
     table.saved.push(Math.max(table.saved[i]!, table.sums[i + 1]!));
@@ -82,39 +93,36 @@ export function dropSavings(ledger: WireLedger, x: number): number {
   return table.saved[x]!;
 }
 
+/** The note in place of a gap's first `count` exchanges, listing every call they made with its outcome. */
+function noteOf(table: DropTable, gap: Gap, count: number): SizedItem {
+  if (gap.note?.count !== count) {
+    const lines = table.rows.slice(gap.first, gap.first + count).flatMap((row) => row.lines);
+    gap.note = { count, item: sized(userItem(`${NOTE_HEAD(count)}\n${lines.join("\n")}]`)) };
+  }
+  return gap.note.item;
+}
+
 /**
  * The wire from the active start to the end of the oldest `drop` exchanges: the user messages and
  * markers among them, and in each gap a note listing every dropped call with its outcome, told from
- * the real outputs. `unchanged` counts the messages kept as they were.
+ * the real outputs. `unchanged` counts the messages kept as they were. Each gap's note is made once.
  */
 export function droppedRegion(ledger: WireLedger, drop: number): { items: SizedItem[]; unchanged: number; end: number } {
   const table = tableOf(ledger);
-  const end = ledger.exchanges[drop - 1]!.to + 1;
-  if (table.region?.drop !== drop) {
-    const items: SizedItem[] = [];
-    let unchanged = 0;
-    let gap: string[] = [];
-    let steps = 0;
-    const flush = () => {
-      if (steps) items.push(sized(userItem(`${NOTE_HEAD(steps)}\n${gap.join("\n")}]`)));
-      gap = [];
-      steps = 0;
-    };
-    let next = 0;
-    for (let k = 0; k < end; k++) {
-      const x = ledger.exchanges[next];
-      if (x && k === x.from && next < drop) {
-        gap.push(...rowOf(ledger, table, next++).lines);
-        steps++;
-        k = x.to;
-        continue;
-      }
-      flush();
-      items.push(ledger.entries[k]!.slots[0]!); // a user message or the marker: every response in the region is in an exchange
-      unchanged++;
-    }
-    flush();
-    table.region = { drop, items, unchanged };
+  if (table.region?.drop === drop) return table.region;
+  rowOf(ledger, table, drop - 1);
+  const { exchanges, entries } = ledger;
+  const items: SizedItem[] = [];
+  let unchanged = 0;
+  let k = 0;
+  for (const gap of table.gaps) {
+    if (gap.first >= drop) break;
+    // A user message or the marker: every response in the region is in an exchange.
+    for (; k < exchanges[gap.first]!.from; k++, unchanged++) items.push(entries[k]!.slots[0]!);
+    const count = Math.min(gap.count, drop - gap.first);
+    items.push(noteOf(table, gap, count));
+    k = exchanges[gap.first + count - 1]!.to + 1;
   }
-  return { ...table.region!, end };
+  table.region = { drop, items, unchanged, end: k };
+  return table.region;
 }

@@ -1,6 +1,6 @@
 import type { ToolCallPart } from "../session/messages.ts";
 import { formatCount } from "../text/format-count.ts";
-import { callSubject, describeCall, parseArguments } from "./describe-call.ts";
+import { describeSubject, parseArguments, subjectOf } from "./describe-call.ts";
 
 // Outputs and argument values shorter than this are kept: a stub would save little and lose the content.
 export const ELIDE_MIN_CHARS = 400;
@@ -10,8 +10,9 @@ const HOW_TO_GET_BACK = { path: "read it again if needed", command: "run it agai
 
 /** `[output of read_file src/a.ts elided: 8,192 chars — read it again if needed]` */
 export function elisionStub(call: Pick<ToolCallPart, "name" | "arguments">, output: string, isError?: boolean): string {
-  const how = HOW_TO_GET_BACK[callSubject(call.arguments)?.kind ?? "other"];
-  return `[${isError ? "error " : ""}output of ${describeCall(call.name, call.arguments)} elided: ${formatCount(output.length)} chars — ${how}]`;
+  const subject = subjectOf(call);
+  const how = HOW_TO_GET_BACK[subject?.kind ?? "other"];
+  return `[${isError ? "error " : ""}output of ${describeSubject(call.name, subject)} elided: ${formatCount(output.length)} chars — ${how}]`;
 }
 
 /** Large string arguments (a whole file given to a write) become a short marker; the JSON stays valid. */

@@ -8,7 +8,7 @@ export type SizedItem = { item: ResponseInputItem; chars: number };
 export const sized = (item: ResponseInputItem): SizedItem => ({ item, chars: JSON.stringify(item).length + 1 });
 
 /** One item of a message on the wire; `elided` is what replaces it when its call is elided (when that saves anything). */
-export type EntrySlot = SizedItem & { kind: InputSlot["kind"] | "user"; call?: number; elided?: SizedItem };
+export type EntrySlot = SizedItem & { kind: InputSlot["kind"] | "user"; call: number | undefined; elided: SizedItem | undefined };
 
 /**
  * What one message puts on the wire, measured once. A message never changes once it is in the log,
@@ -36,24 +36,30 @@ export function wireEntry(messages: readonly Message[], i: number, model: string
   const m = messages[i]!;
   const results = resultsAfter(messages, i);
   const entry: WireEntry = { message: m, slots: [], chars: 0, savings: [], reasoningChars: 0, bareChars: 0, hasReasoning: false, resultsSeen: results.length };
-  if (m.role === "user" || m.role === "compaction") entry.slots.push({ ...sized(userItem(m.role === "user" ? m.text : summaryPreamble(m.summary))), kind: "user" });
-  if (m.role === "assistant") {
-    const calls = toolCallsOf(m);
-    entry.savings = calls.map(() => 0);
-    entry.hasReasoning = m.parts.some((p) => p.type === "reasoning");
-    for (const slot of assistantSlots(m, model, results)) {
-      const full: EntrySlot = { ...sized(slot.item), kind: slot.kind, ...(slot.call !== undefined ? { call: slot.call } : {}) };
-      const elided = slot.call === undefined ? undefined : elidedItem(slot, calls[slot.call]!);
-      if (elided) {
-        full.elided = sized(elided);
-        entry.savings[slot.call!]! += full.chars - full.elided.chars;
-      }
-      if (slot.kind === "reasoning") entry.reasoningChars += full.chars;
-      entry.slots.push(full);
-    }
+  if (m.role === "user" || m.role === "compaction") {
+    const item = userItem(m.role === "user" ? m.text : summaryPreamble(m.summary));
+    const slot: EntrySlot = { item, chars: JSON.stringify(item).length + 1, kind: "user", call: undefined, elided: undefined };
+    entry.slots.push(slot);
+    entry.chars = entry.bareChars = slot.chars;
   }
-  for (const slot of entry.slots) entry.chars += slot.chars;
-  entry.bareChars = entry.chars - entry.reasoningChars - entry.savings.reduce((a, b) => a + b, 0);
+  if (m.role !== "assistant") return entry;
+  const calls = toolCallsOf(m);
+  let saved = 0;
+  for (const call of calls) entry.savings.push(0);
+  for (const p of m.parts) if (p.type === "reasoning") entry.hasReasoning = true;
+  for (const { item, kind, call, result } of assistantSlots(m, model, results)) {
+    const chars = JSON.stringify(item).length + 1;
+    const elided = call === undefined ? undefined : elidedItem(kind, calls[call]!, result);
+    const slot: EntrySlot = { item, chars, kind, call, elided: elided && sized(elided) };
+    entry.chars += chars;
+    if (kind === "reasoning") entry.reasoningChars += chars;
+    if (slot.elided) {
+      entry.savings[call!]! += chars - slot.elided.chars;
+      saved += chars - slot.elided.chars;
+    }
+    entry.slots.push(slot);
+  }
+  entry.bareChars = entry.chars - entry.reasoningChars - saved;
   return entry;
 }
 
@@ -61,12 +67,11 @@ export function wireEntry(messages: readonly Message[], i: number, model: string
  * Elide, don't delete: an old call keeps its place and its pairing; only a large output becomes a
  * stub saying what it was and how to get it back, and large arguments a marker.
  */
-function elidedItem(slot: InputSlot, call: { callId: string; name: string; arguments: string }): ResponseInputItem | undefined {
-  if (slot.kind === "call") {
+function elidedItem(kind: InputSlot["kind"], call: { callId: string; name: string; arguments: string }, result: InputSlot["result"]): ResponseInputItem | undefined {
+  if (kind === "call") {
     const args = elideArguments(call.arguments);
     return args === call.arguments ? undefined : callItem(call.callId, call.name, args);
   }
-  const result = slot.result;
   if (!result || result.output.length < ELIDE_MIN_CHARS) return undefined;
   return outputItem(call.callId, elisionStub(call, result.output, result.isError));
 }

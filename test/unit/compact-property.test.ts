@@ -1,7 +1,7 @@
 import { expect, test } from "bun:test";
 import type { Message } from "../../src/session/messages.ts";
 import { compactForWire } from "../../src/context/compact.ts";
-import { describeCall } from "../../src/context/describe-call.ts";
+import { describeSubject, subjectOf } from "../../src/context/describe-call.ts";
 import { activeStart } from "../../src/wire/serialise-input.ts";
 import { INTERRUPTED_OUTPUT, serialiseInput } from "../../src/wire/serialise-input.ts";
 import { checkInput } from "../support/check-input.ts";
@@ -59,7 +59,7 @@ function check(history: Message[], seed: number): { problems: string[]; compacte
     if (m.role !== "assistant") continue;
     for (const p of m.parts) {
       if (p.type !== "tool-call" || onWire.has(p.callId)) continue;
-      const head = describeCall(p.name, p.arguments);
+      const head = describeSubject(p.name, subjectOf(p));
       const left = listed.get(head) ?? 0;
       if (left === 0) problems.push(`call ${p.callId} (${head}) vanished without a note`);
       listed.set(head, left - 1);
