@@ -2,7 +2,9 @@
  * Per-step CPU of a job (issue 15): jobs of 1, 16, 256 and 1,024 tool calls (a 2,000-char read each,
  * default threshold) through dist/shiro against the strict local server. What one more step costs
  * must not grow with the steps before it: the figure per range is the extra CPU of the longer job
- * over the shorter one, per extra step.
+ * over the shorter one, per extra step. What still grows is sending the body (JSON, HTTP), which
+ * the threshold bounds; the request path alone (compose from the kept ledger, log the call and the
+ * step's events) is timed in process per step, to 4,096 steps.
  */
 import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -11,6 +13,8 @@ import { tempDir } from "../test/support/run-shiro.ts";
 import { callingModel } from "../test/support/scripts.ts";
 import { startStrictServer } from "../test/support/strict-server.ts";
 import { ms, timeRun } from "./process-figures.ts";
+import { median } from "./median.ts";
+import { requestPathPerStep } from "./request-path.ts";
 
 const STEPS = [1, 16, 256, 1_024];
 const LINES = 2_000;
@@ -38,5 +42,7 @@ export async function bench(): Promise<string[]> {
       rmSync(home, { recursive: true, force: true });
     }
   }
+  const path = await requestPathPerStep([16, 256, 1_024, 4_096]);
+  lines.push(`request path in process (compose + log, no HTTP), median per step: ${path.map((r) => `steps ${r.from}–${r.to}: ${(median(r.ms) * 1000).toFixed(0)} µs`).join(", ")}`);
   return lines;
 }
