@@ -16,10 +16,7 @@ export type Exchange = { from: number; to: number };
 export type WireLedger = {
   /** Brings the ledger up to `messages` for a request to `model`; returns it. */
   sync(messages: readonly Message[], model: string): WireLedger;
-  readonly messages: readonly Message[];
-  /** Index of the newest compaction marker (or 0): entry k is message `start + k`. */
-  readonly start: number;
-  /** Each message's measure; one measured again is a new object, so caches derived from an entry can tell. */
+  /** Each message's measure from the newest compaction marker (or the first message) on; one measured again is a new object, so caches derived from an entry can tell. */
   readonly entries: readonly WireEntry[];
   /** Characters of entries [0, k). */
   charsBefore(k: number): number;
@@ -106,12 +103,6 @@ export function createWireLedger(): WireLedger {
       truncate(k);
       for (let i = from; i < next.length; i++) add(i);
       return ledger;
-    },
-    get messages() {
-      return messages;
-    },
-    get start() {
-      return start;
     },
     entries,
     charsBefore: (k) => chars[k]!,
