@@ -8,9 +8,9 @@ export type Exchange = { from: number; to: number };
 /**
  * The history on the wire, measured message by message and kept between requests: each message's
  * items and sizes from the active start, with running sums. A request then costs what the newest
- * messages added, not the whole history: only the last two messages are measured again (a tool
- * message gains results; the response before it gets its outputs), and the sums answer every
- * "how much would this save" in constant time. Reset when the history is not a continuation of
+ * messages added, not the whole history: only the last message is measured again, and a response
+ * whose tool message has gained results since (its outputs changed); the sums answer every "how
+ * much would this save" in constant time. Reset when the history is not a continuation of
  * the one it measured (another session, a new `/compact` marker, another model).
  */
 export type WireLedger = {
@@ -76,9 +76,9 @@ export function createWireLedger(): WireLedger {
   /** How many entries of the last sync still hold for `next`: 0 when it continues something else. */
   const reusable = (next: readonly Message[], nextModel: string): number => {
     if (nextModel !== model || entries.length === 0 || next.length <= start || next[start] !== entries[0]!.message) return 0;
-    let k = Math.min(entries.length, next.length - start) - 2;
+    let k = Math.min(entries.length, next.length - start) - 1;
     if (k > 0 && next[start + k - 1] !== entries[k - 1]!.message) return 0;
-    // A response is measured again while the tool message after it may still gain results.
+    // A response is measured again when the tool message after it has gained results since.
     while (k > 0 && entries[k - 1]!.resultsSeen !== resultsLength(next, start + k)) k--;
     return Math.max(k, 0);
   };
