@@ -18,6 +18,18 @@ export type RequestSpec = {
   trailer?: string;
 };
 
+// Measured as the body's JSON, as the API counts it. The prompt is the same objects request after
+// request (the session's, or a logged snapshot's), so it is measured once per tools array.
+const measuredPrompts = new WeakMap<object, { instructions: string; chars: number }>();
+function promptChars(instructions: string, tools: readonly FunctionTool[]): number {
+  let measured = measuredPrompts.get(tools);
+  if (measured?.instructions !== instructions) {
+    measured = { instructions, chars: JSON.stringify({ instructions, tools }).length };
+    measuredPrompts.set(tools, measured);
+  }
+  return measured.chars;
+}
+
 export type ComposedRequest = { body: RequestBody; tokens: number; compaction?: Compaction; needsSummary?: boolean };
 
 /**
@@ -27,8 +39,7 @@ export type ComposedRequest = { body: RequestBody; tokens: number; compaction?: 
  */
 export function composeRequest(messages: readonly Message[], spec: RequestSpec, ledger: WireLedger = createWireLedger()): ComposedRequest {
   const trailer = spec.trailer === undefined ? undefined : sized(trailerItem(spec.trailer));
-  // Measured as the body's JSON, as the API counts it: everything outside the history included.
-  const outside = JSON.stringify({ instructions: spec.instructions, tools: spec.tools }).length + (trailer?.chars ?? 0);
+  const outside = promptChars(spec.instructions, spec.tools) + (trailer?.chars ?? 0);
   const compacted = compactForWire(
     messages,
     { model: spec.model, threshold: spec.limits.threshold, window: spec.limits.window, harder: spec.harder, instructionsChars: outside },

@@ -38,6 +38,12 @@ export function limitsOf(session: LiveSession, configured: { compactAt?: number;
  */
 export function createRequestBuilder(deps: RequestDeps) {
   let lastSentTokens = 0;
+  // The prompt is the same object request after request: hashed once, not every step.
+  let snapshot = { instructions: "", tools: [] as readonly unknown[], key: "" };
+  const keyOf = (instructions: string, tools: readonly unknown[]) => {
+    if (instructions !== snapshot.instructions || tools !== snapshot.tools) snapshot = { instructions, tools, key: snapshotKey(instructions, tools) };
+    return snapshot.key;
+  };
   return (signal: AbortSignal): BuildRequest => {
     // A summary that failed is not asked for again in the same turn (each attempt is a model call).
     let summaryFailed = false;
@@ -71,7 +77,7 @@ export function createRequestBuilder(deps: RequestDeps) {
         composed = summarised;
       }
       if (!harder) lastSentTokens = composed.tokens;
-      const key = snapshotKey(spec.instructions, spec.tools);
+      const key = keyOf(spec.instructions, spec.tools);
       session.append(
         ...(Object.hasOwn(session.state.callLog.snapshots, key) ? [] : [{ type: "prompt" as const, key, instructions: spec.instructions, tools: [...spec.tools] }]),
         {
