@@ -79,9 +79,9 @@ export function compactForWire(messages: readonly Message[], opts: CompactOption
   const rungs = opts.harder
     ? [thorough(Math.min(threshold, limit))]
     : [{ target: threshold, allowance: tailChars, keepFrom: ledger.callsBefore(tail), thorough: false, keepExchanges: 4 }, thorough(threshold)];
-  let plan = NO_COMPACTION;
-  let assembled = assembleInput(ledger, plan);
-  let tokens = tokensBefore;
+  let plan!: WirePlan;
+  let assembled!: ReturnType<typeof assembleInput>;
+  let tokens = 0;
   for (const rung of rungs) {
     plan = planFor(ledger, rung, { instructionsChars, scale });
     assembled = assembleInput(ledger, plan);
@@ -113,7 +113,10 @@ function planFor(ledger: WireLedger, rung: Rung, o: { instructionsChars: number;
   // the droppable exchanges do, and each move rewrites the note at the front: they grow in groups.
   let droppable = Math.max(0, ledger.exchanges.length - rung.keepExchanges);
   if (!rung.thorough && droppable >= DROP_GROUP) droppable -= droppable % DROP_GROUP;
-  const drop = cut === rung.keepFrom && rest > 0 ? steppedCut((x) => dropSavings(ledger, x), droppable, rest, targetChars * DROP_STEP_SHARE) : 0;
+  // Below what the instructions and tools alone take, no threshold can be held: steps are not lost
+  // chasing it (until the window needs them gone).
+  const reachable = rung.thorough || o.instructionsChars < targetChars;
+  const drop = reachable && cut === rung.keepFrom && rest > 0 ? steppedCut((x) => dropSavings(ledger, x), droppable, rest, targetChars * DROP_STEP_SHARE) : 0;
   return { cut, dropReasoning, drop };
 }
 

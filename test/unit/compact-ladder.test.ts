@@ -63,6 +63,16 @@ describe("the compaction ladder", () => {
     expect(r.needsSummary).toBeUndefined();
   });
 
+  test("a threshold below what the instructions and tools alone take drops no step for it: it cannot be held", () => {
+    const h = history("task", 150, { output: "x".repeat(8192) });
+    const notes = (r: { input: readonly unknown[] }) => wire(r).filter((i) => i.role === "user" && i.content[0].text.startsWith("[shiro: ")).length;
+    expect(notes(compactForWire(h, opts({ threshold: 4_000 })))).toBeGreaterThan(0);
+    const r = compactForWire(h, opts({ threshold: 4_000, instructionsChars: 20_000 }));
+    expect(notes(r)).toBe(0);
+    expect(ofType(wire(r), "function_call")).toHaveLength(150);
+    expect(fullOutputs(wire(r))).toBe(1); // every old output is still elided: that is lossless
+  });
+
   test("outputs are elided before any whole step is dropped, and only as many as needed, in steps of half the threshold", () => {
     // 12 calls of ~2,050 tokens: 11 before the newest step, ~22.6k tokens, must come to 15k: ≥ 7.6k, so
     // 15k (two steps of 7.5k) are elided, 8 outputs, and 4 kept whole.
