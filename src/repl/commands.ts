@@ -14,8 +14,9 @@ export type ReplContext = {
   /** Asks the person a yes/no question at the prompt. */
   confirm: (question: string) => Promise<boolean>;
   color: boolean;
-  /** The terminal's width now (it may have been resized). */
+  /** The terminal's width and height now (it may have been resized). */
   columns: () => number;
+  rows: () => number;
   /** Aborted by Esc while a slash command waits on the model (/compact, /memory). */
   signal: AbortSignal;
 };

@@ -86,7 +86,8 @@ describe("REPL input through a real pty", () => {
     await using repl = await startRepl({ cwd, baseUrl: server.url });
     await repl.type("/he", 1);
     repl.write(keys.tab);
-    await repl.waitFor(/› \/help$/);
+    // The slash menu lists what matches below the prompt.
+    await repl.waitFor(/^› \/help\n {2}\/help +show this menu$/m);
     repl.write(keys.enter);
     await repl.waitFor("/model [id]");
     expect(repl.screen()).toMatch(/\/help +show this menu/);

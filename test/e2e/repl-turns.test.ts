@@ -197,16 +197,19 @@ describe("REPL turns through a real pty (dist/shiro ↔ strict server)", () => {
     expect(await repl.quit()).toBe(0);
   });
 
-  test("Esc while a write waits for approval: refused, the half-typed answer is wiped, the next prompt starts clean", async () => {
+  test("Esc while a refusal's reason is half typed: refused, the reason is wiped, the next prompt starts clean", async () => {
     const cwd = tempDir("repl-proj");
     await using repl = await startRepl({ cwd, baseUrl: server.url, args: ["-m", "test-writer"] });
     await repl.send("write the first file");
     await repl.waitFor(/allow\? .*a\.txt: $/);
-    await repl.type("y", 1);
+    await repl.type("n half a reas", 1);
+    await repl.waitFor(/a\.txt: n half a reas$/m);
     repl.write(keys.esc);
     await repl.waitFor("! aborted");
     await repl.idle();
     expect(repl.currentLine()).toBe(PROMPT);
+    expect(repl.screen()).toContain("a.txt: Esc\n");
+    expect(repl.screen()).not.toContain("half a reas");
     expect(existsSync(join(cwd, "a.txt"))).toBe(false);
     const before = server.requests.length;
     await repl.send("next");
