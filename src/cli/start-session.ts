@@ -14,6 +14,7 @@ import { liveSkills } from "../registry/live-skills.ts";
 import { issuePath } from "../store/read-json.ts";
 import { createSessionStore } from "../store/session-store.ts";
 import { createOpenAIStream } from "../wire/openai-stream.ts";
+import { createModelLister } from "../wire/list-models.ts";
 import { createRedactor } from "../agent/redact.ts";
 import { API_KEY_VAR, toolEnv } from "../tools/tool-env.ts";
 import type { Flags } from "./args.ts";
@@ -75,6 +76,7 @@ export async function startSession(opts: StartOptions): Promise<Runtime> {
     open: async (idOrPrefix) => openById(store, await resolveId(store, idOrPrefix, warn), warn),
     authorize,
     stream: createOpenAIStream({ apiKey: config.apiKey, baseURL: config.baseUrl, idleTimeoutMs: config.idleTimeoutMs }),
+    listModels: createModelLister({ apiKey: config.apiKey, baseURL: config.baseUrl }),
     warn,
     interruptSignal: opts.interruptSignal,
     sandbox: sandbox.at,
