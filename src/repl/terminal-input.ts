@@ -10,6 +10,8 @@ const PASTE_OFF = "\x1b[?2004l";
  * bracketed paste on so a paste arrives whole. `close` gives the terminal back as it was.
  */
 export function openTerminalInput(handlers: { key: (key: Key) => void; end: () => void; resumed: () => void }) {
+  // The brackets are a setting of the terminal shown on stdout: with stdout in a file they would land in it.
+  const brackets = Boolean(process.stdout.isTTY);
   const stdin = process.stdin;
   const decoder = createKeyDecoder();
   const text = new TextDecoder();
@@ -27,10 +29,10 @@ export function openTerminalInput(handlers: { key: (key: Key) => void; end: () =
   const onEnd = () => open && handlers.end();
   const enter = () => {
     stdin.setRawMode(true);
-    process.stdout.write(PASTE_ON);
+    if (brackets) process.stdout.write(PASTE_ON);
   };
   const leave = () => {
-    process.stdout.write(PASTE_OFF);
+    if (brackets) process.stdout.write(PASTE_OFF);
     stdin.setRawMode(false);
   };
   // Back from Ctrl-Z: the shell left the terminal cooked, so raw mode and paste brackets are set again.
