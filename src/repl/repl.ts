@@ -1,41 +1,28 @@
 import pc from "picocolors";
-import type { AgentEvent } from "../agent/events.ts";
 import type { Flags } from "../cli/args.ts";
 import type { Config } from "../cli/config.ts";
 import { startSession } from "../cli/start-session.ts";
 import { attachMentions } from "../context/attach-mentions.ts";
-import { onStopSignal, stopExitCode, stoppedWords, type StopSignal } from "../cli/stop-signals.ts";
+import { onStopSignal, type StopSignal } from "../cli/stop-signals.ts";
 import type { AskAnswer, AskRequest } from "../guard/authorize.ts";
 import { openHistory } from "../store/history-store.ts";
-import { ID_PREFIX_CHARS } from "../store/list-sessions-view.ts";
 import { plural } from "../text/plural.ts";
-import { createTranscript } from "../ui/transcript.ts";
 import { renderDiff } from "../ui/diff-view.ts";
 import { COMMANDS, showBeforePrompt, type ReplContext } from "./commands.ts";
 import { createCompleter } from "./completer.ts";
 import { createLivePrompt } from "./live-prompt.ts";
 import { createLiveScreen, createPlainScreen } from "./live-screen.ts";
 import { createPromptInput } from "./prompt-input.ts";
+import { endSession } from "./end-session.ts";
+import { newTurn, playTurn, type Turn } from "./repl-turn.ts";
 import { showHeader } from "./repl-header.ts";
 import { parseSlash, slashMenu, unknownCommandLine } from "./slash-commands.ts";
 import { surviveHangUp } from "./survive-hang-up.ts";
 import { openTerminalInput } from "./terminal-input.ts";
 
-type Turn = {
-  controller: AbortController;
-  /** Set while a tool runs: Ctrl-C stops that tool (a `bash` command) instead of the turn. */
-  interrupt?: AbortController;
-  /** The approval question showed the running call's diff: its result need not show it again. */
-  diffShown?: boolean;
-  /** Resolved when the turn's events have all been handled (and its messages recorded). */
-  finished: PromiseWithResolvers<void>;
-};
-
 /** A prompt typed while work runs: sent as `text`, shown (pastes collapsed) as `shown`. */
 type Queued = { text: string; shown: string };
 
-/** How long quitting waits for an aborted turn to wind down before saving anyway. */
-const QUIT_GRACE_MS = 2000;
 /** The refusal an aborted turn gives to a question still waiting. */
 const STOPPED: AskAnswer = { answer: "no", reason: "they stopped the turn" };
 /** A slash command's status line shows only if it takes longer than this (most answer at once). */
@@ -188,16 +175,12 @@ export async function runRepl(flags: Flags, config: Config & { apiKey: string })
   }
 
   async function runTurn(prompt: string): Promise<void> {
-    const render = createTranscript({ write: (t) => live.print(t), color, diff: renderDiff });
-    const current: Turn = { controller: new AbortController(), finished: Promise.withResolvers<void>() };
-    turn = current;
-    for await (const event of runtime.runTurn(prompt, current.controller.signal)) {
-      live.event(event);
-      render(event.type === "tool-result" && current.diffShown ? withoutDisplay(event) : event);
-      if (event.type === "tool-result") [current.interrupt, current.diffShown] = [undefined, false];
+    turn = newTurn();
+    try {
+      await playTurn(turn, runtime, prompt, { write: (t) => live.print(t), observe: (event) => live.event(event), color });
+    } finally {
+      turn = undefined;
     }
-    turn = undefined;
-    current.finished.resolve();
   }
 
   /** Esc, or Ctrl-C with no command running: stop the turn, refuse a waiting question, drop the queue (saying so). */
@@ -239,29 +222,10 @@ export async function runRepl(flags: Flags, config: Config & { apiKey: string })
     live.dropQuestion();
     live.close();
     terminal.close();
-    // Save after the aborted turn has recorded its partial answer (bounded, should a tool ignore the abort).
-    const settled = ending ? Promise.race([ending.finished.promise, Bun.sleep(QUIT_GRACE_MS)]) : Promise.resolve();
-    void settled
-      .then(() => runtime.close())
-      .then(() => {
-        // Like /sessions shows it: the prefix -r accepts.
-        const resume = runtime.session.messages.length ? `resume with: shiro -r ${runtime.session.id.slice(0, ID_PREFIX_CHARS)}` : "";
-        if (!stoppedBy) {
-          if (resume) write(`${c.dim(resume)}\n`);
-          return exit(0);
-        }
-        process.stderr.write(`${c.yellow("!")} ${stoppedWords(stoppedBy)}${resume && `; the session is saved (${resume})`}\n`);
-        exit(stopExitCode(stoppedBy));
-      });
+    void endSession({ runtime, ending, stoppedBy, write, c }).then(exit);
   }
 
   if (flags.prompt) void start({ text: flags.prompt, shown: flags.prompt });
   else live.render();
   return exited;
-}
-
-/** A result whose diff the approval question already showed. */
-function withoutDisplay(event: Extract<AgentEvent, { type: "tool-result" }>): AgentEvent {
-  const { display: _shown, ...rest } = event;
-  return rest;
 }
