@@ -1,6 +1,6 @@
 import type { AskAnswer } from "../guard/authorize.ts";
 import type { Key } from "./key-decoder.ts";
-import { draftOf, edit, type Draft } from "./line-editor.ts";
+import { draftOf, edit, editKey, type Draft } from "./line-editor.ts";
 
 export const APPROVAL_PROMPT = "allow? [y]es · [n]o (optionally: n <reason for the model>) · [a]lways for ";
 export const REASON_HINT = "a reason for the model, or Enter to refuse without one (Backspace: back to the question)";
@@ -35,39 +35,19 @@ export function approvalKey(q: Approval, key: Key): ApprovalStep {
 
 function reasonKey(q: Approval, reason: Draft, key: Key): ApprovalStep {
   const next = (d: Draft): ApprovalStep => ({ next: { always: q.always, reason: d } });
-  switch (key.name) {
-    case "enter": {
-      const text = reason.text.trim();
-      return { answer: text ? { answer: "no", reason: text } : { answer: "no" } };
-    }
-    case "text":
-    case "paste": {
-      // `n` then a space then the reason, as it would be written: the space is not part of it.
-      const typed = oneLine(key.text);
-      return next(edit.insert(reason, reason.text === "" ? typed.trimStart() : typed));
-    }
-    case "backspace":
-      return reason.text === "" ? { next: { always: q.always } } : next(edit.backspace(reason));
-    case "left":
-      return next(edit.left(reason));
-    case "right":
-      return next(edit.right(reason));
-    case "home":
-    case "ctrl-a":
-      return next(edit.home(reason));
-    case "end":
-    case "ctrl-e":
-      return next(edit.end(reason));
-    case "ctrl-u":
-      return next(edit.killToStart(reason));
-    case "ctrl-w":
-      return next(edit.killWordBack(reason));
-    case "delete":
-    case "ctrl-d":
-      return next(edit.delete(reason));
-    default:
-      return { next: q };
+  if (key.name === "enter") {
+    const text = reason.text.trim();
+    return { answer: text ? { answer: "no", reason: text } : { answer: "no" } };
   }
+  if ((key.name === "text" && !key.meta) || key.name === "paste") {
+    // `n` then a space then the reason, as it would be written: the space is not part of it.
+    const typed = oneLine(key.text);
+    return next(edit.insert(reason, reason.text === "" ? typed.trimStart() : typed));
+  }
+  if (key.name === "backspace" && reason.text === "") return { next: { always: q.always } };
+  if (key.name === "ctrl-d") return next(edit.delete(reason));
+  const edited = editKey(reason, key);
+  return edited ? next(edited) : { next: q };
 }
 
 /** The question's line: as first asked, after a key that was not an answer, or with `n ` and the reason so far. */

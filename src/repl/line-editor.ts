@@ -1,3 +1,5 @@
+import type { Key } from "./key-decoder.ts";
+
 /** The prompt being typed: its text (lines joined by "\n") and the cursor, an index into it. */
 export type Draft = { readonly text: string; readonly cursor: number };
 
@@ -53,6 +55,43 @@ export const edit = {
     return { ...d, cursor: Math.min(end + 1 + column, lineEnd(d.text, end + 1)) };
   },
 };
+
+/**
+ * The draft after an editing key, as readline and shells bind them (Ctrl-A/E/B/F/U/K/W, Alt-B/F/D,
+ * Alt-Backspace, Ctrl-arrows by words); undefined for keys that are not edits (Enter, Tab, ↑…).
+ */
+export function editKey(d: Draft, key: Key, atoms: readonly string[] = []): Draft | undefined {
+  const word = ("ctrl" in key && key.ctrl === true) || ("meta" in key && key.meta === true);
+  switch (key.name) {
+    case "text":
+      if (key.meta) return key.text === "b" ? edit.wordLeft(d) : key.text === "f" ? edit.wordRight(d) : key.text === "d" ? edit.killWordForward(d) : undefined;
+      return edit.insert(d, key.text);
+    case "backspace":
+      return key.meta ? edit.killWordBack(d) : edit.backspace(d, atoms);
+    case "delete":
+      return edit.delete(d, atoms);
+    case "left":
+    case "ctrl-b":
+      return word ? edit.wordLeft(d) : edit.left(d);
+    case "right":
+    case "ctrl-f":
+      return word ? edit.wordRight(d) : edit.right(d);
+    case "home":
+    case "ctrl-a":
+      return edit.home(d);
+    case "end":
+    case "ctrl-e":
+      return edit.end(d);
+    case "ctrl-u":
+      return edit.killToStart(d);
+    case "ctrl-k":
+      return edit.killToEnd(d);
+    case "ctrl-w":
+      return edit.killWordBack(d);
+    default:
+      return undefined;
+  }
+}
 
 const cut = (d: Draft, from: number, to: number): Draft => ({ text: d.text.slice(0, from) + d.text.slice(to), cursor: from });
 

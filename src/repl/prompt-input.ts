@@ -1,5 +1,5 @@
 import type { Key } from "./key-decoder.ts";
-import { draftOf, edit, emptyDraft, type Draft } from "./line-editor.ts";
+import { draftOf, edit, editKey, emptyDraft, type Draft } from "./line-editor.ts";
 import { newer, older, startWalk, type HistoryWalk } from "./history-walk.ts";
 import { cleanPaste, expandPastes, insertPaste, recallPrompt, type Pastes } from "./paste.ts";
 
@@ -85,10 +85,6 @@ export function createPromptInput(history: { entries: readonly string[] }, compl
       return { type: "edited" };
     };
     switch (k.name) {
-      case "text":
-        if (k.meta && (k.text === "b" || k.text === "f")) return changed(k.text === "b" ? edit.wordLeft(draft) : edit.wordRight(draft));
-        if (k.meta && k.text === "d") return changed(edit.killWordForward(draft));
-        return changed(edit.insert(draft, k.text));
       case "paste": {
         const added = insertPaste(cleanPaste(k.text), pastes);
         pastes = added.pastes;
@@ -96,28 +92,6 @@ export function createPromptInput(history: { entries: readonly string[] }, compl
       }
       case "enter":
         return k.meta ? changed(edit.insert(draft, "\n")) : enter();
-      case "backspace":
-        return changed(k.meta ? edit.killWordBack(draft) : edit.backspace(draft, atoms()));
-      case "delete":
-        return changed(edit.delete(draft, atoms()));
-      case "left":
-      case "ctrl-b":
-        return changed(k.ctrl || k.meta ? edit.wordLeft(draft) : edit.left(draft));
-      case "right":
-      case "ctrl-f":
-        return changed(k.ctrl || k.meta ? edit.wordRight(draft) : edit.right(draft));
-      case "home":
-      case "ctrl-a":
-        return changed(edit.home(draft));
-      case "end":
-      case "ctrl-e":
-        return changed(edit.end(draft));
-      case "ctrl-u":
-        return changed(edit.killToStart(draft));
-      case "ctrl-k":
-        return changed(edit.killToEnd(draft));
-      case "ctrl-w":
-        return changed(edit.killWordBack(draft));
       case "up":
       case "down": {
         const moved = k.name === "up" ? edit.up(draft) : edit.down(draft);
@@ -135,8 +109,10 @@ export function createPromptInput(history: { entries: readonly string[] }, compl
         return { type: "interrupt" };
       case "escape":
         return { type: "escape" };
-      default:
-        return { type: "none" };
+      default: {
+        const edited = editKey(draft, k, atoms());
+        return edited ? changed(edited) : { type: "none" };
+      }
     }
   }
 

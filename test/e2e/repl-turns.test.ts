@@ -79,7 +79,7 @@ describe("REPL turns through a real pty (dist/shiro ↔ strict server)", () => {
     expect(await repl.quit()).toBe(0);
   });
 
-  test("approve a write with y (file written, diff shown), refuse one with `n <reason>` (file absent, reason reaches the model)", async () => {
+  test("approve a write with y alone (file written, diff shown), refuse one with `n <reason>` (file absent, reason reaches the model)", async () => {
     const cwd = tempDir("repl-proj");
     await using repl = await startRepl({ cwd, baseUrl: server.url, args: ["-m", "test-writer"] });
     await repl.send("write the first file");
@@ -90,8 +90,10 @@ describe("REPL turns through a real pty (dist/shiro ↔ strict server)", () => {
     await repl.type("nx", 1);
     repl.write(keys.backspace + keys.backspace);
     await repl.waitFor(/allow\? .*a\.txt: $/);
-    await repl.send("y");
+    // One key answers: y alone, no Enter.
+    repl.write("y");
     await repl.waitFor("after the write: Created a.txt");
+    expect(repl.screen()).toMatch(/allow\? .*a\.txt: y\n/);
     await repl.idle();
     expect(readFileSync(join(cwd, "a.txt"), "utf8")).toBe("hello\n");
     expect(repl.screen()).toContain("✓ Created a.txt");
@@ -119,7 +121,7 @@ describe("REPL turns through a real pty (dist/shiro ↔ strict server)", () => {
     expect(await repl.quit()).toBe(0);
   });
 
-  test("Esc mid-stream cancels it: partial text saved as aborted, no further request, the queue is discarded", async () => {
+  test("Esc mid-stream cancels it: partial text saved as aborted, no further request, the queue is discarded (and says so)", async () => {
     const cwd = tempDir("repl-proj");
     const watch = watchDisconnects(server.url);
     await using repl = await startRepl({ cwd, baseUrl: watch.url, args: ["-m", "test-slow"] });
@@ -132,6 +134,8 @@ describe("REPL turns through a real pty (dist/shiro ↔ strict server)", () => {
     await repl.send("this line is queued");
     await repl.waitFor("queued (1): this line is queued");
     repl.write(keys.esc);
+    // Esc says what it dropped.
+    await repl.waitFor("· dropped 1 queued prompt: this line is queued\n");
     await repl.waitFor("! aborted");
     await repl.idle();
     expect(Date.now() - started).toBeLessThan(5000);
