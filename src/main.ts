@@ -10,7 +10,7 @@ async function main(argv: string[]): Promise<number> {
   const flags = alone ? undefined : (await import("./cli/args.ts")).parseFlags(argv);
   if (alone === "version" || flags?.version) return say(`shiro ${VERSION}`);
   if (alone === "help" || flags?.help) return say((await import("./cli/help.ts")).HELP);
-  const { runCli } = await import("./cli/run-cli.ts");
+  const { runCli } = await import("./run-cli.ts");
   return runCli(flags!);
 }
 

@@ -3,12 +3,11 @@ import type { ModelError } from "../wire/model-error.ts";
 
 /**
  * How a run ended. `incomplete`: the API stopped the answer early (its text is kept); `timeout`:
- * the run's signal was aborted with RUN_TIMEOUT as its reason.
+ * the run's signal was aborted with RUN_TIMEOUT as its reason; `max-cost`: its cost limit was reached.
  */
-export type EndStatus = "done" | "max-steps" | "timeout" | "incomplete" | "error" | "aborted";
+export type EndStatus = "done" | "max-steps" | "max-cost" | "timeout" | "incomplete" | "error" | "aborted";
 
-/** The abort reason that ends a run as `timeout` (a wall-time limit) rather than `aborted`. */
-export const RUN_TIMEOUT = "timeout";
+export { RUN_TIMEOUT } from "../session/stop-reason.ts";
 
 /** What a run yields. The REPL and print mode render these; the core never touches the terminal. */
 export type AgentEvent =

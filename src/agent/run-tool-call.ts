@@ -4,7 +4,7 @@ import type { ToolCallPart } from "../session/messages.ts";
 import type { Redactor } from "./redact.ts";
 import type { Commit } from "../session/turn-fact.ts";
 import { ToolError, type AnyTool, type CommandSandbox, type ToolContext, type ToolOutput } from "../tools/tool.ts";
-import type { SandboxLevel } from "../sandbox/sandbox-mode.ts";
+import type { SandboxLevel } from "../session/sandbox-level.ts";
 import { dropNullArguments } from "../wire/tool-schema.ts";
 
 export type AuthorizeRequest = { tool: AnyTool; args: unknown; callId: string; root: string };

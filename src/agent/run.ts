@@ -4,7 +4,7 @@ import type { ModelStream, RequestBody } from "../wire/model-stream.ts";
 import type { ModelError } from "../wire/model-error.ts";
 import type { AnyTool, CommandSandbox } from "../tools/tool.ts";
 import type { Commit } from "../session/turn-fact.ts";
-import type { SandboxLevel } from "../sandbox/sandbox-mode.ts";
+import type { SandboxLevel } from "../session/sandbox-level.ts";
 import { runToolCall, type Authorize } from "./run-tool-call.ts";
 import type { Redactor } from "./redact.ts";
 
@@ -27,6 +27,8 @@ export type RunOptions = {
   authorize: Authorize;
   root: string;
   maxSteps: number;
+  /** True once what the run has used so far reached its cost limit (`--max-cost`): no further call is made. */
+  budgetSpent?: (usage: Usage) => boolean;
   signal: AbortSignal;
   /** A fresh signal per call that stops only that call (the REPL's Ctrl-C during `bash`). */
   interruptSignal?: () => AbortSignal;
@@ -62,6 +64,7 @@ export async function* run(opts: RunOptions): AsyncGenerator<AgentEvent> {
 
   while (true) {
     if (signal.aborted) return yield stopped();
+    if (opts.budgetSpent?.(usage)) return yield end("max-cost");
     const { body, compaction } = await opts.buildRequest(messages, { harder: overflowRetried });
     if (compaction && !compactionTold) {
       compactionTold = true;

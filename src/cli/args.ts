@@ -1,5 +1,7 @@
 import { parseArgs } from "node:util";
 import { SANDBOX_MODES, type SandboxMode } from "../sandbox/sandbox-mode.ts";
+import { didYouMean, nearest } from "../text/nearest.ts";
+import { REASONING_EFFORTS, type ReasoningEffort } from "../wire/reasoning-effort.ts";
 import { UsageError } from "./usage-error.ts";
 
 export type Flags = {
@@ -13,7 +15,18 @@ export type Flags = {
   idleTimeout?: number;
   /** Print mode's wall-time limit for the whole run, in seconds. */
   timeout?: number;
+  /** Print mode's cost limit for the run, in US dollars. */
+  maxCost?: number;
   json: boolean;
+  /** A JSON Schema file the final answer must match (print mode). */
+  outputSchema?: string;
+  /** A file the final answer is also written to (print mode). */
+  output?: string;
+  /** `--allow` / `--deny` rules as written (`tool` or `tool:pattern`), in command-line order. */
+  rules: { decision: "allow" | "deny"; spec: string }[];
+  reasoningEffort?: ReasoningEffort;
+  /** Nothing is written under $SHIRO_HOME: no session, memory or index (print mode). */
+  ephemeral: boolean;
   yolo: boolean;
   sandbox?: SandboxMode;
   /** `--no-network`: commands in the sandbox get no network. */
@@ -38,7 +51,14 @@ const options = {
   "compact-at": { type: "string" },
   "idle-timeout": { type: "string" },
   timeout: { type: "string" },
+  "max-cost": { type: "string" },
   json: { type: "boolean" },
+  "output-schema": { type: "string" },
+  output: { type: "string", short: "o" },
+  allow: { type: "string", multiple: true },
+  deny: { type: "string", multiple: true },
+  "reasoning-effort": { type: "string" },
+  ephemeral: { type: "boolean" },
   yolo: { type: "boolean" },
   sandbox: { type: "string" },
   "no-network": { type: "boolean" },
@@ -58,11 +78,12 @@ export function parseFlags(argv: string[]): Flags {
   }
   let parsed;
   try {
-    parsed = parseArgs({ args: argv, options, allowPositionals: true, strict: true });
+    parsed = parseArgs({ args: argv, options, allowPositionals: true, strict: true, tokens: true });
   } catch (err) {
-    throw new UsageError(parseErrorLine((err as Error).message));
+    throw new UsageError(parseErrorLine((err as Error).message, "see shiro --help", Object.keys(options)));
   }
   const v = parsed.values;
+  refuseNearSubcommand(first, parsed.positionals);
   return {
     prompt: parsed.positionals.length ? parsed.positionals.join(" ") : undefined,
     print: v.print ?? false,
@@ -72,7 +93,14 @@ export function parseFlags(argv: string[]): Flags {
     compactAt: positiveInt(v["compact-at"], "--compact-at"),
     idleTimeout: positiveSeconds(v["idle-timeout"], "--idle-timeout"),
     timeout: positiveSeconds(v.timeout, "--timeout"),
+    maxCost: dollars(v["max-cost"], "--max-cost"),
     json: v.json ?? false,
+    outputSchema: nonEmpty(v["output-schema"], "--output-schema"),
+    output: nonEmpty(v.output, "--output"),
+    // Their order matters (the last matching rule wins), and parseArgs keeps it only in its tokens.
+    rules: parsed.tokens.flatMap((t) => (t.kind === "option" && (t.name === "allow" || t.name === "deny") ? [{ decision: t.name, spec: t.value ?? "" }] : [])),
+    reasoningEffort: v["reasoning-effort"] === undefined ? undefined : reasoningEffort(v["reasoning-effort"], "--reasoning-effort"),
+    ephemeral: v.ephemeral ?? false,
     yolo: v.yolo ?? false,
     sandbox: v.sandbox === undefined ? undefined : sandboxMode(v.sandbox, "--sandbox"),
     noNetwork: v["no-network"] ?? false,
@@ -85,10 +113,23 @@ export function parseFlags(argv: string[]): Flags {
   };
 }
 
-// node's messages span lines and mention internals; keep the first sentence and point to help.
-export function parseErrorLine(message: string, see = "see shiro --help"): string {
-  const first = message.split("\n")[0]!.replace(/\. To specify a positional argument.*$/, "");
-  return `${first.replace(/\.$/, "")} (${see})`;
+// node's messages span lines and mention internals; keep the first sentence, name the option meant, point to help.
+export function parseErrorLine(message: string, see = "see shiro --help", known: readonly string[] = []): string {
+  const first = message.split("\n")[0]!.replace(/\. To specify a positional argument.*$/, "").replace(/\.$/, "");
+  const unknown = /^Unknown option '--([^']+)'/.exec(first)?.[1];
+  const hint = unknown === undefined ? "" : didYouMean(unknown, known, (name) => `'--${name}'`);
+  return `${first}${hint} (${see})`;
+}
+
+/**
+ * `shiro sesions` would send "sesions" to the model as a prompt: a lone word where a subcommand goes,
+ * two edits or fewer from a subcommand's name, is a typo, refused before anything is sent. (Only that
+ * close: "refactor" is a prompt, not a misspelt "doctor".)
+ */
+function refuseNearSubcommand(first: string | undefined, positionals: string[]) {
+  if (first === undefined || positionals.length !== 1 || positionals[0] !== first) return;
+  const near = nearest(first, SUBCOMMANDS, 2);
+  if (near) throw new UsageError(`"${first}" is not a command; did you mean "shiro ${near}"? (to send it as a prompt: shiro -p "${first}")`);
 }
 
 function nonEmpty(value: string | undefined, flag: string): string | undefined {
@@ -106,6 +147,18 @@ function positiveInt(value: string | undefined, flag: string): number | undefine
 export function sandboxMode(value: string, what: string): SandboxMode {
   if ((SANDBOX_MODES as readonly string[]).includes(value)) return value as SandboxMode;
   throw new UsageError(`${what} must be one of ${SANDBOX_MODES.join(", ")}, got "${value}"`);
+}
+
+function reasoningEffort(value: string, what: string): ReasoningEffort {
+  if ((REASONING_EFFORTS as readonly string[]).includes(value)) return value as ReasoningEffort;
+  throw new UsageError(`${what} must be one of ${REASONING_EFFORTS.join(", ")}, got "${value}"`);
+}
+
+function dollars(value: string | undefined, flag: string): number | undefined {
+  if (value === undefined) return undefined;
+  const amount = value.replace(/^\$/, "");
+  if (!/^\d+(\.\d+)?$/.test(amount) || Number(amount) <= 0) throw new UsageError(`${flag} must be an amount of US dollars > 0 (such as 0.50), got "${value}"`);
+  return Number(amount);
 }
 
 function positiveSeconds(value: string | undefined, flag: string): number | undefined {

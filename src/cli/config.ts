@@ -1,8 +1,11 @@
 import { z } from "zod";
 import { join } from "node:path";
 import { homedir } from "node:os";
+import { closedObject } from "../store/closed-object.ts";
+import type { Pricing } from "../store/cost.ts";
 import { readJson } from "../store/read-json.ts";
 import { SANDBOX_MODES, type SandboxMode } from "../sandbox/sandbox-mode.ts";
+import { REASONING_EFFORTS, type ReasoningEffort } from "../wire/reasoning-effort.ts";
 import { validUrl, type Flags } from "./args.ts";
 import { UsageError } from "./usage-error.ts";
 import { API_KEY_VAR } from "../tools/tool-env.ts";
@@ -13,17 +16,24 @@ const passedVar = z
   .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "must be an environment variable name (letters, digits, _)")
   .refine((name) => name.toUpperCase() !== API_KEY_VAR, `${API_KEY_VAR} is shiro's own key and never reaches a tool`);
 
-/** config.json: every field optional; unknown keys are an error so a typo is never silently ignored. */
-export const configFileSchema = z.strictObject({
+const usdPerMillion = z.number().nonnegative("must be a price in US dollars per 1M tokens, ≥ 0");
+
+/**
+ * config.json: every field optional; unknown keys are an error (naming the key meant) so a typo is
+ * never silently ignored. docs/configuration.md lists every key.
+ */
+export const configFileSchema = closedObject({
   model: z.string().min(1).optional(),
   baseUrl: z.string().optional(),
   maxSteps: z.number().int().min(1).optional(),
   compactAt: z.number().int().min(1).optional(),
   /** Seconds without a byte from the API before a model call attempt is retried. */
   idleTimeout: z.number().positive().optional(),
-  env: z.strictObject({ pass: z.array(passedVar).optional() }).optional(),
+  env: closedObject({ pass: z.array(passedVar).optional() }).optional(),
   contextWindow: z.number().int().min(1000).optional(),
-  reasoningEffort: z.enum(["minimal", "low", "medium", "high"]).optional(),
+  reasoningEffort: z.enum(REASONING_EFFORTS).optional(),
+  /** USD per 1M tokens by model id, for models shiro has no price for (or whose price changed). */
+  pricing: z.record(z.string().min(1), closedObject({ input: usdPerMillion, cachedInput: usdPerMillion.optional(), output: usdPerMillion })).optional(),
   sandbox: z.enum(SANDBOX_MODES as [SandboxMode, ...SandboxMode[]]).optional(),
   /** false: commands in the sandbox get no network. */
   network: z.boolean().optional(),
@@ -46,11 +56,15 @@ export type Config = {
   /** Names from `env.pass`: let through to tool processes although they look secret. */
   envPass: string[];
   contextWindow?: number;
-  reasoningEffort?: ConfigFile["reasoningEffort"];
+  reasoningEffort?: ReasoningEffort;
+  pricing: Pricing;
   sandbox: SandboxMode;
   network: boolean;
   registryUrl?: string;
+  /** The file's `permissions`, as written: checked when a session starts (cli/permission-rules.ts). */
   permissions: unknown[];
+  /** SHIRO_PERMISSIONS, as set: more rules, after the file's. */
+  envPermissions?: string;
 };
 
 export const DEFAULT_MODEL = "gpt-5";
@@ -80,12 +94,14 @@ export async function loadConfig(flags: Flags, env: NodeJS.ProcessEnv): Promise<
     idleTimeoutMs: (flags.idleTimeout ?? file.idleTimeout ?? DEFAULT_IDLE_TIMEOUT_S) * 1000,
     envPass: file.env?.pass ?? [],
     contextWindow: file.contextWindow,
-    reasoningEffort: file.reasoningEffort,
+    reasoningEffort: flags.reasoningEffort ?? file.reasoningEffort,
+    pricing: file.pricing ?? {},
     // Unset, the mode is workspace-write: approved commands may write the project, others run read-only.
     sandbox: flags.sandbox ?? file.sandbox ?? "workspace-write",
     network: flags.noNetwork ? false : (file.network ?? true),
     registryUrl: file.registryUrl,
     permissions: file.permissions ?? [],
+    envPermissions: nonBlank(env.SHIRO_PERMISSIONS),
   };
 }
 

@@ -22,7 +22,17 @@ Options
       --idle-timeout <s> retry a model call after s seconds without a byte
                          from the API (default 120)
       --timeout <s>      print mode: stop the whole run after s seconds
+      --max-cost <usd>   print mode: make no model call once the run has
+                         cost this much (needs a priced model)
       --json             print mode: one JSON event per line on stdout
+      --output-schema <file>
+                         print mode: the answer is JSON matching this schema
+  -o, --output <file>    print mode: also write the answer to this file
+      --ephemeral        print mode: write nothing under $SHIRO_HOME
+      --allow <rule>     allow calls a rule matches: tool or tool:pattern,
+      --deny <rule>      e.g. 'bash:npm test*' (repeatable; after config's)
+      --reasoning-effort <e>
+                         minimal, low, medium, high or xhigh
       --yolo             approve every call that would ask (never the guard)
       --sandbox <mode>   read-only, workspace-write (default) or off
       --no-network       commands in the sandbox get no network
@@ -34,9 +44,9 @@ Options
   -h, --help             print this help
 
 Exit codes
-  0 finished · 1 model or API failure · 2 usage or configuration error
-  3 stopped at --max-steps or --timeout · 4 a tool call was denied
-  130 interrupted
+  0 finished · 1 model or API failure, or an answer not in --output-schema
+  2 usage or configuration error · 3 stopped at --max-steps, --max-cost or
+  --timeout · 4 a tool call was denied · 130 interrupted
 
-State lives in $SHIRO_HOME (default ~/.shiro-neko).
-The API key comes from OPENAI_API_KEY.`;
+State lives in $SHIRO_HOME (default ~/.shiro-neko); config.json keys are
+listed in docs/configuration.md. The API key comes from OPENAI_API_KEY.`;

@@ -7,19 +7,20 @@ import { createAuthorize } from "../guard/authorize.ts";
 import { createReadCheck } from "../guard/read-check.ts";
 import { SECRET_GLOBS } from "../guard/secret-globs.ts";
 import { createWriteCheck } from "../guard/write-check.ts";
-import { permissionsSchema } from "../guard/rules.ts";
 import { SessionAllows } from "../guard/session-allows.ts";
 import { livePluginChecks } from "../registry/live-plugin-checks.ts";
 import { liveSkills } from "../registry/live-skills.ts";
-import { issuePath } from "../store/read-json.ts";
 import { createSessionStore } from "../store/session-store.ts";
+import { createUnsavedStore } from "../store/unsaved-store.ts";
+import type { TextFormat } from "../wire/build-request.ts";
 import { createOpenAIStream } from "../wire/openai-stream.ts";
 import { createModelLister } from "../wire/list-models.ts";
 import { createRedactor } from "../agent/redact.ts";
 import { API_KEY_VAR, toolEnv } from "../tools/tool-env.ts";
 import type { Flags } from "./args.ts";
-import { UsageError } from "./usage-error.ts";
+import { checkModelOptions } from "./check-model-options.ts";
 import type { Config } from "./config.ts";
+import { permissionRules } from "./permission-rules.ts";
 import { createRuntime, type Runtime } from "../runtime/runtime.ts";
 import { loadPrompt } from "../runtime/load-prompt.ts";
 import { openById, openSession, resolveId } from "./open-session.ts";
@@ -32,18 +33,27 @@ export type StartOptions = {
   /** The REPL asks the person; print mode has no `ask`, so an ask becomes a denial. */
   ask?: (request: AskRequest) => Promise<AskAnswer>;
   interruptSignal?: () => AbortSignal;
+  /** The shape every answer must take (`--output-schema`). */
+  textFormat?: TextFormat;
 };
 
 /** Opens (or resumes) a session and wires its prompt, gate, model stream and store into a runtime. */
 export async function startSession(opts: StartOptions): Promise<Runtime> {
   const { flags, config, cwd, warn } = opts;
-  const rules = permissionsSchema.safeParse(config.permissions);
-  if (!rules.success) {
-    const issue = rules.error.issues[0]!;
-    throw new UsageError(`permissions${issuePath(issue.path)} in ${join(config.home, "config.json")}: ${issue.message}`);
-  }
-  const store = createSessionStore(join(config.home, "sessions"));
+  const rules = permissionRules(config, flags.rules);
+  const store = flags.ephemeral ? createUnsavedStore() : createSessionStore(join(config.home, "sessions"));
+  const effortLabel = flags.reasoningEffort ? `--reasoning-effort ${flags.reasoningEffort}` : `reasoningEffort "${config.reasoningEffort}" in ${join(config.home, "config.json")}`;
+  const checkModel = (model: string) => checkModelOptions(model, { effort: config.reasoningEffort, effortLabel, maxCostUsd: flags.maxCost });
+  // A new session's model is known before it is made; a continued one's only once it is read.
+  const continuing = flags.continue || flags.resume !== undefined;
+  if (!continuing) checkModel(config.model);
   const session = await openSession(store, { flags, cwd, model: config.model, warn });
+  try {
+    if (continuing) checkModel(session.state.model);
+  } catch (err) {
+    session.close();
+    throw err;
+  }
   // todo_write keeps replacing the task list of whichever session is current (after /clear or /resume too).
   const notebook = {
     get todos() {
@@ -54,10 +64,11 @@ export async function startSession(opts: StartOptions): Promise<Runtime> {
     },
   };
   const skills = liveSkills({ home: config.home, root: cwd, warn });
-  const reloadPrompt = () => loadPrompt({ home: config.home, cwd, noInstructions: flags.noInstructions, noMemory: flags.noMemory, notebook, skills, warn });
+  const reloadPrompt = () =>
+    loadPrompt({ home: config.home, cwd, noInstructions: flags.noInstructions, noMemory: flags.noMemory, memoryReadOnly: flags.ephemeral, notebook, skills, warn });
   const [prompt, plugins] = await Promise.all([reloadPrompt(), livePluginChecks(config.home, warn)]);
   const sandbox = createSandbox({ mode: config.sandbox, network: config.network, home: homedir(), shiroHome: config.home, warn });
-  const gate = createAuthorize({ rules: rules.data, extraChecks: plugins.checks, yolo: flags.yolo, sessionAllows: new SessionAllows(), ask: opts.ask, confine: sandbox.canConfine });
+  const gate = createAuthorize({ rules, extraChecks: plugins.checks, yolo: flags.yolo, sessionAllows: new SessionAllows(), ask: opts.ask, confine: sandbox.canConfine });
   // A plugin installed mid-session (/registry add, or another terminal) guards the very next call.
   const authorize: Authorize = async (request) => {
     await plugins.refresh();
@@ -67,7 +78,7 @@ export async function startSession(opts: StartOptions): Promise<Runtime> {
   const secrets = toolEnv(process.env, config.envPass);
   const redactor = createRedactor([{ name: API_KEY_VAR, value: config.apiKey }, ...secrets.hidden]);
   const runtime: Runtime = createRuntime({
-    config,
+    config: { ...config, ...(opts.textFormat ? { textFormat: opts.textFormat } : {}), ...(flags.maxCost !== undefined ? { maxCostUsd: flags.maxCost } : {}) },
     cwd,
     session,
     store,
@@ -80,7 +91,7 @@ export async function startSession(opts: StartOptions): Promise<Runtime> {
     warn,
     interruptSignal: opts.interruptSignal,
     sandbox: sandbox.at,
-    readDenied: createReadCheck({ rules: rules.data, extraChecks: plugins.checks }),
+    readDenied: createReadCheck({ rules, extraChecks: plugins.checks }),
     secretGlobs: SECRET_GLOBS,
     writeRefused: createWriteCheck(),
     toolEnv: secrets.env,

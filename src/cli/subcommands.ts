@@ -83,6 +83,6 @@ function parse<O extends BoolOptions>(args: string[], options: O, maxPositionals
     if (parsed.positionals.length > maxPositionals) throw new Error(`unexpected argument "${parsed.positionals[maxPositionals]}"`);
     return parsed;
   } catch (e) {
-    throw new UsageError(parseErrorLine((e as Error).message, usage));
+    throw new UsageError(parseErrorLine((e as Error).message, usage, Object.keys(options)));
   }
 }

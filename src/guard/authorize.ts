@@ -77,7 +77,7 @@ export function createAuthorize(opts: AuthorizeOptions): Authorize {
       const needing = isCommand(call) ? `${call.tool}: ${asked.map(label).join(" and ")} ${asked.length > 1 ? "need" : "needs"}` : `${summary} needs`;
       return {
         allowed: false,
-        reason: `${needing} approval, and this run cannot ask (print mode). Allow it with a permission rule in config.json or run with --yolo.`,
+        reason: `${needing} approval, and this run cannot ask (print mode). Allow it with a permission rule (--allow, or config.json) or run with --yolo.`,
       };
     }
     // From the subjects already judged: splitting the call again would re-parse the command and re-resolve every path.

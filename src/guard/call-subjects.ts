@@ -28,7 +28,7 @@ export type SubjectItem = {
   always: string[];
 };
 
-const SECRET_DEFAULT = "secret files are denied to every tool by default; allow one with a permission rule in config.json";
+const SECRET_DEFAULT = "secret files are denied to every tool by default; allow one with a permission rule (--allow, or config.json)";
 // Written exactly so (not `./true`), these change nothing by themselves; asking about them would defeat rules like `npm *`.
 const NEUTRAL = new Set(["cd", "pushd", "popd", "true", "false", ":", "test", "[", "[["]);
 

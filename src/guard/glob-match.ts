@@ -13,7 +13,7 @@ export function globToRegExp(pattern: string, mode: "path" | "command", home: st
   return compiled;
 }
 
-// Patterns come from config.json, plugins and "always" answers: a few dozen a session.
+// Patterns come from the permission rules, plugins and "always" answers: a few dozen a session.
 const compiledPatterns = new Map<string, RegExp>();
 
 function compile(pattern: string, mode: "path" | "command", home: string, ignoreCase: boolean): RegExp {

@@ -29,6 +29,6 @@ export function judgeSubject(tool: string, item: SubjectItem, rules: readonly Ru
 
 function ruleVerdict(rule: Rule): Verdict {
   const name = describeRule(rule);
-  if (rule.decision === "deny") return { decision: "deny", rule: name, reason: `${name} (config.json).` };
+  if (rule.decision === "deny") return { decision: "deny", rule: name, reason: `${name} (${rule.source ?? "config.json"}).` };
   return rule.decision === "ask" ? { decision: "ask", reason: name } : { decision: "allow" };
 }

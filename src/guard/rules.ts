@@ -11,9 +11,10 @@ const ruleSchema = z.strictObject({
   pattern: z.string().min(1, "pattern must not be empty"),
 });
 
-/** The `permissions` array of config.json: `{decision, tool?, pattern}` rules, the last match wins. */
+/** The `permissions` array of config.json (and SHIRO_PERMISSIONS): `{decision, tool?, pattern}` rules, the last match wins. */
 export const permissionsSchema = z.array(ruleSchema);
-export type Rule = z.infer<typeof ruleSchema>;
+/** `source`: where the rule was given (`config.json`, `SHIRO_PERMISSIONS`, `--deny`), named when it denies. */
+export type Rule = z.infer<typeof ruleSchema> & { source?: string };
 
 /**
  * The last rule of a tool matching a subject: one of its `names`, or one of its `aliases` when the rule

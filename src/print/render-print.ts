@@ -1,11 +1,12 @@
 import pc from "picocolors";
 import type { AgentEvent, EndStatus } from "../agent/events.ts";
 import { emptyUsage, splitAnswer, textOf, type AssistantMessage, type Usage } from "../session/messages.ts";
-import { stoppedWords, type StopSignal } from "../cli/stop-signals.ts";
+import type { StopSignal } from "../cli/stop-signals.ts";
 import { retryLine } from "../ui/retry-line.ts";
-import { callSubject, modelCalls, resultMark, resultSummary } from "../ui/tool-line.ts";
-import { exitCodeFor } from "./exit-code.ts";
+import { callSubject, resultMark, resultSummary } from "../ui/tool-line.ts";
+import { EXIT, exitCodeFor } from "./exit-code.ts";
 import { jsonLine, type ResultLine } from "./json-line.ts";
+import { stopLine } from "./stop-line.ts";
 
 export type PrintIO = {
   out: (text: string) => void;
@@ -17,19 +18,24 @@ export type PrintIO = {
   liveText: boolean;
   /** The signal that stopped the run (Ctrl-C, a CI runner's SIGTERM, a closed terminal), once one has. */
   stoppedBy?: () => StopSignal | undefined;
+  /** `--output-schema`: why a final answer does not match, checked before it is printed. */
+  mismatch?: (answer: string) => string | undefined;
+  /** false under `--ephemeral`: a stopped run cannot be continued. */
+  saved: boolean;
 };
 
 export type PrintOutcome = { code: number; status: EndStatus; text: string; steps: number; usage: Usage };
 
 /**
  * Renders a run for pipes and CI: stdout carries only the final answer (or, with --json, one event
- * per line); progress goes to stderr. Returns the exit code.
+ * per line); progress goes to stderr. An answer that does not match --output-schema is a failure and
+ * is not printed. Returns how the run ended.
  */
 export async function renderPrint(
   events: AsyncIterable<AgentEvent>,
   io: PrintIO,
   result: (outcome: PrintOutcome) => Omit<ResultLine, "type" | "status" | "text" | "steps" | "usage" | "signal">,
-): Promise<number> {
+): Promise<PrintOutcome> {
   const c = pc.createColors(io.color);
   let finalText = "";
   let streamed = false;
@@ -85,17 +91,23 @@ export async function renderPrint(
     }
   }
 
+  const mismatch = outcome.status === "done" ? io.mismatch?.(outcome.text) : undefined;
+  if (mismatch) {
+    outcome = { ...outcome, code: EXIT.failure, status: "error" };
+    if (io.json) io.out(JSON.stringify({ type: "error", message: mismatch, status: null, code: "output_schema_mismatch" }) + "\n");
+    else io.err(`${c.red("error:")} ${mismatch}\n`);
+  }
   const signal = outcome.status === "aborted" ? (io.stoppedBy?.() ?? "SIGINT") : undefined;
+  const extra = result(outcome);
   if (io.json) {
-    const line: ResultLine = { type: "result", status: outcome.status, text: outcome.text, steps: outcome.steps, usage: outcome.usage, ...(signal ? { signal } : {}), ...result(outcome) };
+    const line: ResultLine = { type: "result", status: outcome.status, text: outcome.text, steps: outcome.steps, usage: outcome.usage, ...(signal ? { signal } : {}), ...extra };
     io.out(JSON.stringify(line) + "\n");
-  } else if (!io.liveText && outcome.text) {
+  } else if (!io.liveText && outcome.text && !mismatch) {
     io.out(outcome.text.endsWith("\n") ? outcome.text : outcome.text + "\n");
   }
-  if (!io.json && signal) io.err(`${c.yellow("!")} ${stoppedWords(signal)}; the session is saved (continue it with shiro -c)\n`);
-  if (!io.json && outcome.status === "timeout") io.err(`${c.yellow("!")} stopped at --timeout; the job is not finished and the session is saved (continue it with shiro -c, or raise --timeout)\n`);
-  if (!io.json && outcome.status === "max-steps") io.err(`${c.yellow("!")} stopped after ${modelCalls(outcome.steps)} (--max-steps); the job is not finished (continue it with shiro -c, or raise --max-steps)\n`);
-  return outcome.code;
+  const stopped = io.json ? undefined : stopLine(outcome, { signal, costUsd: extra.costUsd, saved: io.saved });
+  if (stopped) io.err(`${c.yellow("!")} ${stopped}\n`);
+  return outcome;
 }
 
 /**

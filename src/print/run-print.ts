@@ -6,11 +6,16 @@ import { dropFailedWrites, onStopSignal, stopExitCode, stoppedWords, type StopSi
 import { assemblePrompt } from "./assemble-prompt.ts";
 import { readPrompt } from "./read-prompt.ts";
 import { EXIT } from "./exit-code.ts";
+import { checkOutputPath, writeAnswer } from "./write-answer.ts";
+import { loadOutputSchema } from "./output-schema.ts";
 import { renderPrint } from "./render-print.ts";
 
 const STDIN_SILENT_MS = 5000;
 
 export async function runPrint(flags: Flags, config: Config & { apiKey: string }): Promise<number> {
+  // Refused before stdin is read or anything is sent: a CI step learns of a bad schema or path for free.
+  const schema = flags.outputSchema === undefined ? undefined : await loadOutputSchema(flags.outputSchema);
+  if (flags.output !== undefined) checkOutputPath(flags.output);
   const controller = new AbortController();
   // --timeout counts from the start: a CI step's budget is wall time, whatever it was spent on.
   const limit = flags.timeout === undefined ? undefined : setTimeout(() => controller.abort(RUN_TIMEOUT), flags.timeout * 1000);
@@ -41,25 +46,29 @@ export async function runPrint(flags: Flags, config: Config & { apiKey: string }
     return stoppedBy ? stopExitCode(stoppedBy) : EXIT.limit;
   }
 
-  const runtime = await startSession({ flags, config, cwd: process.cwd(), warn });
+  const runtime = await startSession({ flags, config, cwd: process.cwd(), warn, ...(schema ? { textFormat: schema.format } : {}) });
   // Fitted once the session is open, so a window learned by an earlier run (`-c`) counts.
   const prompt = await assemblePrompt(input, { root: process.cwd(), threshold: runtime.contextUse().threshold, warn });
 
-  const code = await renderPrint(
+  const outcome = await renderPrint(
     runtime.runTurn(prompt, controller.signal),
     {
       out: (t) => process.stdout.write(t),
       err: (t) => process.stderr.write(t),
       json: flags.json,
       color,
-      liveText: Boolean(process.stdout.isTTY) && !flags.json,
+      // Half an answer in a schema is no JSON: it is printed once checked.
+      liveText: Boolean(process.stdout.isTTY) && !flags.json && !schema,
       stoppedBy: () => stoppedBy,
+      ...(schema ? { mismatch: schema.mismatch } : {}),
+      saved: !flags.ephemeral,
     },
     (outcome) => ({ costUsd: runtime.costOf(outcome.usage) ?? null, sessionId: runtime.session.id }),
   );
   clearTimeout(limit);
   runtime.close();
-  return code;
+  if (flags.output === undefined || outcome.status !== "done") return outcome.code;
+  return (await writeAnswer(flags.output, outcome.text, warn)) ? outcome.code : EXIT.failure;
 }
 
 /** The value, or undefined once the signal aborts first (stdin may never end). */

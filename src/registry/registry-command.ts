@@ -1,4 +1,5 @@
 import { alignColumns } from "../text/align-columns.ts";
+import { didYouMean } from "../text/nearest.ts";
 import type { FetchOptions } from "./bounded-fetch.ts";
 import { nameProblem } from "./check-name.ts";
 import { fetchIndex } from "./fetch-index.ts";
@@ -26,6 +27,7 @@ export type RegistryIo = {
 export const REGISTRY_USAGE = "usage: registry [list | search <query> | add <name> [--yes] | remove <name> | installed]  (name may be skill:<name> or plugin:<name>)";
 
 const KINDS: RegistryKind[] = ["skill", "plugin"];
+const VERBS = ["list", "search", "add", "remove", "installed", "help"];
 
 /** `shiro registry …` and `/registry …`. Exit code: 0 done, 1 refused or failed, 2 usage. */
 export async function registryCommand(argv: string[], io: RegistryIo): Promise<number> {
@@ -41,7 +43,7 @@ export async function registryCommand(argv: string[], io: RegistryIo): Promise<n
       io.out(REGISTRY_USAGE);
       return 0;
     }
-    io.err(REGISTRY_USAGE);
+    io.err(VERBS.includes(verb) ? REGISTRY_USAGE : `unknown registry command ${JSON.stringify(verb)}${didYouMean(verb, VERBS)} (${REGISTRY_USAGE})`);
     return 2;
   } catch (err) {
     if (err instanceof RegistryUsageError) {

@@ -1,5 +1,5 @@
 import type { ReplCommand, ReplContext } from "./commands.ts";
-import { nearestNames } from "./nearest.ts";
+import { nearestNames } from "../text/nearest.ts";
 
 const FORCE = "--force";
 

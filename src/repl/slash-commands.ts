@@ -1,5 +1,5 @@
 import { alignColumns } from "../text/align-columns.ts";
-import { nearest } from "./nearest.ts";
+import { nearest } from "../text/nearest.ts";
 
 /** One row of the table that feeds the parser, `/help` and tab completion. */
 export type SlashCommand<Ctx> = {

@@ -37,6 +37,11 @@ export type PromptOptions = {
   cwd: string;
   noInstructions: boolean;
   noMemory: boolean;
+  /**
+   * The notes are read into the instructions, but no tool is offered that writes them (`--ephemeral`):
+   * `remember` and `forget` change the file, and `recall` counts each hit in it.
+   */
+  memoryReadOnly?: boolean;
   /** The session's task list, read and replaced by `todo_write`. */
   notebook: Pick<Notebook, "todos">;
   /** The skill folders, watched for the whole run (a new session's prompt reads them as they are then). */
@@ -71,7 +76,7 @@ export async function loadPrompt(opts: PromptOptions): Promise<Prompt> {
   const tools: AnyTool[] = [
     ...codingTools,
     createTodoWriteTool(opts.notebook),
-    ...(memory ? [createRememberTool(memory), createRecallTool(memory), createForgetTool(memory)] : []),
+    ...(memory && !opts.memoryReadOnly ? [createRememberTool(memory), createRecallTool(memory), createForgetTool(memory)] : []),
     skillTool,
   ];
   return {

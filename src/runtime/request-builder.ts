@@ -6,7 +6,8 @@ import type { CompactionMessage } from "../session/messages.ts";
 import { snapshotKey } from "../store/call-log.ts";
 import type { LiveSession } from "../store/live-session.ts";
 import { formatCount } from "../text/format-count.ts";
-import { requestParams, type ReasoningEffort } from "../wire/build-request.ts";
+import { requestParams, type TextFormat } from "../wire/build-request.ts";
+import type { ReasoningEffort } from "../wire/reasoning-effort.ts";
 import { activeStart } from "../wire/serialise-input.ts";
 import type { Prompt } from "./load-prompt.ts";
 import { promptForRequest } from "./prompt-for-request.ts";
@@ -14,7 +15,7 @@ import { promptForRequest } from "./prompt-for-request.ts";
 export type RequestDeps = {
   session: () => LiveSession;
   prompt: () => Prompt;
-  config: { compactAt?: number; contextWindow?: number; reasoningEffort?: ReasoningEffort };
+  config: { compactAt?: number; contextWindow?: number; reasoningEffort?: ReasoningEffort; textFormat?: TextFormat };
   /** A model-written summary of the history on the wire, or null when it failed. */
   summarise: (signal: AbortSignal) => Promise<CompactionMessage | null>;
   warn: (line: string) => void;
@@ -55,7 +56,7 @@ export function createRequestBuilder(deps: RequestDeps) {
         model,
         instructions: prompt.instructions,
         tools: current.tools,
-        params: requestParams({ model, sessionId: id, reasoningEffort: deps.config.reasoningEffort }),
+        params: requestParams({ model, sessionId: id, reasoningEffort: deps.config.reasoningEffort, textFormat: deps.config.textFormat }),
         limits: limitsOf(session, deps.config),
         harder,
         trailer: trailer || undefined,

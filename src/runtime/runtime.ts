@@ -15,12 +15,21 @@ import type { LiveSession } from "../store/live-session.ts";
 import type { SessionStore } from "../store/session-store.ts";
 import { formatCount } from "../text/format-count.ts";
 import type { CommandSandbox } from "../tools/tool.ts";
-import { buildRequestBody, type ReasoningEffort } from "../wire/build-request.ts";
+import { buildRequestBody, type TextFormat } from "../wire/build-request.ts";
+import type { ReasoningEffort } from "../wire/reasoning-effort.ts";
 import type { ModelStream } from "../wire/model-stream.ts";
 import type { Prompt } from "./load-prompt.ts";
 import { createRequestBuilder, limitsOf } from "./request-builder.ts";
 
-export type RuntimeConfig = { maxSteps: number; compactAt?: number; contextWindow?: number; reasoningEffort?: ReasoningEffort };
+export type RuntimeConfig = {
+  maxSteps: number;
+  compactAt?: number;
+  contextWindow?: number;
+  reasoningEffort?: ReasoningEffort;
+  textFormat?: TextFormat;
+  /** A turn makes no model call once it has cost this much (USD); needs a priced model. */
+  maxCostUsd?: number;
+};
 
 /** One session at work — its log, prompt, tools, gate and model connection — driven by both modes. */
 export type Runtime = {
@@ -115,6 +124,7 @@ export function createRuntime(opts: RuntimeOptions): Runtime {
         authorize: opts.authorize,
         root: cwd,
         maxSteps: config.maxSteps,
+        ...(config.maxCostUsd === undefined ? {} : { budgetSpent: (usage: Usage) => (runtime.costOf(usage) ?? Infinity) >= config.maxCostUsd! }),
         signal,
         interruptSignal: opts.interruptSignal,
         sandbox: opts.sandbox,

@@ -48,6 +48,10 @@ export type AssistantMessage = {
   otherItems?: string[];
 };
 
+/** A call that never got a result (a run killed or stopped mid-tool) reads this, on the wire and on resume. */
+export const INTERRUPTED_OUTPUT =
+  "[interrupted: this call did not finish and was not re-run; its outcome is unknown — check before repeating it]";
+
 export type ToolResult = { callId: string; output: string; isError?: boolean };
 export type ToolMessage = { role: "tool"; results: ToolResult[] };
 

@@ -34,9 +34,23 @@ export const PRICES: Readonly<Record<string, Price>> = {
   "codex-mini-latest": price(1.5, 0.375, 6),
 };
 
+/** config.json's `pricing`: USD per 1M tokens by model; `cachedInput` defaults to `input` (no cache discount). */
+export type Pricing = Readonly<Record<string, { input: number; cachedInput?: number; output: number }>>;
+
+let configured: Readonly<Record<string, Price>> = {};
+
+/**
+ * The prices config.json sets, which win over the list. Set once by the CLI, like the environment,
+ * so every total agrees: the `--json` result, `--max-cost`, the session list and `/cost`.
+ */
+export function configurePrices(pricing: Pricing): void {
+  configured = Object.fromEntries(Object.entries(pricing).map(([model, p]) => [model, price(p.input, p.cachedInput ?? p.input, p.output)]));
+}
+
 /** Dated snapshots ("gpt-4.1-2025-04-14") cost what their alias costs; nothing else is guessed. */
 export function priceOf(model: string): Price | undefined {
-  return PRICES[model] ?? PRICES[model.replace(/-\d{4}-\d{2}-\d{2}$/, "")];
+  const alias = model.replace(/-\d{4}-\d{2}-\d{2}$/, "");
+  return configured[model] ?? configured[alias] ?? PRICES[model] ?? PRICES[alias];
 }
 
 /**

@@ -33,9 +33,12 @@ export function parseJson<S extends z.ZodType>(text: string, schema: S, path: st
 export const issuePath = (path: readonly PropertyKey[]): string =>
   path.reduce<string>((at, key) => (typeof key === "number" ? `${at}[${key}]` : at ? `${at}.${String(key)}` : String(key)), "");
 
-/** The first problem zod found, as ` at notebook.todos.0: message` (no location for the top level). */
+/**
+ * The first problem zod found, as ` at notebook.todos.0: message` (no location for the top level). An
+ * unknown key comes first: a misspelt key is also a missing one, and only its message names the fix.
+ */
 export function firstIssue(error: z.ZodError): string {
-  const issue = error.issues[0];
+  const issue = error.issues.find((i) => i.code === "unrecognized_keys") ?? error.issues[0];
   const where = issue?.path.length ? ` at ${issue.path.join(".")}` : "";
   return `${where}: ${issue?.message}`;
 }

@@ -1,7 +1,7 @@
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import type { SessionState } from "../session/reduce-session.ts";
-import { INTERRUPTED_OUTPUT } from "../wire/serialise-input.ts";
+import { INTERRUPTED_OUTPUT } from "../session/messages.ts";
 import { holdLock } from "./file-lock.ts";
 import { liveSession, sessionLine, type LiveSession } from "./live-session.ts";
 import { buildIndex, entryOf } from "./build-index.ts";

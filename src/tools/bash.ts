@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { RUN_TIMEOUT } from "../agent/events.ts";
+import { RUN_TIMEOUT } from "../session/stop-reason.ts";
 import { defineTool, type PreparedCommand } from "./tool.ts";
 import { CappedOutput } from "./capped-output.ts";
 import { commandArgv, LIFELINE, shellArgv } from "./command-argv.ts";

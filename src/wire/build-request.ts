@@ -1,11 +1,13 @@
-import type { ResponseInputItem } from "openai/resources/responses/responses";
+import type { ResponseFormatTextJSONSchemaConfig, ResponseInputItem } from "openai/resources/responses/responses";
 import type { Message } from "../session/messages.ts";
 import type { AnyTool } from "../tools/tool.ts";
 import type { RequestBody } from "./model-stream.ts";
+import type { ReasoningEffort } from "./reasoning-effort.ts";
 import { serialiseInput } from "./serialise-input.ts";
 import { toolSchema } from "./tool-schema.ts";
 
-export type ReasoningEffort = "minimal" | "low" | "medium" | "high";
+/** The shape every answer's text must take (`--output-schema`): a JSON schema the API enforces in strict mode. */
+export type TextFormat = ResponseFormatTextJSONSchemaConfig & { strict: true };
 
 export type BuildRequestBodyOptions = {
   model: string;
@@ -15,6 +17,7 @@ export type BuildRequestBodyOptions = {
   /** Keys the API's prompt cache, so one session's requests hit the same cached prefix. */
   sessionId: string;
   reasoningEffort?: ReasoningEffort;
+  textFormat?: TextFormat;
   /** Per-step context (e.g. the task list) sent after the history, so the cached prefix stays intact. */
   trailer?: string;
   maxOutputTokens?: number;
@@ -26,13 +29,15 @@ export const isReasoningModel = (model: string): boolean => /^(gpt-5|o[134])([-.
 export type RequestParams = Omit<RequestBody, "model" | "instructions" | "tools" | "input">;
 
 /** Every body field but the prompt (instructions, tools) and the input, in wire order. */
-export function requestParams(opts: Pick<BuildRequestBodyOptions, "model" | "sessionId" | "reasoningEffort" | "maxOutputTokens">): RequestParams {
+export function requestParams(opts: Pick<BuildRequestBodyOptions, "model" | "sessionId" | "reasoningEffort" | "textFormat" | "maxOutputTokens">): RequestParams {
   const reasoning = isReasoningModel(opts.model);
   return {
     tool_choice: "auto",
     parallel_tool_calls: true,
     // Without an effort the model's own default applies (it differs between gpt-5 and gpt-5.1).
     ...(reasoning ? { reasoning: { ...(opts.reasoningEffort ? { effort: opts.reasoningEffort } : {}), summary: "auto" as const } } : {}),
+    // On every step, not just the last: which response is the final answer is only known once it comes.
+    ...(opts.textFormat ? { text: { format: opts.textFormat } } : {}),
     ...(opts.maxOutputTokens !== undefined ? { max_output_tokens: opts.maxOutputTokens } : {}),
     store: false,
     // Only reasoning models make encrypted reasoning; others may reject the include.

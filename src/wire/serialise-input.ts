@@ -1,11 +1,10 @@
 import type { ResponseInputItem } from "openai/resources/responses/responses";
-import type { AssistantMessage, Message, ToolResult } from "../session/messages.ts";
+import { INTERRUPTED_OUTPUT, type AssistantMessage, type Message, type ToolResult } from "../session/messages.ts";
+
+export { INTERRUPTED_OUTPUT };
 
 export type SerialiseOptions = { model: string };
 
-/** The output sent for a call that never got a result (a run killed or stopped mid-tool). */
-export const INTERRUPTED_OUTPUT =
-  "[interrupted: this call did not finish and was not re-run; its outcome is unknown — check before repeating it]";
 
 export const summaryPreamble = (summary: string) =>
   `Summary of the conversation so far (earlier messages were compacted into it):\n\n${summary}`;

@@ -14,7 +14,7 @@ const bash = (command: string): PlannedCall => ({ name: "bash", arguments: { com
 const withConfig = (home: string, permissions: object[]) => writeFileSync(join(home, "config.json"), JSON.stringify({ permissions }));
 const allow = (pattern: string, tool = "bash") => ({ decision: "allow", tool, pattern });
 const HAS_BWRAP = Bun.which("bwrap") !== null;
-const needsApproval = (what: string) => `Denied: bash: ${what} needs approval, and this run cannot ask (print mode). Allow it with a permission rule in config.json or run with --yolo.`;
+const needsApproval = (what: string) => `Denied: bash: ${what} needs approval, and this run cannot ask (print mode). Allow it with a permission rule (--allow, or config.json) or run with --yolo.`;
 
 describe("an allow rule does not lift the writes a command makes beside it", () => {
   const original = { bashrc: "# the user's own bashrc\n", source: "export const x = 1;\n" };

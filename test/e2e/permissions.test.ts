@@ -33,7 +33,7 @@ describe("permission rules in config.json, end to end", () => {
     const job = await scriptedJob([bash("echo a && touch touched.txt")], { cwd: p.root, home: p.home, args: ["--sandbox", "off"] });
     expect([job.code, job.stdout]).toEqual([4, FINAL + "\n"]);
     expect(job.outputs[0]!.output).toBe(
-      "Denied: bash: touch touched.txt needs approval, and this run cannot ask (print mode). Allow it with a permission rule in config.json or run with --yolo.",
+      "Denied: bash: touch touched.txt needs approval, and this run cannot ask (print mode). Allow it with a permission rule (--allow, or config.json) or run with --yolo.",
     );
     expect(existsSync(join(p.root, "touched.txt"))).toBe(false);
   });
@@ -83,7 +83,7 @@ describe("permission rules in config.json, end to end", () => {
     const p = secretProject({ ".env": "TOKEN=hunter2\n" });
     const job = await scriptedJob([bash("cat .env"), { name: "read_file", arguments: { path: ".ENV" } }], { cwd: p.root, home: p.home, args: ["--yolo"] });
     expect([job.code, job.stdout]).toEqual([4, FINAL + "\n"]);
-    const why = "(default: secret file) — secret files are denied to every tool by default; allow one with a permission rule in config.json.";
+    const why = "(default: secret file) — secret files are denied to every tool by default; allow one with a permission rule (--allow, or config.json).";
     expect(job.outputs.map((o) => o.output)).toEqual([`Denied: permission rule deny .env ${why}`, `Denied: permission rule deny .ENV ${why}`]);
     expect(job.requests.some((r) => r.raw.includes("hunter2"))).toBe(false);
   });
@@ -108,7 +108,7 @@ describe("permission rules in config.json, end to end", () => {
     const job = await scriptedJob(calls, { cwd: p.root, home: p.home });
     expect([job.code, job.stdout]).toEqual([4, FINAL + "\n"]);
     const outside = join(p.outer, "outside.txt");
-    const denial = `Denied: read_file ${outside} (outside the project) needs approval, and this run cannot ask (print mode). Allow it with a permission rule in config.json or run with --yolo.`;
+    const denial = `Denied: read_file ${outside} (outside the project) needs approval, and this run cannot ask (print mode). Allow it with a permission rule (--allow, or config.json) or run with --yolo.`;
     expect(job.outputs.slice(0, 2).map((o) => o.output)).toEqual([denial, denial]);
     expect(job.outputs[2]!.output).toContain("KEY=from-template"); // reads inside the project need no rule
     expect(job.requests.some((r) => r.raw.includes("private notes"))).toBe(false);

@@ -28,7 +28,7 @@ test("a denied write's progress line keeps its end: how to allow the call", asyn
   expect(r.stderr).toContain("→ read_file notes/todo.txt\n  ✓ line 1\n"); // which lines, not the first one echoed
   const denial = r.stderr.split("\n").find((l) => l.includes("denied:"));
   expect(denial).toBe(
-    "  ✗ denied: write_file notes/summary.md needs approval, and this run cannot ask (print mode). Allow it with a permission rule in config.json or run with --yolo.",
+    "  ✗ denied: write_file notes/summary.md needs approval, and this run cannot ask (print mode). Allow it with a permission rule (--allow, or config.json) or run with --yolo.",
   );
 });
 
@@ -48,7 +48,7 @@ test("stopped at --max-steps 1: '1 model call', and the advice given (shiro -c) 
   const env = { OPENAI_BASE_URL: server.url };
   const stopped = await runShiro(["-p", "--yolo", "--max-steps", "1", "Summarise my notes into notes/summary.md"], { cwd, home, env });
   expect(stopped.code).toBe(3);
-  expect(stopped.stderr).toContain("! stopped after 1 model call (--max-steps); the job is not finished (continue it with shiro -c, or raise --max-steps)\n");
+  expect(stopped.stderr).toContain("! stopped after 1 model call (--max-steps); the job is not finished and the session is saved (continue it with shiro -c, or raise --max-steps)\n");
   const resumed = await runShiro(["-c", "-p", "--yolo", "go on"], { cwd, home, env });
   expect(resumed.code).toBe(0);
   expect(existsSync(join(cwd, "notes/summary.md"))).toBe(true);

@@ -4,8 +4,9 @@
  * strict-mode schema rules for function tools. Texts are the real API's.
  */
 import type { ApiError } from "./check-input.ts";
+import { checkTextFormat } from "./check-text-format.ts";
 
-const invalid = (message: string, param: string | null, code: string | null): ApiError => ({
+export const invalid = (message: string, param: string | null, code: string | null): ApiError => ({
   status: 400,
   body: { error: { message, type: "invalid_request_error", param, code } },
 });
@@ -64,11 +65,11 @@ export function checkParams(body: Record<string, any>): ApiError | null {
         return invalid(`Invalid schema for function '${tool.name}': ${problem}`, `tools[${t}].parameters`, "invalid_function_parameters");
     }
   }
-  return null;
+  return checkTextFormat(body.text);
 }
 
 /** Strict mode needs every object closed (`additionalProperties: false`) and every property required. */
-function strictSchemaProblem(schema: any, path: string[]): string | null {
+export function strictSchemaProblem(schema: any, path: string[]): string | null {
   if (!schema || typeof schema !== "object") return null;
   const context = `In context=(${path.map((p) => `'${p}'`).join(", ")}${path.length === 1 ? "," : ""})`;
   if (schema.type === "object" || schema.properties) {
@@ -85,6 +86,10 @@ function strictSchemaProblem(schema: any, path: string[]): string | null {
     }
   }
   if (schema.items) return strictSchemaProblem(schema.items, [...path, "items"]);
+  for (const [name, inner] of Object.entries(schema.$defs ?? {})) {
+    const problem = strictSchemaProblem(inner, [...path, "$defs", name]);
+    if (problem) return problem;
+  }
   for (const branch of ["anyOf", "oneOf", "allOf"])
     if (Array.isArray(schema[branch]))
       for (let b = 0; b < schema[branch].length; b++) {

@@ -39,7 +39,7 @@ export function responseObject(id: string, createdAt: number, body: any, state: 
     service_tier: state.status === "completed" ? "default" : "auto",
     store: body.store ?? true,
     temperature: body.temperature ?? 1,
-    text: { format: { type: "text" }, verbosity: "medium" },
+    text: { format: body.text?.format ?? { type: "text" }, verbosity: body.text?.verbosity ?? "medium" },
     tool_choice: body.tool_choice ?? "auto",
     tools: body.tools ?? [],
     top_logprobs: 0,

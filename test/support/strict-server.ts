@@ -6,6 +6,7 @@
 import { randomBytes } from "node:crypto";
 import { checkInput, type ApiError, type IssuedItems } from "./check-input.ts";
 import { isReasoningModel } from "./check-params.ts";
+import { formatBreach } from "./check-text-format.ts";
 import * as errors from "./api-errors.ts";
 import { cachedTokens, estimateInputTokens, promptKey } from "./prompt-tokens.ts";
 import { QUOTA_MESSAGE, untilGone, type Fault } from "./faults.ts";
@@ -30,6 +31,11 @@ export type StrictServerOptions = {
   paceMs?: number;
   /** What `GET /v1/models` lists; default LISTED_MODELS and the scripted models' names. */
   listedModels?: readonly string[];
+  /**
+   * Stand in for a compatible server that takes a strict `text.format` but does not hold its answers
+   * to it. Otherwise an answer outside the format is a broken script (500): the API cannot write one.
+   */
+  unenforcedFormats?: boolean;
 };
 
 /** Models the stand-in lists by default, as the real endpoint names them. */
@@ -141,6 +147,11 @@ export async function startStrictServer(opts: StrictServerOptions = {}): Promise
     } catch (e) {
       console.error("strict-server: scripted model threw:", e);
       return fail(errors.serverError(500, `scripted model threw: ${e}`));
+    }
+    const breach = opts.unenforcedFormats || turn.calls?.length || turn.text === undefined ? null : formatBreach(body, turn.text);
+    if (breach) {
+      console.error("strict-server: scripted model broke the format:", breach);
+      return fail(errors.serverError(500, `scripted model broke the format: ${breach}`));
     }
 
     const rendered = fault && "onlyItems" in fault ? renderItems(fault.onlyItems) : renderTurn(turn, {

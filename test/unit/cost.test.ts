@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { costUsd, priceOf } from "../../src/store/cost.ts";
+import { configurePrices, costUsd, priceOf } from "../../src/store/cost.ts";
 import { sessionTotals } from "../../src/store/session-totals.ts";
 import type { Message } from "../../src/session/messages.ts";
 
@@ -19,6 +19,18 @@ describe("cost", () => {
     expect(costUsd("gpt-5-turbo-imaginary", usage)).toBeUndefined();
     for (const m of ["gpt-5", "gpt-5-mini", "gpt-5-nano", "gpt-5.1", "gpt-5-codex", "gpt-4.1", "gpt-4.1-nano", "gpt-4o", "gpt-4o-mini", "o3", "o4-mini", "o1"])
       expect(priceOf(m)).toBeDefined();
+  });
+
+  test("config.json's pricing prices a model shiro does not know and wins over a list price; cachedInput defaults to input", () => {
+    try {
+      configurePrices({ "llama-3-70b": { input: 0.5, output: 2 }, "gpt-5": { input: 2, cachedInput: 0.2, output: 20 } });
+      expect(costUsd("llama-3-70b", usage)).toBeCloseTo(1 * 0.5 + 0.1 * 2, 10);
+      expect(costUsd("gpt-5-2025-08-07", usage)).toBeCloseTo(0.6 * 2 + 0.4 * 0.2 + 0.1 * 20, 10);
+      expect(sessionTotals([{ role: "assistant", model: "llama-3-70b", usage, parts: [] }]).costUsd).toBeCloseTo(0.7, 10);
+    } finally {
+      configurePrices({});
+    }
+    expect(costUsd("llama-3-70b", usage)).toBeUndefined();
   });
 
   test("session totals price each response by its own model; one unpriced model makes the total unknown", () => {

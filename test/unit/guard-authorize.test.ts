@@ -58,11 +58,11 @@ describe("createAuthorize", () => {
   test("print mode: an ask becomes a denial the model can read", async () => {
     expect(await make()(req(writeFile, { path: "notes/x.md", content: "hi" }))).toEqual({
       allowed: false,
-      reason: "write_file notes/x.md needs approval, and this run cannot ask (print mode). Allow it with a permission rule in config.json or run with --yolo.",
+      reason: "write_file notes/x.md needs approval, and this run cannot ask (print mode). Allow it with a permission rule (--allow, or config.json) or run with --yolo.",
     });
     expect(await make()(req(bash, { command: "npm test" }))).toEqual({
       allowed: false,
-      reason: "bash: npm test needs approval, and this run cannot ask (print mode). Allow it with a permission rule in config.json or run with --yolo.",
+      reason: "bash: npm test needs approval, and this run cannot ask (print mode). Allow it with a permission rule (--allow, or config.json) or run with --yolo.",
     });
   });
 

@@ -55,3 +55,11 @@ describe("approval keys", () => {
     expect(approvalQuestion(q)).toStartWith("allow? [y]es");
   });
 });
+
+describe("nearest names", () => {
+  test("names containing the word first, then the closest by edit distance", async () => {
+    const { nearestNames } = await import("../../src/text/nearest.ts");
+    expect(nearestNames("gpt-4.2", ["gpt-5", "gpt-4.1", "o3", "gpt-4o", "gpt-4.1-mini"])).toEqual(["gpt-4.1", "gpt-4o", "gpt-5"]);
+    expect(nearestNames("mini", ["gpt-5-mini", "gpt-5", "o4-mini"], 2)).toEqual(["gpt-5-mini", "o4-mini"]);
+  });
+});

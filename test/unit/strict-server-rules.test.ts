@@ -112,6 +112,43 @@ describe("request rules beyond the input", () => {
     expect(ok.status).toBe(200);
   });
 
+  test("text.format json_schema: a name and a schema; in strict mode an object at the top, closed, every property required", async () => {
+    const format = (schema: object, extra: object = {}) => ({ text: { format: { type: "json_schema", name: "verdict", schema, strict: true, ...extra } } });
+    const closed = { type: "object", properties: { ok: { type: "boolean" } }, required: ["ok"], additionalProperties: false };
+    expect(await rejection({ input: [user], ...format({ ...closed, required: [] }) })).toMatchObject({
+      status: 400,
+      message: "Invalid schema for response_format 'verdict': In context=(), 'required' is required to be supplied and to be an array including every key in properties. Missing 'ok'.",
+      param: "text.format.schema",
+      code: "invalid_json_schema",
+    });
+    const nested = { ...closed, properties: { ok: { type: "object", properties: {} } } };
+    expect((await rejection({ input: [user], ...format(nested) })).message).toBe(
+      "Invalid schema for response_format 'verdict': In context=('properties', 'ok'), 'additionalProperties' is required to be supplied and to be false.",
+    );
+    expect((await rejection({ input: [user], ...format({ type: "array", items: closed }) })).message).toBe(
+      `Invalid schema for response_format 'verdict': schema must be a JSON Schema of 'type: "object"', got 'type: "array"'.`,
+    );
+    expect(await rejection({ input: [user], text: { format: { type: "json_schema", schema: closed } } })).toMatchObject({ message: "Missing required parameter: 'text.format.name'.", param: "text.format.name" });
+    expect((await rejection({ input: [user], ...format(closed, { name: "a verdict" }) })).param).toBe("text.format.name");
+    const lax = await postResponses(server.url, { model: "gpt-5", stream: true, input: [user], ...format({ ...closed, required: [] }, { strict: false }) });
+    expect(lax.status).toBe(200);
+  });
+
+  test("an answer a strict format could not have produced is the script's fault (500), unless the server stands in for one that does not enforce it", async () => {
+    const format = { type: "json_schema", name: "v", strict: true, schema: { type: "object", properties: { ok: { type: "boolean" } }, required: ["ok"], additionalProperties: false } };
+    const answering = (text: string, unenforcedFormats = false) => startStrictServer({ defaultModel: () => ({ text }), unenforcedFormats });
+    for (const [text, status, unenforced] of [['{"ok":true}', 200, false], ['{"ok":"yes"}', 500, false], ["not json", 500, false], ['{"ok":"yes"}', 200, true]] as const) {
+      const own = await answering(text, unenforced);
+      try {
+        const res = await postResponses(own.url, { model: "m", stream: true, input: [user], text: { format } });
+        expect([text, res.status]).toEqual([text, status]);
+        await res.text();
+      } finally {
+        await own.stop();
+      }
+    }
+  });
+
   test("bad JSON, unknown URL, unknown model", async () => {
     const bad = await postResponses(server.url, null, { raw: "{not json" });
     expect(bad.status).toBe(400);

@@ -1,0 +1,183 @@
+/**
+ * The GitHub Action's script (action/run.sh) run here as a runner would run it: the locally built
+ * binary published in a fake release folder served on loopback, checked against its SHA256SUMS, run
+ * against the strict server, its answer, exit code and cost handed back through $GITHUB_OUTPUT. A
+ * checksum that does not match stops it before anything runs. action.yml is checked to feed the
+ * script the inputs it reads and to expose the outputs it writes.
+ */
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { createHash } from "node:crypto";
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { basename, join } from "node:path";
+import { BINARY, REPO } from "../support/binary.ts";
+import { tempDir } from "../support/run-shiro.ts";
+import { sequenceModel, visibleOutputs } from "../support/scripts.ts";
+import { startStrictServer, type StrictServer } from "../support/strict-server.ts";
+import { TEST_API_KEY } from "../support/test-key.ts";
+
+const SCRIPT = join(REPO, "action/run.sh");
+const ASSET = `shiro-${process.platform === "win32" ? "windows" : process.platform}-${process.arch}${process.platform === "win32" ? ".exe" : ""}`;
+// A runner of another OS than this one: the fake release has no binary for it.
+const OTHER_OS: [string, string] = process.platform === "darwin" ? ["Linux", "linux"] : ["macOS", "darwin"];
+const SCHEMA = { type: "object", properties: { verdict: { enum: ["pass", "fail"] }, echoed: { type: "string" } }, required: ["verdict", "echoed"], additionalProperties: false };
+
+// Reads the report, runs one command, and answers in the schema from what it saw.
+const gate = sequenceModel(
+  [{ name: "read_file", arguments: { path: "report.txt" } }, { name: "bash", arguments: { command: "echo hi there" } }],
+  (input) => {
+    const seen = (name: string) => visibleOutputs(input).find((o) => o.name === name)?.output ?? "";
+    return JSON.stringify({ verdict: seen("read_file").includes("FAIL") ? "fail" : "pass", echoed: seen("bash").split("\n")[0]! });
+  },
+);
+
+let api: StrictServer;
+let releases: ReturnType<typeof Bun.serve>;
+const releaseRoot = tempDir("releases");
+
+/** A release folder as build.ts --all leaves it: the binary under its target's name, and SHA256SUMS. */
+function publish(name: string, sums: (hash: string) => string) {
+  const dir = join(releaseRoot, name);
+  mkdirSync(dir, { recursive: true });
+  copyFileSync(BINARY, join(dir, ASSET));
+  const hash = createHash("sha256").update(readFileSync(join(dir, ASSET))).digest("hex");
+  writeFileSync(join(dir, "SHA256SUMS"), `${"0".repeat(64)}  shiro-other-target\n${sums(hash)}\n`);
+}
+
+beforeAll(async () => {
+  api = await startStrictServer({ models: { "gpt-5": gate } });
+  publish("good", (hash) => `${hash}  ${ASSET}`);
+  publish("tampered", (hash) => `${hash.replace(/^./, (c) => (c === "0" ? "1" : "0"))}  ${ASSET}`);
+  // Only loopback: the release is served the way GitHub serves one, from a URL.
+  releases = Bun.serve({
+    hostname: "127.0.0.1",
+    port: 0,
+    fetch: (req) => {
+      const [, folder, file] = new URL(req.url).pathname.split("/");
+      const path = join(releaseRoot, folder ?? "", basename(file ?? ""));
+      return existsSync(path) ? new Response(Bun.file(path)) : new Response("Not Found", { status: 404 });
+    },
+  });
+});
+afterAll(async () => {
+  await api.stop();
+  releases.stop(true);
+});
+
+/** $GITHUB_OUTPUT as the runner reads it: `name<<DELIMITER`, the value's lines, `DELIMITER`. */
+function outputsOf(path: string): Record<string, string> {
+  if (!existsSync(path)) return {};
+  const lines = readFileSync(path, "utf8").split("\n");
+  const out: Record<string, string> = {};
+  for (let i = 0; i < lines.length; i++) {
+    const m = /^([\w-]+)<<(.+)$/.exec(lines[i]!);
+    if (!m) continue;
+    const end = lines.indexOf(m[2]!, i + 1);
+    out[m[1]!] = lines.slice(i + 1, end).join("\n");
+    i = end;
+  }
+  return out;
+}
+
+async function runAction(inputs: Record<string, string>, env: Record<string, string> = {}) {
+  const cwd = tempDir("action-ws");
+  writeFileSync(join(cwd, "report.txt"), "ok   parses dates\nFAIL rounds money\n");
+  writeFileSync(join(cwd, "verdict.schema.json"), JSON.stringify(SCHEMA));
+  const [runnerTemp, home, shiroHome] = [tempDir("runner-temp"), tempDir("action-home"), tempDir("action-shirohome")];
+  const githubOutput = join(runnerTemp, "github-output");
+  const before = api.requests.length;
+  const proc = Bun.spawn(["bash", SCRIPT], {
+    cwd,
+    stdin: "ignore",
+    stdout: "pipe",
+    stderr: "pipe",
+    env: {
+      PATH: process.env.PATH!,
+      HOME: home,
+      SHIRO_HOME: shiroHome,
+      OPENAI_API_KEY: TEST_API_KEY,
+      OPENAI_BASE_URL: api.url,
+      NO_COLOR: "1",
+      RUNNER_TEMP: runnerTemp,
+      GITHUB_OUTPUT: githubOutput,
+      INPUT_RELEASE_URL: `http://127.0.0.1:${releases.port}/good`,
+      ...Object.fromEntries(Object.entries(inputs).map(([k, v]) => [`INPUT_${k.toUpperCase().replaceAll("-", "_")}`, v])),
+      ...env,
+    },
+  });
+  const [code, stdout, stderr] = await Promise.all([proc.exited, new Response(proc.stdout).text(), new Response(proc.stderr).text()]);
+  return { code, stdout, stderr, outputs: outputsOf(githubOutput), requests: api.requests.slice(before), shiroHome, runnerTemp };
+}
+
+describe.skipIf(!Bun.which("curl"))("action/run.sh, end to end", () => {
+  test("a JSON gate: downloads and checks the binary, runs it with the inputs, hands back result, exit code and cost", async () => {
+    const r = await runAction({
+      prompt: "Gate on report.txt",
+      "output-schema": "verdict.schema.json",
+      // Quoted as in a shell: one rule with a space in it, which the command below needs (no sandbox to fall back on).
+      args: `-m gpt-5 --reasoning-effort low --sandbox off --allow 'bash:echo hi *'`,
+    });
+    expect([r.code, r.stderr]).toEqual([0, ""]);
+    expect(JSON.parse(r.outputs.result!)).toEqual({ verdict: "fail", echoed: "hi there" });
+    expect(r.outputs["exit-code"]).toBe("0");
+    const result = JSON.parse(readFileSync(r.outputs.events!, "utf8").trim().split("\n").at(-1)!);
+    expect(result).toMatchObject({ type: "result", status: "done", steps: 3 });
+    expect(Number(r.outputs.cost)).toBe(result.costUsd);
+    expect(result.costUsd).toBeGreaterThan(0);
+    expect(r.requests).toHaveLength(3);
+    for (const q of r.requests) {
+      expect(q.body.text.format).toMatchObject({ type: "json_schema", schema: SCHEMA, strict: true });
+      expect(q.body.reasoning.effort).toBe("low");
+    }
+    expect(r.stdout).toContain(`shiro exited 0, cost $${r.outputs.cost}`);
+    expect(readdirSync(r.shiroHome)).toEqual([]); // ephemeral unless asked otherwise
+  });
+
+  test("a run that stops early: its exit code is the step's and an output, the result is empty, the cost still counted", async () => {
+    const r = await runAction({ prompt: "Gate on report.txt", args: "--max-steps 1", ephemeral: "false" });
+    expect([r.code, r.outputs["exit-code"], r.outputs.result]).toEqual([3, "3", ""]);
+    expect(Number(r.outputs.cost)).toBeGreaterThan(0);
+    expect(readdirSync(r.shiroHome)).toContain("sessions");
+  });
+
+  test("a checksum that does not match: nothing runs, nothing is sent, no outputs, the download is removed", async () => {
+    const r = await runAction({ prompt: "Gate on report.txt" }, { INPUT_RELEASE_URL: `http://127.0.0.1:${releases.port}/tampered` });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(new RegExp(`^::error::shiro action: checksum mismatch for ${ASSET}: SHA256SUMS says [0-9a-f]{64}, the download is [0-9a-f]{64}; not running it\n$`));
+    expect([r.requests.length, r.outputs]).toEqual([0, {}]);
+    expect(existsSync(join(r.runnerTemp, "shiro-action", ASSET))).toBe(false);
+  });
+
+  test("no build for the runner, no line in SHA256SUMS, a release that is not there, an args quote left open: one error line each", async () => {
+    const cases: [Record<string, string>, Record<string, string>, string][] = [
+      [{}, { RUNNER_OS: "Windows", RUNNER_ARCH: "ARM64" }, "no shiro build for windows-arm64 (windows is built for x64 only)"],
+      [{}, { RUNNER_OS: "Linux", RUNNER_ARCH: "RISCV64" }, "no shiro build for the architecture RISCV64 (there are x64 and arm64 builds)"],
+      [{}, { RUNNER_OS: OTHER_OS[0], RUNNER_ARCH: "ARM64" }, `http://127.0.0.1:${releases.port}/good/SHA256SUMS has no line for shiro-${OTHER_OS[1]}-arm64`],
+      [{}, { INPUT_RELEASE_URL: `http://127.0.0.1:${releases.port}/v9.9.9` }, `could not download http://127.0.0.1:${releases.port}/v9.9.9/SHA256SUMS`],
+      [{ args: "--allow 'bash:echo *" }, {}, "the args input does not split (a quote left open?)"],
+      [{ prompt: "" }, {}, "the prompt input is empty"],
+    ];
+    for (const [inputs, env, said] of cases) {
+      const r = await runAction({ prompt: "Gate on report.txt", ...inputs }, env);
+      expect([r.code, r.requests.length]).toEqual([1, 0]);
+      expect(r.stderr).toContain(`::error::shiro action: ${said}`);
+    }
+  });
+});
+
+test("action.yml feeds the script every input it reads and exposes every output it writes", async () => {
+  const action = Bun.YAML.parse(readFileSync(join(REPO, "action.yml"), "utf8")) as any;
+  const script = readFileSync(SCRIPT, "utf8");
+  const [step] = action.runs.steps;
+  expect(action.runs.using).toBe("composite");
+  expect(step.run).toContain("$GITHUB_ACTION_PATH/action/run.sh");
+  for (const name of Object.keys(action.inputs)) {
+    const variable = `INPUT_${name.toUpperCase().replaceAll("-", "_")}`;
+    expect([name, step.env[variable]]).toEqual([name, `\${{ inputs.${name} }}`]);
+    expect([name, script.includes(variable)]).toEqual([name, true]);
+  }
+  expect(Object.keys(action.inputs)).toEqual(expect.arrayContaining(["prompt", "args", "output-schema"]));
+  const written = [...script.matchAll(/^output ([\w-]+) /gm)].map((m) => m[1]!);
+  expect(Object.keys(action.outputs).sort()).toEqual([...written].sort());
+  for (const [name, spec] of Object.entries<any>(action.outputs)) expect(spec.value).toBe(`\${{ steps.${step.id}.outputs.${name} }}`);
+  expect(Object.keys(action.outputs)).toEqual(expect.arrayContaining(["result", "exit-code", "cost"]));
+});
