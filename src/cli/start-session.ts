@@ -14,6 +14,7 @@ import { createSessionStore } from "../store/session-store.ts";
 import { createUnsavedStore } from "../store/unsaved-store.ts";
 import type { TextFormat } from "../wire/build-request.ts";
 import { createOpenAIStream } from "../wire/openai-stream.ts";
+import { createModelLister } from "../wire/list-models.ts";
 import { createRedactor } from "../agent/redact.ts";
 import { API_KEY_VAR, toolEnv } from "../tools/tool-env.ts";
 import type { Flags } from "./args.ts";
@@ -86,6 +87,7 @@ export async function startSession(opts: StartOptions): Promise<Runtime> {
     open: async (idOrPrefix) => openById(store, await resolveId(store, idOrPrefix, warn), warn),
     authorize,
     stream: createOpenAIStream({ apiKey: config.apiKey, baseURL: config.baseUrl, idleTimeoutMs: config.idleTimeoutMs }),
+    listModels: createModelLister({ apiKey: config.apiKey, baseURL: config.baseUrl }),
     warn,
     interruptSignal: opts.interruptSignal,
     sandbox: sandbox.at,

@@ -19,6 +19,8 @@ export type RegistryIo = {
   confirm?(text: string): Promise<boolean>;
   home: string;
   registryUrl: string;
+  /** The terminal's width: tables are clipped to it (absent for a pipe: whole). */
+  columns?: number;
   fetchOptions?: FetchOptions;
 };
 
@@ -53,6 +55,8 @@ export async function registryCommand(argv: string[], io: RegistryIo): Promise<n
   }
 }
 
+const widthOf = (io: RegistryIo) => (io.columns === undefined ? {} : { width: io.columns - 1 });
+
 /** A malformed entry name on the command line: exit 2. Its own class: the registry does not depend on the CLI. */
 class RegistryUsageError extends Error {}
 
@@ -64,7 +68,7 @@ async function list(io: RegistryIo, query: string): Promise<number> {
     io.out(query ? `Nothing in the registry matches ${JSON.stringify(query)}.` : "The registry is empty.");
     return 0;
   }
-  for (const line of alignColumns([LIST_HEADER, ...rows])) io.out(line);
+  for (const line of alignColumns([LIST_HEADER, ...rows], widthOf(io))) io.out(line);
   return 0;
 }
 
@@ -80,7 +84,7 @@ async function installed(io: RegistryIo): Promise<number> {
     io.out("Nothing installed from a registry. Try: registry list");
     return 0;
   }
-  for (const line of alignColumns([["KIND", "NAME", "INSTALLED", "FROM", "DESCRIPTION"], ...rows])) io.out(line);
+  for (const line of alignColumns([["KIND", "NAME", "INSTALLED", "FROM", "DESCRIPTION"], ...rows], widthOf(io))) io.out(line);
   return 0;
 }
 

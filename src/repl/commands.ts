@@ -4,6 +4,7 @@ import { helpMenu, indentedColumns, type SlashCommand } from "./slash-commands.t
 import { sessionCommands } from "./session-commands.ts";
 import { memoryCommands, showTodoPanel } from "./memory-commands.ts";
 import { registryCommands } from "./registry-commands.ts";
+import { modelCommand } from "./model-command.ts";
 
 /** What a slash command can reach. */
 export type ReplContext = {
@@ -14,8 +15,9 @@ export type ReplContext = {
   /** Asks the person a yes/no question at the prompt. */
   confirm: (question: string) => Promise<boolean>;
   color: boolean;
-  /** The terminal's width now (it may have been resized). */
+  /** The terminal's width and height now (it may have been resized). */
   columns: () => number;
+  rows: () => number;
   /** Aborted by Esc while a slash command waits on the model (/compact, /memory). */
   signal: AbortSignal;
 };
@@ -35,15 +37,7 @@ const coreCommands: ReplCommand[] = [
     summary: "show this menu",
     run: async (ctx) => ctx.print(`${helpMenu(COMMANDS, ctx.columns())}\n\nKeys\n${indentedColumns(KEYS, ctx.columns())}`),
   },
-  {
-    name: "model",
-    args: "[id]",
-    summary: "show or switch the model",
-    run: async (ctx, arg) => {
-      if (arg) ctx.runtime.setModel(arg);
-      ctx.print(`model: ${ctx.runtime.session.model}`);
-    },
-  },
+  modelCommand,
   {
     name: "tools",
     summary: "list the tools the model can use",
@@ -52,7 +46,7 @@ const coreCommands: ReplCommand[] = [
       ctx.print(indentedColumns(rows, ctx.columns()));
     },
   },
-  { name: "exit", summary: "quit shiro", run: async () => "exit" },
+  { name: "quit", aliases: ["exit", "q"], summary: "quit shiro", run: async () => "exit" },
 ];
 
 /** The one table behind the parser, /help and tab completion. */

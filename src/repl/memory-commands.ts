@@ -21,7 +21,7 @@ export const memoryCommands: ReplCommand[] = [
     summary: "what shiro remembers about this project",
     run: async (ctx) => {
       const memory = ctx.runtime.prompt.memory;
-      ctx.print(memory ? renderNotesTable(await memory.list(), { color: ctx.color }) : MEMORY_OFF);
+      ctx.print(memory ? renderNotesTable(await memory.list(), { color: ctx.color, width: ctx.columns() - 1 }) : MEMORY_OFF);
     },
   },
   {

@@ -13,7 +13,7 @@ export const registryCommands: ReplCommand[] = [
     run: async (ctx) => {
       const { home } = ctx.config;
       const skills = await loadSkills({ home, root: ctx.runtime.session.cwd, warn: (w) => ctx.print(`! ${w}`) });
-      ctx.print(skills.length ? renderSkillsTable(skills).join("\n") : "no skills (see /registry list)");
+      ctx.print(skills.length ? renderSkillsTable(skills, ctx.columns() - 1).join("\n") : "no skills (see /registry list)");
     },
   },
   {
@@ -29,6 +29,7 @@ export const registryCommands: ReplCommand[] = [
         confirm: ctx.confirm,
         home,
         registryUrl: registryUrl ?? DEFAULT_REGISTRY_URL,
+        columns: ctx.columns(),
       });
       // Say when a change lands: skills are told after the history (the cached prefix stays), plugins guard the next call.
       if (code === 0 && (argv[0] === "add" || argv[0] === "remove")) ctx.print(SESSION_NOTE);

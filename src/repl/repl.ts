@@ -1,58 +1,50 @@
-import * as readline from "node:readline";
 import pc from "picocolors";
-import type { AgentEvent } from "../agent/events.ts";
 import type { Flags } from "../cli/args.ts";
-import { isYes } from "../cli/ask-yes-no.ts";
 import type { Config } from "../cli/config.ts";
 import { startSession } from "../cli/start-session.ts";
 import { attachMentions } from "../context/attach-mentions.ts";
-import { onStopSignal, stopExitCode, stoppedWords, type StopSignal } from "../cli/stop-signals.ts";
-import type { AskRequest } from "../guard/authorize.ts";
-import { openHistory, HISTORY_CAP } from "../store/history-store.ts";
-import { ID_PREFIX_CHARS } from "../store/list-sessions-view.ts";
-import { createTranscript } from "../ui/transcript.ts";
+import { onStopSignal, type StopSignal } from "../cli/stop-signals.ts";
+import type { AskAnswer, AskRequest } from "../guard/authorize.ts";
+import { openHistory } from "../store/history-store.ts";
+import { plural } from "../text/plural.ts";
 import { renderDiff } from "../ui/diff-view.ts";
-import { VERSION } from "../version.ts";
-import { APPROVAL_PROMPT, parseApproval, type ApprovalAnswer } from "./approval.ts";
-import { COMMANDS, contextLine, showBeforePrompt, type ReplContext } from "./commands.ts";
-import { showTodoPanel } from "./memory-commands.ts";
+import { COMMANDS, showBeforePrompt, type ReplContext } from "./commands.ts";
 import { createCompleter } from "./completer.ts";
-import { gatedOutput } from "./gated-output.ts";
-import { resumedLine } from "./session-commands.ts";
-import { parseSlash, unknownCommandLine } from "./slash-commands.ts";
+import { createLivePrompt } from "./live-prompt.ts";
+import { createLiveScreen, createPlainScreen } from "./live-screen.ts";
+import { createPromptInput } from "./prompt-input.ts";
+import { endSession } from "./end-session.ts";
+import { newTurn, playTurn, type Turn } from "./repl-turn.ts";
+import { showHeader } from "./repl-header.ts";
+import { parseSlash, slashMenu, unknownCommandLine } from "./slash-commands.ts";
 import { surviveHangUp } from "./survive-hang-up.ts";
+import { openTerminalInput } from "./terminal-input.ts";
 
-type Turn = {
-  controller: AbortController;
-  /** Set while a tool runs: Ctrl-C stops that tool (a `bash` command) instead of the turn. */
-  interrupt?: AbortController;
-  /** The approval question showed the running call's diff: its result need not show it again. */
-  diffShown?: boolean;
-  /** Resolved when the turn's events have all been handled (and its messages recorded). */
-  finished: PromiseWithResolvers<void>;
-  /** The turn's transcript, so notices land on a line of their own between streamed text. */
-  render: (event: AgentEvent) => void;
-};
+/** A prompt typed while work runs: sent as `text`, shown (pastes collapsed) as `shown`. */
+type Queued = { text: string; shown: string };
 
-/** How long quitting waits for an aborted turn to wind down before saving anyway. */
-const QUIT_GRACE_MS = 2000;
-/** The approval answer an aborted turn gives to a question still waiting. */
-const ABORTED_ANSWER = "n they stopped the turn";
+/** The refusal an aborted turn gives to a question still waiting. */
+const STOPPED: AskAnswer = { answer: "no", reason: "they stopped the turn" };
+/** A slash command's status line shows only if it takes longer than this (most answer at once). */
+const COMMAND_STATUS_DELAY_MS = 300;
 
-/** The interactive session: readline, a queue for lines typed during a turn, Esc/Ctrl-C/Ctrl-D. */
+/** The interactive session: the live prompt, a queue for prompts typed during a turn, Esc/Ctrl-C/Ctrl-D. */
 export async function runRepl(flags: Flags, config: Config & { apiKey: string }): Promise<number> {
   const cwd = process.cwd();
-  const color = Boolean(process.stdout.isTTY) && !process.env.NO_COLOR;
+  const stdout = process.stdout;
+  const color = Boolean(stdout.isTTY) && !process.env.NO_COLOR;
   const c = pc.createColors(color);
-  const PROMPT = c.bold(c.magenta("› "));
-  const print = (text: string) => process.stdout.write(text.endsWith("\n") ? text : text + "\n");
+  const columns = () => stdout.columns || 80;
   const history = await openHistory(config.home, cwd);
+  const write = (text: string) => void stdout.write(text);
+  // Not a terminal (shiro > log): text as it comes, no prompt or status line drawn into the file.
+  const screen = stdout.isTTY ? createLiveScreen({ write, columns, rows: () => stdout.rows || 24 }) : createPlainScreen(write);
+  const input = createPromptInput(history, createCompleter(cwd, COMMANDS));
 
   let turn: Turn | undefined;
   // The model call a slash command is waiting on (/compact, /memory), for Esc to cancel.
   let commandAbort: AbortController | undefined;
-  const queue: string[] = [];
-  let pendingAnswer: ((line: string) => void) | undefined;
+  const queue: Queued[] = [];
   let lastIdleInterrupt = 0;
   let closed = false;
   /** A line (prompt or slash command) is being handled. */
@@ -61,34 +53,27 @@ export async function runRepl(flags: Flags, config: Config & { apiKey: string })
   let stoppedBy: StopSignal | undefined;
   surviveHangUp(() => (stoppedBy ??= "SIGHUP"));
 
-  // Both questions are asked through readline's own prompt, so editing the answer redraws them intact.
-  const askLine = (question: string) =>
-    new Promise<string>((resolve) => {
-      // Set first: it opens readline's output during a turn, so the question is drawn.
-      pendingAnswer = (line) => {
-        pendingAnswer = undefined;
-        rl.setPrompt(PROMPT);
-        resolve(line);
-      };
-      rl.setPrompt(question);
-      rl.prompt(true);
-    });
+  const live = createLivePrompt({
+    screen,
+    input,
+    menu: (typed) => slashMenu(typed, COMMANDS),
+    c,
+    columns,
+    events: { submit: (text, shown) => (busy ? enqueue({ text, shown }) : void start({ text, shown })), interrupt, escape, eof: () => close() },
+  });
+  const print = (text: string) => live.print(text.endsWith("\n") ? text : text + "\n");
+  const warn = (line: string) => print(c.yellow(`! ${line}`));
 
-  const askPerson = async ({ summary, preview, always }: AskRequest): Promise<ApprovalAnswer> => {
+  const askPerson = async ({ summary, preview, always }: AskRequest): Promise<AskAnswer> => {
     print(`${c.yellow("?")} ${summary}`);
     if (preview) print(renderDiff(preview, color));
     if (preview && turn) turn.diffShown = true;
-    let question = `${APPROVAL_PROMPT}${always.join(", ")}: `;
-    for (;;) {
-      const line = await askLine(c.yellow(question));
-      const answer = parseApproval(line);
-      if (answer) return answer;
-      // Say what went wrong rather than repeat the same question as if nothing was typed.
-      question = `${line.trim() ? `"${line.trim()}" is not an answer; type` : "type"} y, n (n <reason>) or a (always for ${always.join(", ")}): `;
-    }
+    const asked = await live.approve(always);
+    if (asked === "eof") close();
+    else if (asked === "stopped" && turn) abortTurn(turn);
+    return asked === "eof" || asked === "stopped" ? STOPPED : asked;
   };
 
-  const warn = (line: string) => print(c.yellow(`! ${line}`));
   const runtime = await startSession({
     flags,
     config,
@@ -101,52 +86,68 @@ export async function runRepl(flags: Flags, config: Config & { apiKey: string })
       return interrupt.signal;
     },
   });
-  const confirm = async (question: string) => isYes(await askLine(c.yellow(`${question} [y/N] `)));
-  const ctx: ReplContext = { runtime, config, print, color, confirm, columns: () => process.stdout.columns || 80, signal: new AbortController().signal };
+  const confirm = async (question: string) => {
+    const yes = await live.confirm(question);
+    if (yes === "eof") close();
+    return yes === true;
+  };
+  const ctx: ReplContext = { runtime, config, print, color, confirm, columns, rows: () => stdout.rows || 24, signal: new AbortController().signal };
 
-  const rl = readline.createInterface({
-    input: process.stdin,
-    output: gatedOutput(process.stdout, () => !busy || pendingAnswer !== undefined),
-    terminal: true,
-    prompt: PROMPT,
-    history: [...history.entries].reverse(),
-    historySize: HISTORY_CAP,
-    completer: createCompleter(cwd, COMMANDS),
-    // Esc alone aborts a turn; readline's default 500 ms wait for an escape sequence feels sluggish.
-    escapeCodeTimeout: 50,
+  const terminal = openTerminalInput({
+    key: (key) => (key.name === "ctrl-z" ? suspend() : live.key(key)),
+    end: () => {
+      stoppedBy ??= "SIGHUP";
+      close();
+    },
+    resumed: () => live.render(),
+  });
+  stdout.on("resize", () => {
+    screen.resized();
+    live.render();
   });
   onStopSignal(["SIGTERM", "SIGHUP"], (signal) => {
     stoppedBy ??= signal;
-    rl.close();
+    close();
   });
-  if (history.warning) print(c.yellow(`! ${history.warning}`));
-  print(`${c.bold("shiro")} ${VERSION} · ${runtime.session.model} · ${cwd} · ${contextLine(runtime, c)}`);
-  print(c.dim("/help for commands · Esc aborts a turn · Ctrl-D quits"));
-  // -c/-r: say which conversation goes on, so a person knows the model remembers it.
-  if (runtime.session.messages.length) print(c.dim(resumedLine(runtime.session)));
-  // A continued session shows its task list before the first prompt.
-  showTodoPanel(ctx);
+  if (history.warning) warn(history.warning);
+  showHeader(ctx, c);
 
   let exit!: (code: number) => void;
   const exited = new Promise<number>((resolve) => (exit = resolve));
 
+  function suspend(): void {
+    screen.draw({ rows: [], cursor: { row: 0, before: "" } });
+    terminal.suspend();
+  }
+
+  function enqueue(line: Queued): void {
+    queue.push(line);
+    live.setQueue(queue.map((q) => q.shown));
+  }
+
+  function start(line: Queued): Promise<void> {
+    live.echo(line.shown);
+    return submit(line.text);
+  }
+
   /** Runs a line, then each line queued meanwhile; while busy, typed lines wait in the queue. */
   async function submit(line: string): Promise<void> {
     busy = true;
+    const slash = line.trimStart().startsWith("/");
+    live.busy(slash ? { kind: "command", name: line.trim().split(/\s/)[0]! } : undefined, slash ? COMMAND_STATUS_DELAY_MS : 0);
     try {
-      if ((await runLine(line)) === "exit") return rl.close();
+      if ((await runLine(line)) === "exit") return close();
     } catch (err) {
       print(c.red(`error: ${(err as Error)?.message ?? String(err)}`));
     }
     if (closed) return;
     const next = queue.shift();
     if (next !== undefined) {
-      print(c.dim(`› ${next}`));
-      return submit(next);
+      live.setQueue(queue.map((q) => q.shown));
+      return start(next);
     }
     busy = false;
-    // Keeps whatever was typed (unseen) meanwhile, with the cursor after it.
-    rl.prompt(true);
+    live.idle();
   }
 
   async function runLine(line: string): Promise<void | "exit"> {
@@ -174,98 +175,57 @@ export async function runRepl(flags: Flags, config: Config & { apiKey: string })
   }
 
   async function runTurn(prompt: string): Promise<void> {
-    const render = createTranscript({ write: (t) => process.stdout.write(t), color, diff: renderDiff });
-    const current: Turn = { controller: new AbortController(), render, finished: Promise.withResolvers<void>() };
-    turn = current;
-    for await (const event of runtime.runTurn(prompt, current.controller.signal)) {
-      if (event.type === "tool-result" && current.diffShown) {
-        const { display: _shown, ...rest } = event;
-        render(rest);
-      } else render(event);
-      if (event.type === "tool-result") [current.interrupt, current.diffShown] = [undefined, false];
+    turn = newTurn();
+    try {
+      await playTurn(turn, runtime, prompt, { write: (t) => live.print(t), observe: (event) => live.event(event), color });
+    } finally {
+      turn = undefined;
     }
-    turn = undefined;
-    current.finished.resolve();
   }
 
-  /** Esc, or Ctrl-C with no command running: stop the turn, refuse a waiting question, drop the queue. */
+  /** Esc, or Ctrl-C with no command running: stop the turn, refuse a waiting question, drop the queue (saying so). */
   function abortTurn(current: Turn): void {
+    if (queue.length) print(c.dim(`· dropped ${plural(queue.length, "queued prompt")}: ${queue.map((q) => q.shown.split("\n")[0]).join(" · ")}`));
     queue.length = 0;
-    if (pendingAnswer) {
-      // Wipe the half-typed answer so it does not reappear at the next prompt, and leave the question's line.
-      rl.write(null, { ctrl: true, name: "e" });
-      rl.write(null, { ctrl: true, name: "u" });
-      process.stdout.write("\n");
-      pendingAnswer(ABORTED_ANSWER);
-    }
+    live.setQueue([]);
     current.controller.abort();
+    live.dropQuestion();
   }
 
-  // readline records every line; an answer to a question is not a prompt worth recalling with ↑.
-  rl.on("history", (entries: string[]) => {
-    if (pendingAnswer && entries[0] === rl.line) entries.shift();
-  });
-
-  rl.on("line", (line) => {
-    if (pendingAnswer) return pendingAnswer(line);
-    if (line.trim() === "") return busy ? undefined : rl.prompt();
-    if (!busy) return void submit(line);
-    queue.push(line);
-    const notice = `queued (${queue.length}): ${line}`;
-    if (turn) turn.render({ type: "notice", level: "info", text: notice });
-    else print(c.dim(`· ${notice}`));
-  });
-
-  process.stdin.on("keypress", (_s, key: { name?: string } | undefined) => {
-    if (key?.name !== "escape") return;
+  function escape(): void {
     if (turn) abortTurn(turn);
     else commandAbort?.abort();
-  });
+  }
 
-  rl.on("SIGINT", () => {
+  function interrupt(): void {
     if (turn) {
       // Ctrl-C stops the running command but keeps the turn; with nothing running it stops the turn.
       if (turn.interrupt) return turn.interrupt.abort();
       return abortTurn(turn);
     }
-    if (busy) return print(c.dim("(a command is running · Ctrl-D quits)"));
-    if (rl.line !== "") {
-      rl.write(null, { ctrl: true, name: "u" });
-      return rl.prompt();
+    if (input.draft.text !== "") {
+      input.clear();
+      return live.render();
     }
-    if (Date.now() - lastIdleInterrupt < 2000) return rl.close();
+    if (busy) return print(c.dim("(a command is running · Esc cancels it · Ctrl-D quits)"));
+    if (Date.now() - lastIdleInterrupt < 2000) return close();
     lastIdleInterrupt = Date.now();
-    print(c.dim("\n(press Ctrl-C again to quit)"));
-    rl.prompt();
-  });
+    print(c.dim("(press Ctrl-C again to quit)"));
+  }
 
-  rl.on("close", () => {
+  function close(): void {
+    if (closed) return;
     closed = true;
     queue.length = 0;
     const ending = turn;
-    pendingAnswer?.(ABORTED_ANSWER);
     ending?.controller.abort(stoppedBy);
-    process.stdout.write("\n");
-    // Save after the aborted turn has recorded its partial answer (bounded, should a tool ignore the abort).
-    const settled = ending ? Promise.race([ending.finished.promise, Bun.sleep(QUIT_GRACE_MS)]) : Promise.resolve();
-    void settled
-      .then(() => runtime.close())
-      .then(() => {
-        // Like /sessions shows it: the prefix -r accepts.
-        const resume = runtime.session.messages.length ? `resume with: shiro -r ${runtime.session.id.slice(0, ID_PREFIX_CHARS)}` : "";
-        if (!stoppedBy) {
-          if (resume) print(c.dim(resume));
-          return exit(0);
-        }
-        process.stderr.write(`${c.yellow("!")} ${stoppedWords(stoppedBy)}${resume && `; the session is saved (${resume})`}\n`);
-        exit(stopExitCode(stoppedBy));
-      });
-  });
+    live.dropQuestion();
+    live.close();
+    terminal.close();
+    void endSession({ runtime, ending, stoppedBy, write, c }).then(exit);
+  }
 
-  if (flags.prompt) {
-    // Shown as if typed, so the transcript reads the same as for a queued line.
-    print(c.dim(`› ${flags.prompt}`));
-    void submit(flags.prompt);
-  } else rl.prompt();
+  if (flags.prompt) void start({ text: flags.prompt, shown: flags.prompt });
+  else live.render();
   return exited;
 }

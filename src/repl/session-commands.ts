@@ -2,13 +2,31 @@ import { UsageError } from "../cli/usage-error.ts";
 import { costReport, ID_PREFIX_CHARS, sessionsTable } from "../store/list-sessions-view.ts";
 import { resolve } from "node:path";
 import { sessionTotals } from "../store/session-totals.ts";
-import type { ReplCommand } from "./commands.ts";
+import type { ReplCommand, ReplContext } from "./commands.ts";
 import { showTodoPanel } from "./memory-commands.ts";
 import { plural } from "../text/plural.ts";
+import { renderRecap } from "../ui/session-recap.ts";
+import { renderTodoPanel } from "../ui/todo-panel.ts";
 
 /** What /resume, `-c` and `-r` say about the session that goes on. */
 export const resumedLine = (s: { id: string; messages: readonly unknown[]; model: string }): string =>
   `resumed ${s.id.slice(0, ID_PREFIX_CHARS)} · ${plural(s.messages.length, "message")} · ${s.model}`;
+
+/** Rows kept free below the recap: the header above it, the prompt and a line of air. */
+const RECAP_MARGIN = 6;
+
+/**
+ * A session that goes on (`-c`, `-r`, `/resume`) says which it is, shows its last exchanges (as many
+ * as fit the screen under the task list) and its task list, so the person sees where they were.
+ */
+export function showWhereLeftOff(ctx: ReplContext): void {
+  const session = ctx.runtime.session;
+  ctx.print(resumedLine(session));
+  const panel = renderTodoPanel(session.notebook.todos).split("\n").filter(Boolean).length;
+  const recap = renderRecap(session.messages, { columns: ctx.columns(), rows: ctx.rows() - RECAP_MARGIN - panel, color: ctx.color });
+  if (recap) ctx.print(recap);
+  showTodoPanel(ctx);
+}
 
 export const sessionCommands: ReplCommand[] = [
   {
@@ -39,10 +57,9 @@ export const sessionCommands: ReplCommand[] = [
       try {
         const here = ctx.runtime.session.cwd;
         await ctx.runtime.resume(arg);
-        ctx.print(resumedLine(ctx.runtime.session));
+        showWhereLeftOff(ctx);
         // The model's tools still work in this folder; the person should know the session began elsewhere.
         if (resolve(ctx.runtime.session.cwd) !== resolve(here)) ctx.print(`! this session was started in ${ctx.runtime.session.cwd}; its tools now work in ${here}`);
-        showTodoPanel(ctx);
       } catch (err) {
         if (!(err instanceof UsageError)) throw err;
         ctx.print(err.message);

@@ -4,6 +4,8 @@ import { nearest } from "../text/nearest.ts";
 /** One row of the table that feeds the parser, `/help` and tab completion. */
 export type SlashCommand<Ctx> = {
   name: string;
+  /** Other names that run it (`/q` for `/quit`). */
+  aliases?: readonly string[];
   /** Shown in /help, e.g. "<id>" or "[focus]". */
   args?: string;
   summary: string;
@@ -17,7 +19,7 @@ export type ParsedSlash<Ctx> =
 export function parseSlash<Ctx>(line: string, table: readonly SlashCommand<Ctx>[]): ParsedSlash<Ctx> {
   const match = /^\/(\S*)\s*([\s\S]*)$/.exec(line.trim())!;
   const name = match[1]!.toLowerCase();
-  const command = table.find((c) => c.name === name);
+  const command = table.find((c) => c.name === name || c.aliases?.includes(name));
   if (command) return { kind: "command", command, arg: match[2]!.trim() };
   const suggestion = nearest(name, table.map((c) => c.name));
   return { kind: "unknown", name, ...(suggestion ? { suggestion } : {}) };
@@ -29,10 +31,20 @@ export function unknownCommandLine(parsed: { name: string; suggestion?: string }
 
 /** The aligned menu for /help, wrapped to the terminal's width. */
 export function helpMenu<Ctx>(table: readonly SlashCommand<Ctx>[], columns = 80): string {
-  return indentedColumns(table.map((c) => [`/${c.name}${c.args ? ` ${c.args}` : ""}`, c.summary]), columns);
+  return indentedColumns(table.map((c) => [usage(c), `${c.summary}${c.aliases ? ` (also ${c.aliases.map((a) => `/${a}`).join(", ")})` : ""}`]), columns);
 }
 
-/** Rows aligned under a two-space indent, the last column word-wrapped so no line reaches the terminal's edge. */
+/** `/resume <id>`: the command as typed, with its arguments' shape. */
+const usage = <Ctx>(c: SlashCommand<Ctx>) => `/${c.name}${c.args ? ` ${c.args}` : ""}`;
+
+/** The menu shown as a `/command` is typed: commands whose name (or an alias) starts with it, with their summaries. */
+export function slashMenu<Ctx>(typed: string, table: readonly SlashCommand<Ctx>[]): [string, string][] {
+  if (!/^\/\S*$/.test(typed)) return [];
+  const word = typed.slice(1).toLowerCase();
+  return table.filter((c) => [c.name, ...(c.aliases ?? [])].some((n) => n.startsWith(word))).map((c) => [usage(c), c.summary]);
+}
+
+/** Rows aligned under a two-space indent, none reaching the terminal's edge (the last column folded under itself, or clipped). */
 export const indentedColumns = (rows: readonly (readonly string[])[], columns: number): string =>
   alignColumns(rows, { width: columns - 3 })
     .map((line) => `  ${line}`)

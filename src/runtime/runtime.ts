@@ -44,7 +44,10 @@ export type Runtime = {
   /** Starts a new session; the current one stays on disk. */
   reset(): Promise<void>;
   resume(idOrPrefix: string): Promise<void>;
+  /** Logs the switch: the next request goes to `model`. */
   setModel(model: string): void;
+  /** The models the endpoint offers (asked once, then remembered); throws a one-line Error when it cannot say. */
+  models(): Promise<string[]>;
   setTodos(todos: Todo[]): void;
   /** `/compact`: the wire continues from a model-written summary; unchanged on any failure. */
   compact(focus: string, signal: AbortSignal, onStart?: () => void): Promise<{ ok: boolean; message: string }>;
@@ -68,6 +71,8 @@ export type RuntimeOptions = {
   open: (idOrPrefix: string) => Promise<LiveSession>;
   authorize: Authorize;
   stream: ModelStream;
+  /** `GET /models` at the endpoint. */
+  listModels: () => Promise<string[]>;
   warn: (line: string) => void;
   interruptSignal?: () => AbortSignal;
   sandbox?: (level: SandboxLevel) => Promise<CommandSandbox>;
@@ -84,6 +89,7 @@ const now = () => new Date().toISOString();
 export function createRuntime(opts: RuntimeOptions): Runtime {
   const { config, cwd, store, stream, warn } = opts;
   let live = opts.session;
+  let listed: Promise<string[]> | undefined;
   const remember = () => store.remember(live.state).catch((err: Error) => warn(`could not update the session list: ${err.message}`));
 
   const summarise = async (focus: string | undefined, signal: AbortSignal) =>
@@ -139,6 +145,14 @@ export function createRuntime(opts: RuntimeOptions): Runtime {
     reset: async () => switchTo(await store.create({ cwd, model: live.state.model })),
     resume: async (idOrPrefix) => switchTo(await opts.open(idOrPrefix)),
     setModel: (model) => live.append({ type: "model", model }),
+    models() {
+      // A failure is not remembered: the next ask tries again.
+      listed ??= opts.listModels().catch((err) => {
+        listed = undefined;
+        throw err;
+      });
+      return listed;
+    },
     setTodos: (todos) => live.append({ type: "todos", todos }),
     async compact(focus, signal, onStart) {
       if (!live.state.messages.some((m) => m.role === "user")) return { ok: false, message: "nothing to compact yet" };

@@ -7,7 +7,8 @@ export type AlignOptions = {
   width?: number;
   /**
    * The column cut with an ellipsis to fit `width`, never below `min` characters. Without it the last
-   * column word-wraps under itself instead (when at least MIN_WRAP characters remain for it).
+   * column word-wraps under itself instead when at least MIN_WRAP characters remain for it, and is cut
+   * when fewer do. Whatever still passes `width` (leading columns wider than it) is cut at the edge.
    */
   clip?: { column: number; min: number };
 };
@@ -26,23 +27,32 @@ export function alignColumns(rows: readonly (readonly string[])[], opts: AlignOp
   const total = widths.reduce((a, b) => a + b, 0) + 2 * (columns - 1);
   const limit = opts.width ?? Infinity;
   let cells = rows;
-  if (opts.clip && total > limit) {
-    const { column, min } = opts.clip;
+  const last = columns - 1;
+  const lead = total - widths[last]!;
+  // Too little room to wrap the last column readably: it is cut instead, so no line reaches the edge.
+  const clip = opts.clip ?? (limit - (total - widths[last]!) < MIN_WRAP && !right.has(last) ? { column: last, min: 1 } : undefined);
+  if (clip && total > limit) {
+    const { column, min } = clip;
     const room = Math.max(min, widths[column]! - (total - limit));
     if (room < widths[column]!) {
       widths[column] = room;
       cells = rows.map((row) => row.map((cell, c) => (c === column ? clipLine(cell, room) : cell)));
     }
   }
-  const lead = total - widths[columns - 1]!;
-  const wrapAt = !opts.clip && limit - lead >= MIN_WRAP ? limit - lead : Infinity;
+  const wrapAt = !clip && limit - lead >= MIN_WRAP ? limit - lead : Infinity;
   const pad = (cell: string, column: number) => (right.has(column) ? cell.padStart(widths[column]!) : cell.padEnd(widths[column]!));
   return cells.flatMap((row) => {
     const wraps = row.length === columns && !right.has(columns - 1);
-    const [last, ...more] = wraps ? wrapWords(row[columns - 1]!, wrapAt) : [];
-    const line = (wraps ? [...row.slice(0, -1), last!] : row).map(pad).join("  ").trimEnd();
-    return [line, ...more.map((text) => " ".repeat(lead) + text)];
+    const [first, ...more] = wraps ? wrapWords(row[columns - 1]!, wrapAt) : [];
+    const line = (wraps ? [...row.slice(0, -1), first!] : row).map(pad).join("  ").trimEnd();
+    return [line, ...more.map((text) => " ".repeat(lead) + text)].map((l) => cutAt(l, limit));
   });
+}
+
+function cutAt(line: string, limit: number): string {
+  if (line.length <= limit) return line;
+  const kept = line.slice(0, limit - 1).trimEnd();
+  return kept.endsWith("…") ? kept : `${kept}…`;
 }
 
 function wrapWords(text: string, width: number): string[] {

@@ -19,3 +19,13 @@ export function didYouMean(word: string, candidates: readonly string[], show: (n
   const near = nearest(word, candidates);
   return near === undefined ? "" : `; did you mean ${show(near)}?`;
 }
+
+/** Up to `n` candidates nearest `word`: those containing it (or contained in it) first, then by edit distance. */
+export function nearestNames(word: string, candidates: readonly string[], n = 3): string[] {
+  const rank = (c: string) => (c.includes(word) || word.includes(c) ? -1 : editDistance(word, c));
+  return candidates
+    .map((c) => [c, rank(c)] as const)
+    .sort((a, b) => a[1] - b[1] || a[0].localeCompare(b[0]))
+    .slice(0, n)
+    .map(([c]) => c);
+}

@@ -102,7 +102,8 @@ describe("/registry and /skills in the REPL (real terminal, compiled binary)", (
     expect(api.requests.at(-1)!.body.instructions).not.toContain("release-notes");
     expect(developerNotes(api.requests.at(-1)!.body.input)).toContain(`- release-notes: ${TEAM.skillDescription}`);
     await command("/clear", "new session");
-    await command("hello again", "› ");
+    // The prompt alone on the last line: the turn is over (while it runs the status line is below it).
+    await command("hello again", /\n› $/);
     expect(api.requests.at(-1)!.body.instructions).toContain("- release-notes: ");
     expect(developerNotes(api.requests.at(-1)!.body.input)).not.toContain("release-notes");
 

@@ -86,9 +86,10 @@ describe("REPL input through a real pty", () => {
     await using repl = await startRepl({ cwd, baseUrl: server.url });
     await repl.type("/he", 1);
     repl.write(keys.tab);
-    await repl.waitFor(/› \/help$/);
+    // The slash menu lists what matches below the prompt.
+    await repl.waitFor(/^› \/help\n {2}\/help +show this menu$/m);
     repl.write(keys.enter);
-    await repl.waitFor("/model [id]");
+    await repl.waitFor("/model [id | --force id]");
     expect(repl.screen()).toMatch(/\/help +show this menu/);
     await repl.idle();
 
@@ -124,7 +125,27 @@ describe("REPL input through a real pty", () => {
     expect(await repl.quit()).toBe(0);
   });
 
-  test("/model switches the model of the next request, /tools lists the tools, /clear starts afresh, /exit quits with 0", async () => {
+  test("/model lists the endpoint's models, refuses an unknown one with the nearest names (--force overrides), switches the next request's model", async () => {
+    await using repl = await startRepl({ cwd: tempDir("repl-proj"), baseUrl: server.url });
+    let mark = repl.mark();
+    await repl.send("/model");
+    await repl.waitFor(/model: gpt-5\nthe endpoint offers:\n {2}gpt-4\.1 {2}gpt-4\.1-mini {2}gpt-4o {2}gpt-5/, { since: mark });
+    mark = repl.mark();
+    await repl.send("/model gpt-4.2");
+    await repl.waitFor('! the endpoint has no model "gpt-4.2"; nearest: gpt-4.1, gpt-4o, gpt-5 (/model --force gpt-4.2 switches anyway)', { since: mark });
+    await repl.idle(mark);
+    mark = repl.mark();
+    await repl.send("/model --force my-finetune");
+    await repl.waitFor("model: my-finetune", { since: mark });
+    await repl.idle(mark);
+    // Asked once: the list is remembered for the session.
+    expect(server.requests.filter((r) => r.method === "GET" && r.path === "/v1/models")).toHaveLength(1);
+    expect(await repl.quit()).toBe(0);
+    const [saved] = savedSessions(repl.home);
+    expect(saved.model).toBe("my-finetune");
+  });
+
+  test("/model switches the model of the next request, /tools lists the tools, /clear starts afresh, /quit and /q quit with 0", async () => {
     await using repl = await startRepl({ cwd: tempDir("repl-proj"), baseUrl: server.url });
     const before = server.requests.length;
     await repl.send("one");
@@ -143,14 +164,17 @@ describe("REPL input through a real pty", () => {
     await repl.send("three");
     await repl.waitFor("You said: three");
     await repl.idle();
-    const [first, second, third] = since(before).map((r) => r.body);
+    const [first, second, third] = since(before).filter((r) => r.path === "/v1/responses").map((r) => r.body);
     expect(first.model).toBe("gpt-5");
     expect(second.model).toBe("gpt-4.1");
     expect(second.input.filter((i: any) => i.role === "user")).toHaveLength(2);
     expect(third.input.filter((i: any) => i.role === "user")).toHaveLength(1);
-    await repl.send("/exit");
+    await repl.send("/quit");
     expect(await repl.exited).toBe(0);
     expect(savedSessions(repl.home)).toHaveLength(2);
+    await using again = await startRepl({ cwd: tempDir("repl-proj"), baseUrl: server.url });
+    await again.send("/q");
+    expect(await again.exited).toBe(0);
   });
 
   test("a prompt on the command line runs at once, then the REPL waits for more", async () => {

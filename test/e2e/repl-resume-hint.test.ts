@@ -46,3 +46,25 @@ test("shiro -c says which session it resumed, as /resume does", async () => {
   await using again = await startRepl({ cwd, baseUrl: server.url, home: first.home, args: ["-c"] });
   expect(again.screen()).toContain(`\nresumed ${saved.id.slice(0, 13)} · ${saved.messages.length} messages · gpt-5\n`);
 });
+
+test("a continued session shows where it left off: the last prompts, the tools they ran, the answers, clipped to the screen", async () => {
+  const cwd = tempDir("hint");
+  const first = await startRepl({ cwd, baseUrl: server.url });
+  for (const line of ["plan the kiwi harvest", `and the apples ${"very ".repeat(40)}carefully`]) {
+    const mark = first.mark();
+    await first.send(line);
+    await first.idle(mark);
+  }
+  expect(await first.quit()).toBe(0);
+
+  await using again = await startRepl({ cwd, baseUrl: server.url, home: first.home, args: ["-c"], cols: 60 });
+  const screen = again.screen();
+  const recap = screen.slice(screen.indexOf("· where you left off:"), screen.lastIndexOf("\n› "));
+  expect(recap.split("\n")).toEqual([
+    "· where you left off:",
+    "› plan the kiwi harvest",
+    "You said: plan the kiwi harvest",
+    `› and the apples ${"very ".repeat(40)}`.slice(0, 58) + "…",
+    `You said: and the apples ${"very ".repeat(40)}`.slice(0, 58) + "…",
+  ]);
+});

@@ -238,7 +238,8 @@ describe("the task list in the REPL (pty)", () => {
     await pty.type(`/resume ${id.slice(0, 8)}`);
     pty.write(keys.enter);
     const shown = await pty.waitFor(/resumed [\s\S]*› $/, { since: mark });
-    expect(shown).toBe(`resumed ${id.slice(0, 13)} · 4 messages · gpt-5-todo-resume\n${PANEL}\n› `);
+    // Where the session left off (its last exchange), then its list.
+    expect(shown).toBe(`resumed ${id.slice(0, 13)} · 4 messages · gpt-5-todo-resume\n· where you left off:\n› make a plan\n  ● todo_write\nPlanned.\n${PANEL}\n› `);
     pty.write(keys.ctrlD);
     expect(await pty.exited).toBe(0);
   });

@@ -49,6 +49,10 @@ export const invalidUrl = (method: string, path: string) =>
 export const modelNotFound = (model: string) =>
   error(400, `The requested model '${model}' does not exist.`, "invalid_request_error", "model", "model_not_found");
 
+/** `GET /v1/models/{id}` for a model the endpoint does not have. */
+export const noSuchModel = (model: string) =>
+  error(404, `The model '${model}' does not exist`, "invalid_request_error", "model", "model_not_found");
+
 /** The in-stream failure the API sends after HTTP 200 (nested under `error`, as recorded). */
 export const IN_STREAM_SERVER_ERROR = {
   type: "server_error",

@@ -1,6 +1,7 @@
 // A minimal terminal emulator for tests: turns the bytes a program writes to a pty into the text a person
 // would read. It keeps every row (scrollback included, no scrolling region), wraps at `cols` like a real
 // terminal and remembers which rows are soft-wrap continuations so long lines read back as one line.
+// A resize reflows those lines to the new width, as tmux and most terminals do, cursor included.
 // Handled: printable text (wide chars take two cells), \r \n \b \t, CSI A B C D E F G H f J K;
 // every other escape (colours, modes, OSC titles) is swallowed.
 
@@ -21,8 +22,53 @@ export class LineScreen {
   ) {}
 
   resize(cols: number, height: number): void {
-    this.cols = cols;
     this.height = height;
+    if (cols === this.cols) return;
+    // Logical lines as cells, and the cursor as a cell offset into its line.
+    const lines: string[][] = [];
+    let cursor = { line: 0, offset: 0 };
+    for (let r = 0; r < this.rows.length; r++) {
+      if (!this.wrapped[r] || lines.length === 0) lines.push([]);
+      const line = lines[lines.length - 1]!;
+      if (r === this.row) cursor = { line: lines.length - 1, offset: line.length + this.col };
+      // A continued row's cells up to the old width (the last one may have been a gap before a wide char).
+      const cells = [...this.rows[r]!];
+      if (this.wrapped[r + 1]) while (cells.length < this.cols) cells.push(" ");
+      line.push(...cells);
+    }
+    this.cols = cols;
+    this.rows = [];
+    this.wrapped = [];
+    lines.forEach((cells, index) => {
+      let row: string[] = [];
+      this.rows.push(row);
+      this.wrapped.push(false);
+      let offset = 0;
+      const place = () => {
+        if (index === cursor.line && offset === cursor.offset) [this.row, this.col] = [this.rows.length - 1, row.length];
+      };
+      for (let i = 0; i < cells.length; i++) {
+        const wide = cells[i + 1] === "";
+        if (row.length + (wide ? 2 : 1) > cols) {
+          row = [];
+          this.rows.push(row);
+          this.wrapped.push(true);
+        }
+        place();
+        row.push(cells[i]!);
+        offset++;
+        if (wide) {
+          row.push("");
+          i++;
+          offset++;
+        }
+      }
+      if (index === cursor.line && cursor.offset >= offset) {
+        // Past the end of the line's text (after spaces never written): on its last row, at most at the edge.
+        [this.row, this.col] = [this.rows.length - 1, Math.min(cols, row.length + (cursor.offset - offset))];
+      }
+    });
+    if (this.rows.length === 0) [this.rows, this.wrapped, this.row, this.col] = [[[]], [false], 0, 0];
   }
 
   feed(chunk: string): void {

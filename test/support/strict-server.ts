@@ -29,12 +29,17 @@ export type StrictServerOptions = {
   contextErrorInStream?: boolean;
   /** Milliseconds between streamed events. */
   paceMs?: number;
+  /** What `GET /v1/models` lists; default LISTED_MODELS and the scripted models' names. */
+  listedModels?: readonly string[];
   /**
    * Stand in for a compatible server that takes a strict `text.format` but does not hold its answers
    * to it. Otherwise an answer outside the format is a broken script (500): the API cannot write one.
    */
   unenforcedFormats?: boolean;
 };
+
+/** Models the stand-in lists by default, as the real endpoint names them. */
+export const LISTED_MODELS = ["gpt-5", "gpt-5-mini", "gpt-5-nano", "gpt-4.1", "gpt-4.1-mini", "gpt-4o", "o3", "o4-mini"];
 
 export type RecordedRequest = {
   method: string;
@@ -90,8 +95,18 @@ export async function startStrictServer(opts: StrictServerOptions = {}): Promise
       return Response.json(error.body, { status: error.status, headers: { "x-request-id": requestId(), ...headers } });
     };
 
-    if (req.method !== "POST" || url.pathname !== "/v1/responses") return fail(errors.invalidUrl(req.method, url.pathname));
+    const models = url.pathname === "/v1/models" || url.pathname.startsWith("/v1/models/");
+    if (!(req.method === "POST" && url.pathname === "/v1/responses") && !(req.method === "GET" && models)) return fail(errors.invalidUrl(req.method, url.pathname));
     if (!/^Bearer \S+/.test(req.headers.get("authorization") ?? "")) return fail(errors.missingApiKey());
+    if (models) {
+      // As the API answers: the list, or one model (404 for a name it does not have).
+      const listed = opts.listedModels ?? [...new Set([...LISTED_MODELS, ...Object.keys(opts.models ?? {})])];
+      const id = decodeURIComponent(url.pathname.slice("/v1/models/".length));
+      if (id && !listed.includes(id)) return fail(errors.noSuchModel(id));
+      record.status = 200;
+      const headers = { "x-request-id": requestId() };
+      return Response.json(id ? modelObject(id) : { object: "list", data: listed.map(modelObject) }, { headers });
+    }
 
     const fault = faults.shift();
     if (fault && "status" in fault) {
@@ -208,6 +223,9 @@ export async function startStrictServer(opts: StrictServerOptions = {}): Promise
     stop: () => server.stop(true),
   };
 }
+
+// A fixed creation time: the real one is when the model was published.
+const modelObject = (id: string) => ({ id, object: "model", created: 1_744_316_542, owned_by: "system" });
 
 const requestId = () => `req_${randomBytes(16).toString("hex")}`;
 

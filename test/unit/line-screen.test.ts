@@ -69,3 +69,15 @@ describe("LineScreen", () => {
     expect(text(["a\r\nb\x1b[2J"]).trim()).toBe("");
   });
 });
+
+describe("LineScreen resize", () => {
+  test("reflows soft-wrapped lines to the new width, the cursor staying on its character", () => {
+    const screen = new LineScreen(10, 24);
+    screen.feed("top\r\n0123456789abcdefghij\x1b[5D");
+    screen.resize(6, 24);
+    expect(screen.lines()).toEqual(["top", "0123456789abcdefghij"]);
+    screen.feed("\x1b[1A\rX");
+    // The cursor was on "f" (row 2 of the reflowed line); one row up is the row starting with "6".
+    expect(screen.lines()).toEqual(["top", "012345X789abcdefghij"]);
+  });
+});

@@ -25,11 +25,13 @@ test("alignColumns with a width word-wraps the last column under itself, or clip
     "              off, with its notes and its tasks",
   ]);
   for (const line of wrapped) expect(line.length).toBeLessThanOrEqual(50);
-  // Too little room left for the last column: the terminal's own wrap reads better than a narrow strip.
-  expect(alignColumns(rows, { width: 30 })).toEqual(["/help         show this menu", `/resume [id]  ${rows[1]![1]}`]);
+  // Too little room left to wrap the last column readably: it is clipped, so no line reaches the edge.
+  expect(alignColumns(rows, { width: 30 })).toEqual(["/help         show this menu", "/resume [id]  resume a saved …"]);
   const table = [["id", "title", "cost"], ["a1", "refactor the payment module", "$1"]];
   expect(alignColumns(table, { width: 21, clip: { column: 1, min: 5 } })).toEqual(["id  title        cost", "a1  refactor t…  $1"]);
-  expect(alignColumns(table, { width: 10, clip: { column: 1, min: 5 } })[1]).toBe("a1  refa…  $1");
+  // The clipped column cannot shrink below its minimum: the line is cut at the edge instead.
+  expect(alignColumns(table, { width: 10, clip: { column: 1, min: 5 } })[1]).toBe("a1  refa…");
+  for (const width of [8, 12, 20, 40]) for (const line of alignColumns([...rows, ...table], { width })) expect(line.length).toBeLessThanOrEqual(width);
 });
 
 test("oneLine and clipLine flatten whitespace; clipLine keeps max characters with the ellipsis", () => {

@@ -1,0 +1,12 @@
+import type pc from "picocolors";
+import { VERSION } from "../version.ts";
+import { contextLine, type ReplContext } from "./commands.ts";
+import { showWhereLeftOff } from "./session-commands.ts";
+
+/** The first lines: version, model, folder and context use, the keys to know, and for -c/-r where the session left off. */
+export function showHeader(ctx: ReplContext, c: ReturnType<typeof pc.createColors>): void {
+  const { runtime } = ctx;
+  ctx.print(`${c.bold("shiro")} ${VERSION} · ${runtime.session.model} · ${process.cwd()} · ${contextLine(runtime, c)}`);
+  ctx.print(c.dim("/help for commands · Alt-Enter: new line · Esc aborts a turn · Ctrl-D quits"));
+  if (runtime.session.messages.length) showWhereLeftOff(ctx);
+}

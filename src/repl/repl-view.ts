@@ -1,0 +1,65 @@
+import type pc from "picocolors";
+import { clipToWidth } from "../ui/cell-layout.ts";
+import type { Draft } from "./line-editor.ts";
+import type { Area } from "./live-screen.ts";
+
+type Colors = ReturnType<typeof pc.createColors>;
+
+/** Everything the live area shows; the REPL fills it in and `composeArea` lays it out. */
+export type View = {
+  prompt: string;
+  draft: Draft;
+  /** Completions listed after a Tab. */
+  choices: readonly string[];
+  /** Slash commands matching what is typed: usage and summary. */
+  menu: readonly (readonly [string, string])[];
+  /** Prompts waiting for the turn to end, as they were shown. */
+  queued: readonly string[];
+  status?: string;
+  /** A question in place of the prompt; `answer` is what is typed after it (a refusal's reason). */
+  question?: { text: string; answer?: Draft; hint?: string };
+  columns: number;
+  c: Colors;
+};
+
+/** Continuation lines of a multi-line prompt are indented under its first, past the `› `. */
+export const CONTINUATION = "  ";
+const LISTED = 10;
+
+/**
+ * The live area, top to bottom: queued prompts, the prompt (or a question), completions or the
+ * slash menu, the status line. Rows other than the prompt are clipped to the width, never wrapped.
+ */
+export function composeArea(v: View): Area {
+  const { c } = v;
+  const fit = (text: string) => clipToWidth(text, v.columns - 1);
+  const rows: string[] = v.queued.map((q, i) => fit(c.dim(`· queued (${i + 1}): ${q.replace(/\n/g, " ⏎ ")}`)));
+  let cursor: Area["cursor"];
+  const below: string[] = [];
+  if (v.question) {
+    const answer = v.question.answer;
+    const text = answer ? `${v.question.text}n ${answer.text}` : v.question.text;
+    cursor = { row: rows.length, before: answer ? `${v.question.text}n ${answer.text.slice(0, answer.cursor)}` : v.question.text };
+    rows.push(text);
+    if (v.question.hint) below.push(fit(c.dim(`  ${v.question.hint}`)));
+  } else {
+    const lines = v.draft.text.split("\n");
+    const before = v.draft.text.slice(0, v.draft.cursor).split("\n");
+    const lead = (i: number) => (i === 0 ? v.prompt : CONTINUATION);
+    cursor = { row: rows.length + before.length - 1, before: lead(before.length - 1) + before.at(-1)! };
+    rows.push(...lines.map((line, i) => lead(i) + line));
+    below.push(...listed(v.choices.map((choice) => fit(`  ${choice}`)), c, fit));
+    if (v.choices.length === 0) below.push(...listed(menuRows(v.menu, c).map(fit), c, fit));
+  }
+  if (v.status) below.push(fit(v.status));
+  return { rows: [...rows, ...below], cursor };
+}
+
+function listed(rows: string[], c: Colors, fit: (text: string) => string): string[] {
+  return rows.length > LISTED ? [...rows.slice(0, LISTED - 1), fit(c.dim(`  … ${rows.length - LISTED + 1} more`))] : rows;
+}
+
+function menuRows(menu: View["menu"], c: Colors): string[] {
+  const width = Math.max(0, ...menu.map(([usage]) => usage.length));
+  return menu.map(([usage, summary]) => `  ${c.bold(usage.padEnd(width))}  ${c.dim(summary)}`);
+}
