@@ -11,8 +11,7 @@ export async function openSession(
 ): Promise<LiveSession> {
   const { flags, cwd, warn } = opts;
   if (!flags.continue && !flags.resume) return store.create({ cwd, model: opts.model });
-  const id = flags.resume ? await resolveId(store, flags.resume, warn) : await newestId(store, cwd, warn);
-  const session = await openById(store, id, warn);
+  const session = flags.resume ? await openById(store, await resolveId(store, flags.resume, warn), warn) : await openNewest(store, cwd, warn);
   if (flags.model && flags.model !== session.state.model) session.append({ type: "model", model: flags.model });
   return session;
 }
@@ -23,11 +22,10 @@ export async function openById(store: SessionStore, id: string, warn: (line: str
   return opened.session;
 }
 
-async function newestId(store: SessionStore, cwd: string, warn: (line: string) => void): Promise<string> {
-  const { id, warnings } = await store.newestFor(cwd);
-  warnings.forEach(warn);
-  if (!id) throw new UsageError(`no saved session for ${cwd}; start one without -c`);
-  return id;
+async function openNewest(store: SessionStore, cwd: string, warn: (line: string) => void): Promise<LiveSession> {
+  const session = await store.openNewest(cwd, warn);
+  if (!session) throw new UsageError(`no saved session for ${cwd}; start one without -c`);
+  return session;
 }
 
 export async function resolveId(store: SessionStore, prefix: string, warn: (line: string) => void): Promise<string> {

@@ -1,9 +1,13 @@
 import { composeRequest } from "../context/compose-request.ts";
+import type { WireLedger } from "../context/wire-ledger.ts";
 import type { RecordedCall } from "../store/call-log.ts";
 import type { RequestParams } from "../wire/build-request.ts";
 
-/** The body a recorded call sent, rebuilt through the same composer the loop transmits through. */
-export const rebuildBody = (call: RecordedCall): object =>
+/**
+ * The body a recorded call sent, rebuilt through the same composer the loop transmits through. One
+ * ledger for a session's calls in order measures each message once, as the running session did.
+ */
+export const rebuildBody = (call: RecordedCall, ledger?: WireLedger): object =>
   composeRequest(call.messages, {
     model: call.model,
     instructions: call.instructions,
@@ -12,4 +16,4 @@ export const rebuildBody = (call: RecordedCall): object =>
     limits: call.limits ?? { threshold: Number.MAX_SAFE_INTEGER, window: Number.MAX_SAFE_INTEGER },
     harder: call.harder,
     trailer: call.trailer,
-  }).body;
+  }, ledger).body;

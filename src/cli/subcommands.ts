@@ -38,9 +38,14 @@ export async function runSubcommand(name: string, args: string[], config: Config
       read.warnings.forEach(err);
       const session = read.state;
       // Loaded here, not at start-up: listing sessions needs neither the request composer nor the registry.
-      const [{ InspectError, inspectSession }, { rebuildBody }] = await Promise.all([import("../store/inspect.ts"), import("./rebuild-body.ts")]);
+      const [{ InspectError, inspectSession }, { rebuildBody }, { createWireLedger }] = await Promise.all([
+        import("../store/inspect.ts"),
+        import("./rebuild-body.ts"),
+        import("../context/wire-ledger.ts"),
+      ]);
+      const ledger = createWireLedger();
       try {
-        out(inspectSession(session, { step, full: values.full ?? false, json: values.json ?? false, rebuild: rebuildBody }));
+        out(inspectSession(session, { step, full: values.full ?? false, json: values.json ?? false, rebuild: (call) => rebuildBody(call, ledger) }));
       } catch (e) {
         if (e instanceof InspectError) throw new UsageError(e.message);
         throw e;

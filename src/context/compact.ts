@@ -1,10 +1,10 @@
+import type { ResponseInputItem } from "openai/resources/responses/responses";
 import type { Message } from "../session/messages.ts";
 import type { Compaction } from "../agent/run.ts";
-import { estimateNextRequest, tokensFromChars, wireChars } from "./estimate.ts";
-import { activeStart } from "../wire/serialise-input.ts";
-import { elide, type ElideOptions } from "./elide.ts";
-import { dropReasoning } from "./drop-reasoning.ts";
-import { dropExchanges } from "./drop-exchanges.ts";
+import { estimateNextRequest, tokensFromChars } from "./estimate.ts";
+import { assembleInput, NO_COMPACTION, type WirePlan } from "./assemble-input.ts";
+import { dropSavings } from "./drop-exchanges.ts";
+import { createWireLedger, type WireLedger } from "./wire-ledger.ts";
 import { THRESHOLD_SHARE_OF_WINDOW } from "./windows.ts";
 
 export type CompactOptions = {
@@ -16,75 +16,124 @@ export type CompactOptions = {
   window: number;
   /** After a `context_length_exceeded`: compact everything that can be, to well under the window. */
   harder: boolean;
-  /** Characters of the request outside `input` (instructions and tool definitions). */
+  /** Characters of the request outside the history (instructions, tool definitions, the trailer). */
   instructionsChars: number;
 };
 
 export type CompactResult = {
-  /** What to hand to `serialiseInput`. The session's history is never changed. */
-  messages: Message[];
-  /** Estimated tokens of the request these messages make. */
+  /** The history's `input` items. The session's history is never changed. */
+  input: ResponseInputItem[];
+  /** Estimated tokens of the request. */
   tokens: number;
   compaction?: Compaction;
   /** Even dropping every old exchange does not fit: the caller should fall back to a `/compact` summary. */
   needsSummary?: boolean;
 };
 
-type Ladder = { elide: ElideOptions; keepRecentExchanges: number; dropStep: number };
-const NORMAL: Ladder = { elide: { keepRecent: 8, step: 16 }, keepRecentExchanges: 4, dropStep: 8 };
-const HARDER: Ladder = { elide: { keepRecent: 2, step: 8 }, keepRecentExchanges: 2, dropStep: 8 };
+/** How far to go on one rung of the ladder, in tokens and calls. */
+type Rung = {
+  target: number;
+  /** Characters allowed over the target: the newest step, which the model has not seen yet. */
+  allowance: number;
+  /** Calls from this one on keep their output. */
+  keepFrom: number;
+  /** Elide every call before `keepFrom` and drop all old reasoning, needed or not. */
+  thorough: boolean;
+  keepExchanges: number;
+};
 
+// Each move of a cut costs the prompt cache everything after it, so a cut moves only in steps that
+// take a good share of the target off: the requests after it grow back into that room unchanged.
+const ELIDE_STEP_SHARE = 0.5;
+// Dropping loses detail (a note line stays per call): smaller steps.
+const DROP_STEP_SHARE = 0.125;
+const DROP_GROUP = 16;
 // After an overflow the estimate proved too low, so the harder target leaves a wide margin.
 const HARDER_SHARE_OF_WINDOW = 0.6;
 
 /**
- * Shrinks what goes on the wire, lossless first: (1) over the threshold, elide old outputs;
- * (2) still over it, drop old reasoning; (3) only if over the window, drop whole oldest exchanges
- * behind a note of what they did (after eliding all but the newest outputs). Every step keeps
- * calls and results paired.
+ * Shrinks what goes on the wire so that a request carries at most the threshold plus its newest
+ * step, lossless first: (1) elide old outputs, the oldest first; (2) if eliding every old one is not
+ * enough, drop old reasoning; (3) if that is not enough, drop whole oldest exchanges behind a note
+ * of what they did. Over the window, only the newest two outputs are kept. Work is proportional to
+ * what changed since the ledger's last request, not to the history.
  */
-export function compactForWire(messages: readonly Message[], opts: CompactOptions): CompactResult {
-  const { model, instructionsChars } = opts;
+export function compactForWire(messages: readonly Message[], opts: CompactOptions, ledger: WireLedger = createWireLedger()): CompactResult {
+  ledger.sync(messages, opts.model);
+  const { instructionsChars } = opts;
+  const n = ledger.entries.length;
   const threshold = Math.min(opts.threshold, Math.floor(opts.window * THRESHOLD_SHARE_OF_WINDOW));
-  const tokensBefore = estimateNextRequest(messages, { model, instructionsChars });
-  if (!opts.harder && tokensBefore <= threshold) return { messages: messages.slice(), tokens: tokensBefore };
-
+  const whole = ledger.charsBefore(n) + instructionsChars;
+  const tokensBefore = estimateNextRequest(ledger, instructionsChars);
   // Real usage may show this history is denser than chars/4; estimates of the smaller payloads follow suit.
-  const scale = Math.max(1, tokensBefore / tokensFromChars(wireChars(messages, model) + instructionsChars));
-  const tokensOf = (list: readonly Message[]) => Math.ceil(tokensFromChars(wireChars(list, model) + instructionsChars) * scale);
-
-  const ladder = opts.harder ? HARDER : NORMAL;
+  const scale = Math.max(1, tokensBefore / tokensFromChars(whole));
+  const tokensOf = (chars: number) => Math.ceil(tokensFromChars(chars) * scale);
+  // The newest step: the newest response and what came after it.
+  const tail = Math.max(0, ledger.lastAssistantBefore(n));
+  const tailChars = ledger.charsBefore(n) - ledger.charsBefore(tail);
   const limit = opts.harder ? Math.floor(opts.window * HARDER_SHARE_OF_WINDOW) : opts.window;
-  let out = elide(messages, ladder.elide);
-  let tokens = tokensOf(out);
-  if (opts.harder || tokens > threshold) {
-    out = dropReasoning(out);
-    tokens = tokensOf(out);
-  }
-  // Over the window, eliding every output but the newest few (then the newest two) still beats
-  // dropping whole steps: the prompt cache is lost either way, but elided calls stay on the wire.
-  for (const keepRecent of [ladder.elide.keepRecent, HARDER.elide.keepRecent]) {
-    if (tokens <= limit) break;
-    out = dropReasoning(elide(messages, { keepRecent, step: 1 }));
-    tokens = tokensOf(out);
-  }
-  if (tokens > limit) {
-    const target = Math.min(threshold, limit);
-    const excessChars = Math.ceil(((tokens - target) * 4) / scale);
-    out = dropExchanges(out, messages, { model, excessChars, keepRecent: ladder.keepRecentExchanges, step: ladder.dropStep }).messages;
-    tokens = tokensOf(out);
-  }
+  if (!opts.harder && tokensOf(whole - tailChars) <= threshold && tokensBefore <= limit) return { input: assembleInput(ledger, NO_COMPACTION).items, tokens: tokensBefore };
 
-  const start = activeStart(messages);
-  const originals = new Set(messages.slice(start));
-  const messagesBefore = messages.length - start;
-  let messagesAfter = 0;
-  for (let i = activeStart(out); i < out.length; i++) if (originals.has(out[i]!)) messagesAfter++;
-  const changed = messagesAfter !== messagesBefore || out.length !== messages.length;
+  const calls = ledger.callsBefore(n);
+  const thorough = (target: number): Rung => ({ target, allowance: 0, keepFrom: Math.max(0, calls - 2), thorough: true, keepExchanges: 2 });
+  const rungs = opts.harder
+    ? [thorough(Math.min(threshold, limit))]
+    : [{ target: threshold, allowance: tailChars, keepFrom: ledger.callsBefore(tail), thorough: false, keepExchanges: 4 }, thorough(threshold)];
+  let plan!: WirePlan;
+  let assembled!: ReturnType<typeof assembleInput>;
+  let tokens = 0;
+  for (const rung of rungs) {
+    plan = planFor(ledger, rung, { instructionsChars, scale });
+    assembled = assembleInput(ledger, plan);
+    tokens = tokensOf(assembled.chars + instructionsChars);
+    if (tokens <= limit) break;
+  }
+  const changed = assembled.unchanged !== n || plan.drop > 0;
   return {
-    messages: out,
+    input: assembled.items,
     tokens,
-    ...(changed ? { compaction: { messagesBefore, messagesAfter, tokensBefore, tokensAfter: tokens } } : {}),
+    ...(changed ? { compaction: { messagesBefore: n, messagesAfter: assembled.unchanged, tokensBefore, tokensAfter: tokens } } : {}),
     ...(tokens > limit ? { needsSummary: true } : {}),
   };
+}
+
+/** The least compaction that brings the request within the rung's target, each cut moved in coarse steps. */
+function planFor(ledger: WireLedger, rung: Rung, o: { instructionsChars: number; scale: number }): WirePlan {
+  const n = ledger.entries.length;
+  const targetChars = (rung.target * 4) / o.scale;
+  const over = (chars: number) => chars - rung.allowance - targetChars;
+  const allElided = ledger.savingsBefore(rung.keepFrom);
+  let total = ledger.charsBefore(n) + o.instructionsChars;
+  const dropReasoning = rung.thorough || over(total - allElided) > 0;
+  // Reasoning of every response but the latest: the model's own text and calls already summarise it.
+  if (dropReasoning) total -= ledger.reasoningBefore(Math.max(0, ledger.lastAssistantBefore(n)));
+  const cut = rung.thorough ? rung.keepFrom : steppedCut((c) => ledger.savingsBefore(c), rung.keepFrom, over(total), targetChars * ELIDE_STEP_SHARE);
+  const rest = over(total - allElided);
+  // When not even dropping all is enough (the notes have outgrown the threshold), the drop moves as
+  // the droppable exchanges do, and each move rewrites the note at the front: they grow in groups.
+  let droppable = Math.max(0, ledger.exchanges.length - rung.keepExchanges);
+  if (!rung.thorough && droppable >= DROP_GROUP) droppable -= droppable % DROP_GROUP;
+  // Below what the instructions and tools alone take, no threshold can be held: steps are not lost
+  // chasing it (until the window needs them gone).
+  const reachable = rung.thorough || o.instructionsChars < targetChars;
+  const drop = reachable && cut === rung.keepFrom && rest > 0 ? steppedCut((x) => dropSavings(ledger, x), droppable, rest, targetChars * DROP_STEP_SHARE) : 0;
+  return { cut, dropReasoning, drop };
+}
+
+/**
+ * The smallest count (≤ `max`) whose savings cover `need` rounded up to whole steps, or `max`. As the
+ * history grows, the need grows and the count stays put until the need crosses the next step.
+ */
+function steppedCut(saved: (count: number) => number, max: number, need: number, step: number): number {
+  if (need <= 0) return 0;
+  const goal = Math.ceil(need / Math.max(1, step)) * Math.max(1, step);
+  if (saved(max) < goal) return max;
+  let lo = 0;
+  let hi = max;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (saved(mid) >= goal) hi = mid;
+    else lo = mid + 1;
+  }
+  return lo;
 }

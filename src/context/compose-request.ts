@@ -2,8 +2,10 @@ import type { FunctionTool } from "openai/resources/responses/responses";
 import type { Message } from "../session/messages.ts";
 import type { Compaction } from "../agent/run.ts";
 import type { RequestBody } from "../wire/model-stream.ts";
-import { wireInput, type RequestParams } from "../wire/build-request.ts";
+import { trailerItem, type RequestParams } from "../wire/build-request.ts";
 import { compactForWire } from "./compact.ts";
+import { sized } from "./wire-entry.ts";
+import { createWireLedger, type WireLedger } from "./wire-ledger.ts";
 
 /** Everything besides the history that decides a request's bytes; the session records it per call. */
 export type RequestSpec = {
@@ -16,26 +18,39 @@ export type RequestSpec = {
   trailer?: string;
 };
 
+// Measured as the body's JSON, as the API counts it. The prompt is the same objects request after
+// request (the session's, or a logged snapshot's), so it is measured once per tools array.
+const measuredPrompts = new WeakMap<object, { instructions: string; chars: number }>();
+function promptChars(instructions: string, tools: readonly FunctionTool[]): number {
+  let measured = measuredPrompts.get(tools);
+  if (measured?.instructions !== instructions) {
+    measured = { instructions, chars: JSON.stringify({ instructions, tools }).length };
+    measuredPrompts.set(tools, measured);
+  }
+  return measured.chars;
+}
+
 export type ComposedRequest = { body: RequestBody; tokens: number; compaction?: Compaction; needsSummary?: boolean };
 
 /**
  * History + spec → the exact body sent. The loop transmits through this and `shiro inspect`
- * rebuilds through it, so what inspect prints is what went on the wire.
+ * rebuilds through it, so what inspect prints is what went on the wire. A ledger kept between calls
+ * (one per session) only saves work: the body is the same with a fresh one.
  */
-export function composeRequest(messages: readonly Message[], spec: RequestSpec): ComposedRequest {
-  const compacted = compactForWire(messages, {
-    model: spec.model,
-    threshold: spec.limits.threshold,
-    window: spec.limits.window,
-    harder: spec.harder,
-    instructionsChars: spec.instructions.length + JSON.stringify(spec.tools).length,
-  });
+export function composeRequest(messages: readonly Message[], spec: RequestSpec, ledger: WireLedger = createWireLedger()): ComposedRequest {
+  const trailer = spec.trailer === undefined ? undefined : sized(trailerItem(spec.trailer));
+  const outside = promptChars(spec.instructions, spec.tools) + (trailer?.chars ?? 0);
+  const compacted = compactForWire(
+    messages,
+    { model: spec.model, threshold: spec.limits.threshold, window: spec.limits.window, harder: spec.harder, instructionsChars: outside },
+    ledger,
+  );
   const body = {
     model: spec.model,
     instructions: spec.instructions,
     tools: [...spec.tools],
     ...spec.params,
-    input: wireInput(compacted.messages, { model: spec.model, trailer: spec.trailer }),
+    input: trailer ? [...compacted.input, trailer.item] : compacted.input,
   } as RequestBody;
   return {
     body,

@@ -39,9 +39,17 @@ export function callSubject(args: string): { kind: CallSubjectKind; text: string
   return undefined;
 }
 
-/** `read_file src/a.ts`, `bash \`npm test\``, `grep "TODO"`, or just the tool name. */
-export function describeCall(name: string, args: string): string {
-  const subject = callSubject(args);
+// A call is described by its stub and again by the note that replaces it: its arguments are parsed once.
+const subjects = new WeakMap<object, ReturnType<typeof callSubject>>();
+
+/** `callSubject` of a call (an object the history holds), found once. */
+export function subjectOf(call: { arguments: string }): ReturnType<typeof callSubject> {
+  if (!subjects.has(call)) subjects.set(call, callSubject(call.arguments));
+  return subjects.get(call);
+}
+
+/** `read_file src/a.ts`, `bash \`npm test\``, `grep "TODO"`, or just the tool name, given the call's subject. */
+export function describeSubject(name: string, subject: ReturnType<typeof callSubject>): string {
   if (!subject) return name;
   if (subject.kind === "command") return `${name} \`${subject.text}\``;
   if (subject.kind === "search") return `${name} "${subject.text}"`;

@@ -1,28 +1,16 @@
-import type { AssistantMessage, Message, ToolMessage } from "../session/messages.ts";
-import { messageChars } from "./estimate.ts";
-import { activeStart } from "../wire/serialise-input.ts";
+import type { AssistantMessage, ToolMessage } from "../session/messages.ts";
 import { formatCount } from "../text/format-count.ts";
-import { describeCall, firstLine } from "./describe-call.ts";
 import { plural } from "../text/plural.ts";
-
-export type DropOptions = {
-  model: string;
-  /** Characters the wire payload must lose. */
-  excessChars: number;
-  /** The newest exchanges, never dropped. */
-  keepRecent: number;
-  /** Exchanges go in groups of this many, so consecutive requests share their prefix. */
-  step: number;
-};
-
-export type DropResult = { messages: Message[]; droppedExchanges: number };
-
-/** One response and the results of its calls: dropped together or not at all. */
-type Exchange = { from: number; to: number };
+import { userItem } from "../wire/serialise-input.ts";
+import { describeSubject, firstLine, subjectOf } from "./describe-call.ts";
+import { sized, type SizedItem, type WireEntry } from "./wire-entry.ts";
+import type { WireLedger } from "./wire-ledger.ts";
 
 const NOTE_HEAD = (n: number) =>
   `[shiro: ${plural(n, "earlier step")} left out of this request to fit the context window. ` +
   "Their effects on files and the system remain; do not repeat them unless needed. What they did:";
+// What a note's head and its item framing cost, for the estimate of what dropping saves.
+const NOTE_OVERHEAD = NOTE_HEAD(1).length + 80;
 
 /** One line per call (and per answer) of a dropped exchange, with its outcome, from the original history. */
 export function outcomeLines(assistant: AssistantMessage, tool: ToolMessage | undefined): string[] {
@@ -36,70 +24,105 @@ export function outcomeLines(assistant: AssistantMessage, tool: ToolMessage | un
       : result.isError
         ? `error: ${firstLine(result.output, 100)}`
         : `ok (${formatCount(result.output.length)} chars)${result.output.trim() ? `: ${firstLine(result.output, 60)}` : ""}`;
-    lines.push(`- ${describeCall(p.name, p.arguments)} → ${outcome}`);
+    lines.push(`- ${describeSubject(p.name, subjectOf(p))} → ${outcome}`);
   }
   return lines;
 }
 
-function exchangesOf(messages: readonly Message[], start: number): Exchange[] {
-  const exchanges: Exchange[] = [];
-  for (let i = start; i < messages.length; i++) {
-    const role = messages[i]!.role;
-    if (role === "assistant" && messages[i + 1]?.role === "tool") exchanges.push({ from: i, to: ++i });
-    else if (role === "assistant" || role === "tool") exchanges.push({ from: i, to: i });
+/** An exchange measured for dropping: `last` is its newest entry as measured (a re-measured one is a new object). */
+type Row = { to: number; last: WireEntry; lines: string[] };
+/** Adjacent exchanges [first, first + count): dropped, they share one note (`note` for its first `count`). */
+type Gap = { first: number; count: number; note?: { count: number; item: SizedItem } };
+/** What the oldest exchanges of a ledger would leave behind if dropped, kept while the ledger keeps them. */
+type DropTable = {
+  rows: Row[];
+  gaps: Gap[];
+  /** What dropping exchanges [0, x) saves, roughly (the notes are estimated), and its running maximum. */
+  sums: number[];
+  saved: number[];
+  region?: { drop: number; items: SizedItem[]; unchanged: number; end: number };
+};
+const tables = new WeakMap<WireLedger, DropTable>();
+
+function tableOf(ledger: WireLedger): DropTable {
+  let table = tables.get(ledger);
+  if (!table) {
+    table = { rows: [], gaps: [], sums: [0], saved: [0] };
+    tables.set(ledger, table);
   }
-  return exchanges;
+  // The ledger only ever re-measures its newest entries (or starts over): rows are checked from the newest back.
+  const { exchanges, entries } = ledger;
+  let x = Math.min(table.rows.length, exchanges.length);
+  while (x > 0 && (table.rows[x - 1]!.to !== exchanges[x - 1]!.to || table.rows[x - 1]!.last !== entries[exchanges[x - 1]!.to])) x--;
+  if (x < table.rows.length) {
+    table.rows.length = x;
+    table.sums.length = x + 1;
+    table.saved.length = x + 1;
+    while (table.gaps.length && table.gaps.at(-1)!.first >= x) table.gaps.pop();
+    const last = table.gaps.at(-1);
+    if (last && last.first + last.count > x) last.count = x - last.first;
+    if (table.region && table.region.drop > x) table.region = undefined;
+  }
+  return table;
 }
 
-const exchangeLines = (originals: readonly Message[], x: Exchange): string[] => {
-  const first = originals[x.from]!;
-  if (first.role !== "assistant") return [];
-  const last = originals[x.to]!;
-  return outcomeLines(first, last.role === "tool" ? last : undefined);
-};
+function rowOf(ledger: WireLedger, table: DropTable, x: number): Row {
+  while (table.rows.length <= x) {
+    const i = table.rows.length;
+    const { from, to } = ledger.exchanges[i]!;
+    const first = ledger.entries[from]!.message;
+    const last = ledger.entries[to]!;
+    const lines = first.role === "assistant" ? outcomeLines(first, last.message.role === "tool" ? last.message : undefined) : [];
+    let saved = -lines.reduce((n, line) => n + line.length + 1, 0);
+    for (let k = from; k <= to; k++) saved += ledger.entries[k]!.bareChars;
+    if (i === 0 || ledger.exchanges[i - 1]!.to !== from - 1) {
+      saved -= NOTE_OVERHEAD;
+      table.gaps.push({ first: i, count: 1 });
+    } else table.gaps.at(-1)!.count++;
+    table.rows.push({ to, last, lines });
+    table.sums.push(table.sums[i]! + saved);
+    table.saved.push(Math.max(table.saved[i]!, table.sums[i + 1]!));
+  }
+  return table.rows[x]!;
+}
+
+/** What dropping the oldest `x` exchanges saves, at least as much as any fewer would (non-decreasing in x). */
+export function dropSavings(ledger: WireLedger, x: number): number {
+  const table = tableOf(ledger);
+  if (x > 0) rowOf(ledger, table, x - 1);
+  return table.saved[x]!;
+}
+
+/** The note in place of a gap's first `count` exchanges, listing every call they made with its outcome. */
+function noteOf(table: DropTable, gap: Gap, count: number): SizedItem {
+  if (gap.note?.count !== count) {
+    const lines = table.rows.slice(gap.first, gap.first + count).flatMap((row) => row.lines);
+    gap.note = { count, item: sized(userItem(`${NOTE_HEAD(count)}\n${lines.join("\n")}]`)) };
+  }
+  return gap.note.item;
+}
 
 /**
- * Drops whole oldest exchanges until the payload has lost `excessChars`, leaving in each gap a
- * note that lists every dropped call with its outcome. User messages (the task first of all),
- * compaction markers and the newest `keepRecent` exchanges always stay. `originals` is the
- * unelided history at the same indices, so outcomes are told from real outputs.
+ * The wire from the active start to the end of the oldest `drop` exchanges: the user messages and
+ * markers among them, and in each gap a note listing every dropped call with its outcome, told from
+ * the real outputs. `unchanged` counts the messages kept as they were. Each gap's note is made once.
  */
-export function dropExchanges(messages: readonly Message[], originals: readonly Message[], opts: DropOptions): DropResult {
-  const droppable = exchangesOf(messages, activeStart(messages)).slice(0, -opts.keepRecent || undefined);
-  let count = 0;
-  let removed = 0;
-  while (count < droppable.length && removed < opts.excessChars) {
-    const x = droppable[count++]!;
-    for (let i = x.from; i <= x.to; i++) removed += messageChars(messages[i]!, opts.model);
-    for (const line of exchangeLines(originals, x)) removed -= line.length + 1;
-    if (count === 1 || droppable[count - 2]!.to !== x.from - 1) removed -= NOTE_HEAD(1).length + 80;
+export function droppedRegion(ledger: WireLedger, drop: number): { items: SizedItem[]; unchanged: number; end: number } {
+  const table = tableOf(ledger);
+  if (table.region?.drop === drop) return table.region;
+  rowOf(ledger, table, drop - 1);
+  const { exchanges, entries } = ledger;
+  const items: SizedItem[] = [];
+  let unchanged = 0;
+  let k = 0;
+  for (const gap of table.gaps) {
+    if (gap.first >= drop) break;
+    // A user message or the marker: every response in the region is in an exchange.
+    for (; k < exchanges[gap.first]!.from; k++, unchanged++) items.push(entries[k]!.slots[0]!);
+    const count = Math.min(gap.count, drop - gap.first);
+    items.push(noteOf(table, gap, count));
+    k = exchanges[gap.first + count - 1]!.to + 1;
   }
-  if (removed < opts.excessChars || count === 0) count = droppable.length;
-  else count = Math.min(droppable.length, Math.ceil(count / opts.step) * opts.step);
-  if (count === 0) return { messages: messages.slice(), droppedExchanges: 0 };
-
-  const dropped = droppable.slice(0, count);
-  const out: Message[] = [];
-  let gap: string[] = [];
-  let gapSteps = 0;
-  const flush = () => {
-    if (gapSteps) out.push({ role: "user", text: `${NOTE_HEAD(gapSteps)}\n${gap.join("\n")}]` });
-    gap = [];
-    gapSteps = 0;
-  };
-  let next = 0;
-  for (let i = 0; i < messages.length; i++) {
-    const x = dropped[next];
-    if (x && i === x.from) {
-      gap.push(...exchangeLines(originals, x));
-      gapSteps++;
-      next++;
-      i = x.to;
-      continue;
-    }
-    flush();
-    out.push(messages[i]!);
-  }
-  flush();
-  return { messages: out, droppedExchanges: count };
+  table.region = { drop, items, unchanged, end: k };
+  return table.region;
 }

@@ -2,6 +2,7 @@ import type { BuildRequest } from "../agent/run.ts";
 import { composeRequest, type ComposedRequest } from "../context/compose-request.ts";
 import { learnWindow, thresholdInForce, windowFor } from "../context/windows.ts";
 import { todoTrailer } from "../context/todo-trailer.ts";
+import type { WireLedger } from "../context/wire-ledger.ts";
 import type { CompactionMessage } from "../session/messages.ts";
 import { snapshotKey } from "../store/call-log.ts";
 import type { LiveSession } from "../store/live-session.ts";
@@ -19,6 +20,8 @@ export type RequestDeps = {
   /** A model-written summary of the history on the wire, or null when it failed. */
   summarise: (signal: AbortSignal) => Promise<CompactionMessage | null>;
   warn: (line: string) => void;
+  /** What was measured for the previous request, reused for the next. */
+  ledger: WireLedger;
 };
 
 /** The window in force: one learned from an overflow (for this model) wins over the configured or known one. */
@@ -35,6 +38,12 @@ export function limitsOf(session: LiveSession, configured: { compactAt?: number;
  */
 export function createRequestBuilder(deps: RequestDeps) {
   let lastSentTokens = 0;
+  // The prompt is the same object request after request: hashed once, not every step.
+  let snapshot = { instructions: "", tools: [] as readonly unknown[], key: "" };
+  const keyOf = (instructions: string, tools: readonly unknown[]) => {
+    if (instructions !== snapshot.instructions || tools !== snapshot.tools) snapshot = { instructions, tools, key: snapshotKey(instructions, tools) };
+    return snapshot.key;
+  };
   return (signal: AbortSignal): BuildRequest => {
     // A summary that failed is not asked for again in the same turn (each attempt is a model call).
     let summaryFailed = false;
@@ -61,14 +70,14 @@ export function createRequestBuilder(deps: RequestDeps) {
         harder,
         trailer: trailer || undefined,
       };
-      let composed = composeRequest(messages, spec);
+      let composed = composeRequest(messages, spec, deps.ledger);
       if (composed.needsSummary && !summaryFailed) {
-        const summarised = await summaryFallback(composed, signal, () => composeRequest(messages, spec));
+        const summarised = await summaryFallback(composed, signal, () => composeRequest(messages, spec, deps.ledger));
         summaryFailed = summarised === composed;
         composed = summarised;
       }
       if (!harder) lastSentTokens = composed.tokens;
-      const key = snapshotKey(spec.instructions, spec.tools);
+      const key = keyOf(spec.instructions, spec.tools);
       session.append(
         ...(Object.hasOwn(session.state.callLog.snapshots, key) ? [] : [{ type: "prompt" as const, key, instructions: spec.instructions, tools: [...spec.tools] }]),
         {

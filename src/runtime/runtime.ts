@@ -6,6 +6,7 @@ import { run } from "../agent/run.ts";
 import type { Authorize } from "../agent/run-tool-call.ts";
 import { contextMeter, type ContextMeter } from "../context/context-meter.ts";
 import { estimateNextRequest } from "../context/estimate.ts";
+import { createWireLedger } from "../context/wire-ledger.ts";
 import { acceptSummary, buildSummaryRequestText } from "../context/summary.ts";
 import type { SandboxLevel } from "../sandbox/sandbox-mode.ts";
 import { factEvent } from "../session/fact-event.ts";
@@ -93,7 +94,8 @@ export function createRuntime(opts: RuntimeOptions): Runtime {
 
   const summarise = async (focus: string | undefined, signal: AbortSignal) =>
     acceptSummary((await runtime.ask(buildSummaryRequestText(live.state.messages, focus), signal)) ?? undefined);
-  const requests = createRequestBuilder({ session: () => live, prompt: () => runtime.prompt, config, summarise: (signal) => summarise(undefined, signal), warn });
+  const ledger = createWireLedger();
+  const requests = createRequestBuilder({ session: () => live, prompt: () => runtime.prompt, config, summarise: (signal) => summarise(undefined, signal), warn, ledger });
   const switchTo = async (next: LiveSession) => {
     live.close();
     live = next;
@@ -179,7 +181,7 @@ export function createRuntime(opts: RuntimeOptions): Runtime {
     },
     contextUse() {
       const { threshold } = limitsOf(live, config);
-      const tokens = estimateNextRequest(live.state.messages, { model: live.state.model, instructionsChars: runtime.prompt.instructions.length });
+      const tokens = estimateNextRequest(ledger.sync(live.state.messages, live.state.model), runtime.prompt.instructions.length);
       return { ...contextMeter(tokens, threshold), tokens, threshold };
     },
     costOf: (usage) => costUsd(live.state.model, usage),

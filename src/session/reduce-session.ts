@@ -168,10 +168,15 @@ function closeTurn(s: SessionState) {
   s.started.clear();
 }
 
-/** The state of a whole log. Throws SessionLogError for an impossible history, or when there is no line at all. */
-export function reduceSession(events: Iterable<SessionEvent>): SessionState {
+export type SessionReducer = ReturnType<typeof createSessionReducer>;
+
+/** A reducer that has applied a whole log, to go on from. Throws SessionLogError for an impossible history, or when there is no line at all. */
+export function reducerOf(events: Iterable<SessionEvent>): SessionReducer & { state: SessionState } {
   const reducer = createSessionReducer();
   for (const event of events) reducer.apply(event);
   if (!reducer.state) throw new SessionLogError(1, "the log is empty");
-  return reducer.state;
+  return reducer as SessionReducer & { state: SessionState };
 }
+
+/** The state of a whole log (see `reducerOf`). */
+export const reduceSession = (events: Iterable<SessionEvent>): SessionState => reducerOf(events).state;

@@ -1,7 +1,7 @@
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import type { HeldLock } from "./file-lock.ts";
-import { createSessionReducer, type SessionState } from "../session/reduce-session.ts";
+import { createSessionReducer, type SessionReducer, type SessionState } from "../session/reduce-session.ts";
 import { openLogWriter, type LogWriter } from "../session/session-log.ts";
 import { LOG_VERSION, type SessionEvent } from "../session/session-event.ts";
 
@@ -22,8 +22,8 @@ export type LiveSession = {
 
 export type LiveSessionOptions = {
   path: string;
-  /** The events already on disk (a resumed log), applied without writing. */
-  existing?: readonly SessionEvent[];
+  /** The log already on disk (a resumed session), reduced as it was read: it goes on from there. */
+  existing?: SessionReducer;
   /** A new session: its first line, written with the first append. */
   first?: SessionEvent;
   /** A torn last line lies past this many bytes: cut off before appending. */
@@ -33,8 +33,7 @@ export type LiveSessionOptions = {
 };
 
 export function liveSession(opts: LiveSessionOptions): LiveSession {
-  const reducer = createSessionReducer();
-  for (const event of opts.existing ?? []) reducer.apply(event);
+  const reducer = opts.existing ?? createSessionReducer();
   let unwritten: SessionEvent[] = opts.first ? [opts.first] : [];
   if (opts.first) reducer.apply(opts.first);
   let writer: LogWriter | undefined;

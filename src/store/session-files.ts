@@ -1,7 +1,7 @@
 import { readdir, rename } from "node:fs/promises";
 import { join } from "node:path";
 import { eventsFromV1 } from "./convert-v1.ts";
-import { reduceSession, SessionLogError, type SessionState } from "../session/reduce-session.ts";
+import { reducerOf, SessionLogError, type SessionReducer, type SessionState } from "../session/reduce-session.ts";
 import type { SessionEvent } from "../session/session-event.ts";
 import { parseLog } from "../session/session-log.ts";
 import { atomicWrite } from "./atomic-write.ts";
@@ -13,7 +13,7 @@ export const logPath = (dir: string, id: string) => join(dir, `${id}.jsonl`);
 const legacyPath = (dir: string, id: string) => join(dir, `${id}.json`);
 
 export type ReadLog =
-  | { ok: true; events: SessionEvent[]; state: SessionState; goodBytes?: number; warnings: string[]; legacy: boolean }
+  | { ok: true; events: SessionEvent[]; state: SessionState; reducer: SessionReducer; goodBytes?: number; warnings: string[]; legacy: boolean }
   | { ok: false; kind: "missing" | "corrupt"; message: string };
 
 /** The session ids in `dir`: logs, and schema-1 files not yet converted. */
@@ -47,10 +47,11 @@ export async function readSessionLog(dir: string, id: string): Promise<ReadLog> 
     const parsed = parseLog(text.text);
     // Created but not yet (or never) written whole: there is no session to read yet.
     if (parsed.events.length === 0) return { ok: false, kind: "missing", message: `session ${id} has no complete line yet` };
-    const state = reduceSession(parsed.events);
+    const reducer = reducerOf(parsed.events);
+    const { state } = reducer;
     if (state.id !== id) return { ok: false, kind: "corrupt", message: `${path} holds session ${state.id}, not ${id}` };
     const warnings = parsed.tornLine ? [`the last line of session ${id} was cut short (shiro was stopped mid-write) and is dropped`] : [];
-    return { ok: true, events: parsed.events, state, ...(parsed.tornLine ? { goodBytes: parsed.goodBytes } : {}), warnings, legacy: false };
+    return { ok: true, events: parsed.events, state, reducer, ...(parsed.tornLine ? { goodBytes: parsed.goodBytes } : {}), warnings, legacy: false };
   } catch (err) {
     if (err instanceof SessionLogError) return { ok: false, kind: "corrupt", message: `session ${id} cannot be read (${path} ${err.message})` };
     throw err;
@@ -66,7 +67,8 @@ async function readLegacy(dir: string, id: string): Promise<ReadLog> {
   if (!parsed.ok) return { ok: false, kind: "corrupt", message: parsed.message };
   const events = eventsFromV1(parsed.value);
   try {
-    return { ok: true, events, state: reduceSession(events), warnings: [], legacy: true };
+    const reducer = reducerOf(events);
+    return { ok: true, events, state: reducer.state, reducer, warnings: [], legacy: true };
   } catch (err) {
     if (err instanceof SessionLogError) return { ok: false, kind: "corrupt", message: `${path} cannot be converted (${err.message})` };
     throw err;

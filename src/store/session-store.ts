@@ -34,8 +34,8 @@ export type SessionStore = {
   read(id: string): Promise<ReadLog>;
   /** This folder's answered sessions, newest first; every folder's with `all`. */
   list(opts: { cwd: string; all?: boolean }): Promise<Listed>;
-  /** The newest answered session of this folder that can be opened; unreadable ones are skipped with a warning. */
-  newestFor(cwd: string): Promise<{ id?: string; warnings: string[] }>;
+  /** Opens the newest answered session of this folder that can be opened (`-c`); unreadable ones are skipped with a warning. */
+  openNewest(cwd: string, warn: (line: string) => void): Promise<LiveSession | undefined>;
   /** By full id or unique prefix (case-insensitive), answered or not. */
   resolvePrefix(prefix: string): Promise<Resolution>;
   /** Updates the session's listing entry; at the end of each turn. */
@@ -69,7 +69,7 @@ export function createSessionStore(dir: string): SessionStore {
       read.warnings.forEach(warn);
       if (read.legacy && held.held) await convertLegacy(dir, id, read.events);
       let session: LiveSession;
-      if (held.held) session = liveSession({ path, existing: read.events, ...(read.goodBytes !== undefined ? { goodBytes: read.goodBytes } : {}), held });
+      if (held.held) session = liveSession({ path, existing: read.reducer, ...(read.goodBytes !== undefined ? { goodBytes: read.goodBytes } : {}), held });
       else {
         // Two shiros appending to one log would interleave two histories: this one takes a copy.
         const fork = Bun.randomUUIDv7();
@@ -92,14 +92,16 @@ export function createSessionStore(dir: string): SessionStore {
       return { sessions: read.entries.filter((e) => e.answered !== false), unanswered: read.entries.filter((e) => e.answered === false), warnings: read.warnings };
     },
 
-    async newestFor(cwd) {
+    async openNewest(cwd, warn) {
       const { sessions, warnings } = await store.list({ cwd });
+      warnings.forEach(warn);
+      // Opened, not read first to see whether it can be: a long log is read once.
       for (const meta of sessions) {
-        const read = await readSessionLog(dir, meta.id);
-        if (read.ok) return { id: meta.id, warnings };
-        warnings.push(`skipping session ${meta.id}: ${read.message}`);
+        const opened = await store.open(meta.id, warn);
+        if (opened.ok) return opened.session;
+        warn(`skipping session ${meta.id}: ${opened.error.message}`);
       }
-      return { warnings };
+      return undefined;
     },
 
     async resolvePrefix(prefix) {

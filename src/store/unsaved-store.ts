@@ -18,7 +18,7 @@ export function createUnsavedStore(): SessionStore {
     open: async () => ({ ok: false, error: { kind: "missing", message: NONE } }),
     read: async () => ({ ok: false, kind: "missing", message: NONE }),
     list: async () => ({ sessions: [], unanswered: [], warnings: [] }),
-    newestFor: async () => ({ warnings: [] }),
+    openNewest: async () => undefined,
     resolvePrefix: async (prefix) => ({ kind: "none", prefix }),
     remember: async () => {},
   };

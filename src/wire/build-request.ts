@@ -47,12 +47,13 @@ export function requestParams(opts: Pick<BuildRequestBodyOptions, "model" | "ses
   };
 }
 
+/** The per-step context sent after the history. */
+export const trailerItem = (trailer: string): ResponseInputItem => ({ type: "message", role: "developer", content: [{ type: "input_text", text: trailer }] });
+
 /** The history as input items, with the per-step trailer (if any) after it. */
 export function wireInput(messages: readonly Message[], opts: { model: string; trailer?: string }): ResponseInputItem[] {
   const input = serialiseInput(messages, { model: opts.model });
-  if (opts.trailer !== undefined) {
-    input.push({ type: "message", role: "developer", content: [{ type: "input_text", text: opts.trailer }] });
-  }
+  if (opts.trailer !== undefined) input.push(trailerItem(opts.trailer));
   return input;
 }
 

@@ -5,7 +5,6 @@ export { INTERRUPTED_OUTPUT };
 
 export type SerialiseOptions = { model: string };
 
-
 export const summaryPreamble = (summary: string) =>
   `Summary of the conversation so far (earlier messages were compacted into it):\n\n${summary}`;
 
@@ -16,6 +15,12 @@ export function activeStart(messages: readonly Message[]): number {
 }
 
 /**
+ * One input item of an assistant message, with what it came from: `call` is the index, among the
+ * message's calls, of the call a `function_call` or `function_call_output` belongs to.
+ */
+export type InputSlot = { item: ResponseInputItem; kind: "reasoning" | "text" | "call" | "output"; call?: number; result?: ToolResult };
+
+/**
  * Session messages → Responses `input` items, for stateless mode: no provider ids ever go on the
  * wire, reasoning is replayed only to the model that made it and only when the item it produced
  * follows, every call gets exactly one output (calls of a response first, then outputs in call order).
@@ -24,34 +29,32 @@ export function serialiseInput(messages: readonly Message[], opts: SerialiseOpti
   const items: ResponseInputItem[] = [];
   for (let i = activeStart(messages); i < messages.length; i++) {
     const m = messages[i]!;
-    switch (m.role) {
-      case "compaction":
-        items.push(userItem(summaryPreamble(m.summary)));
-        break;
-      case "user":
-        items.push(userItem(m.text));
-        break;
-      case "assistant": {
-        const next = messages[i + 1];
-        pushAssistant(items, m, opts.model, next?.role === "tool" ? next.results : []);
-        break;
-      }
-      case "tool":
-        break; // emitted with the assistant message that made the calls
-    }
+    if (m.role === "assistant") for (const slot of assistantSlots(m, opts.model, resultsAfter(messages, i))) items.push(slot.item);
+    else if (m.role !== "tool") items.push(userItem(m.role === "user" ? m.text : summaryPreamble(m.summary))); // tool results go with their calls
   }
   return items;
 }
 
-const userItem = (text: string): ResponseInputItem => ({
+/** The results that answer the calls of the assistant message at `i` (the tool message right after it). */
+export function resultsAfter(messages: readonly Message[], i: number): readonly ToolResult[] {
+  const next = messages[i + 1];
+  return next?.role === "tool" ? next.results : [];
+}
+
+export const userItem = (text: string): ResponseInputItem => ({
   type: "message",
   role: "user",
   content: [{ type: "input_text", text }],
 });
 
-function pushAssistant(items: ResponseInputItem[], m: AssistantMessage, model: string, results: readonly ToolResult[]) {
+export const callItem = (callId: string, name: string, args: string): ResponseInputItem => ({ type: "function_call", call_id: callId, name, arguments: args });
+export const outputItem = (callId: string, output: string): ResponseInputItem => ({ type: "function_call_output", call_id: callId, output });
+
+/** The items one response adds to the input, in wire order. */
+export function assistantSlots(m: AssistantMessage, model: string, results: readonly ToolResult[]): InputSlot[] {
+  const slots: InputSlot[] = [];
   const parts = m.parts;
-  const callIds: string[] = [];
+  const calls: { callId: string }[] = [];
   for (let p = 0; p < parts.length; p++) {
     const part = parts[p]!;
     if (part.type === "reasoning") {
@@ -60,25 +63,23 @@ function pushAssistant(items: ResponseInputItem[], m: AssistantMessage, model: s
       const next = parts[p + 1];
       const producesNext = next !== undefined && (next.type === "tool-call" || (next.type === "text" && next.text !== ""));
       if (part.encrypted && sameModel(m.model, model) && producesNext) {
-        items.push({
-          type: "reasoning",
-          summary: part.summary.map((text) => ({ type: "summary_text", text })),
-          encrypted_content: part.encrypted,
-        } as ResponseInputItem);
+        const item = { type: "reasoning", summary: part.summary.map((text) => ({ type: "summary_text", text })), encrypted_content: part.encrypted } as ResponseInputItem;
+        slots.push({ item, kind: "reasoning" });
       }
     } else if (part.type === "text") {
       // phase goes back as it came: later models read it to tell commentary from answers.
       if (part.text !== "")
-        items.push({ type: "message", role: "assistant", content: [{ type: "output_text", text: part.text }], ...(part.phase ? { phase: part.phase } : {}) } as ResponseInputItem);
+        slots.push({ item: { type: "message", role: "assistant", content: [{ type: "output_text", text: part.text }], ...(part.phase ? { phase: part.phase } : {}) } as ResponseInputItem, kind: "text" });
     } else {
-      callIds.push(part.callId);
-      items.push({ type: "function_call", call_id: part.callId, name: part.name, arguments: part.arguments });
+      slots.push({ item: callItem(part.callId, part.name, part.arguments), kind: "call", call: calls.length });
+      calls.push(part);
     }
   }
-  for (const callId of callIds) {
+  calls.forEach(({ callId }, call) => {
     const result = results.find((r) => r.callId === callId);
-    items.push({ type: "function_call_output", call_id: callId, output: result ? result.output : INTERRUPTED_OUTPUT });
-  }
+    slots.push({ item: outputItem(callId, result ? result.output : INTERRUPTED_OUTPUT), kind: "output", call, ...(result ? { result } : {}) });
+  });
+  return slots;
 }
 
 /**

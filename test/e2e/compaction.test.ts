@@ -9,8 +9,8 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { runShiro, tempDir } from "../support/run-shiro.ts";
 import { startStrictServer, type RecordedRequest, type StrictServer } from "../support/strict-server.ts";
-import { firstUserText, visibleOutputs } from "../support/scripts.ts";
-import { estimateInputTokens } from "../support/prompt-tokens.ts";
+import { firstUserText, sequenceModel, visibleOutputs } from "../support/scripts.ts";
+import { estimateInputTokens, estimateTokens } from "../support/prompt-tokens.ts";
 import { cachedShares, CODEWORD, codewordIn, LONG_JOB, longJobPrompt, readingModel, readingProject as project, task } from "../support/long-job.ts";
 import type { ScriptedModel } from "../support/turn.ts";
 
@@ -31,6 +31,7 @@ const goodSummary = (request: string) =>
 const WINDOW = 16_000;
 let server: StrictServer;
 let inStream: StrictServer;
+let early: StrictServer;
 beforeAll(async () => {
   const models = {
     "gpt-5": readingModel("f", 4),
@@ -41,16 +42,26 @@ beforeAll(async () => {
   };
   server = await startStrictServer({ models, windows: { "gpt-5-small": WINDOW, "gpt-5-nosum": 8_000 } });
   inStream = await startStrictServer({ models, windows: { "gpt-5-small": WINDOW }, contextErrorInStream: true });
+  const reads = ["small0.txt", "small1.txt", ...Array.from({ length: 14 }, (_, i) => `big${i}.txt`)].map((path) => ({ name: "read_file", arguments: { path } }));
+  early = await startStrictServer({ models: { "gpt-5-early": sequenceModel(reads, (input) => `read ${visibleOutputs(input).length} files; codeword ${codewordIn(firstUserText(input))}`) } });
 });
 afterAll(async () => {
   await server.stop();
   await inStream.stop();
+  await early.stop();
 });
 
 const jsonLines = (stdout: string): any[] => stdout.trim().split("\n").map((l) => JSON.parse(l));
 const ofType = (q: RecordedRequest, type: string): any[] => q.body.input.filter((i: any) => i.type === type);
 const elided = (q: RecordedRequest) => ofType(q, "function_call_output").filter((o) => /^\[output of read_file \S+ elided: /.test(o.output)).length;
 const overWindow = (q: RecordedRequest, window: number) => estimateInputTokens(q.body) > window;
+/** What the newest step adds to a request: the newest response's items (reasoning, text, calls) and the outputs of its calls. */
+function newestStepTokens(input: any[]): number {
+  let i = input.length;
+  while (i > 0 && input[i - 1].type === "function_call_output") i--;
+  while (i > 0 && (input[i - 1].type === "function_call" || input[i - 1].type === "reasoning" || input[i - 1].role === "assistant")) i--;
+  return i === 0 ? 0 : estimateTokens(JSON.stringify(input.slice(i)));
+}
 
 /**
  * Every request carries the task first and every call made before it, each once and paired with
@@ -87,9 +98,10 @@ describe("compaction end to end (binary ↔ strict server)", () => {
     for (const q of reqs.slice(1)) expect(q.body.input[q.body.input.findIndex((i: any) => i.type === "reasoning") + 1].type).toBe("function_call");
     // One notice per turn, with a `compacted` event, said before the first compacted request goes out.
     const compacted = lines.filter((l) => l.type === "compacted");
-    expect(compacted).toEqual([{ type: "compacted", messagesBefore: 5, messagesAfter: 4, tokensBefore: expect.any(Number), tokensAfter: expect.any(Number) }]);
+    // The threshold is crossed at once: the first output is elided too, its call kept (5 messages, 3 unchanged).
+    expect(compacted).toEqual([{ type: "compacted", messagesBefore: 5, messagesAfter: 3, tokensBefore: expect.any(Number), tokensAfter: expect.any(Number) }]);
     expect(compacted[0].tokensAfter).toBeLessThan(compacted[0].tokensBefore);
-    expect(lines.filter((l) => l.type === "notice").map((l) => l.text)).toEqual(["context compacted: 5 messages pruned to 4 on the wire"]);
+    expect(lines.filter((l) => l.type === "notice").map((l) => l.text)).toEqual(["context compacted: 5 messages pruned to 3 on the wire"]);
     const at = lines.indexOf(compacted[0]);
     expect(lines.slice(0, at).filter((l) => l.type === "tool-call")).toHaveLength(2);
     expect(lines.slice(at).filter((l) => l.type === "tool-call")).toHaveLength(2);
@@ -139,11 +151,37 @@ describe("compaction end to end (binary ↔ strict server)", () => {
     expect(reqs).toHaveLength(41);
     expect(reqs.every((q) => q.status === 200)).toBe(true);
     expectWholeHistory(reqs, prompt);
-    // The cut moved more than once (16 outputs elided at 24 calls, 32 at 40), and never more than 8 calls back.
-    expect(new Set(reqs.map(elided))).toEqual(new Set([0, 16, 32]));
+    // The threshold held (plus the newest step) and the cut moved a few times, never back, each time by
+    // about half the threshold's worth of outputs.
+    for (const q of reqs) expect(estimateInputTokens(q.body)).toBeLessThanOrEqual(LONG_JOB.compactAt + newestStepTokens(q.body.input) + 10);
+    const cuts = reqs.map(elided);
+    expect(cuts).toEqual([...cuts].sort((a, b) => a - b));
+    const moves = cuts.filter((c, i) => i > 0 && c !== cuts[i - 1]);
+    expect(moves.length).toBeGreaterThanOrEqual(3);
+    expect(moves.length).toBeLessThanOrEqual(6);
     const shares = cachedShares(reqs);
     const mean = shares.reduce((a, b) => a + b, 0) / shares.length;
     expect(mean).toBeGreaterThanOrEqual(0.8);
+  });
+
+  test("--compact-at holds from the first calls: a job whose outputs cross it from the third call on never sends more than the threshold plus one step", async () => {
+    // Two small reads, then 14 reads of 8,000 chars (~2,000 tokens each) against 4,000 tokens, of which
+    // the instructions and tools take ~2,700: before, nothing could be elided until 24 calls existed.
+    const cwd = tempDir("compact-early");
+    writeFileSync(join(cwd, "small0.txt"), "tiny\n");
+    writeFileSync(join(cwd, "small1.txt"), "tiny too\n");
+    for (let i = 0; i < 14; i++) writeFileSync(join(cwd, `big${i}.txt`), `big${i}: ${"the quick brown fox jumps over the lazy dog ".repeat(10)}\n`.repeat(18).slice(0, 8_000));
+    const before = early.requests.length;
+    const prompt = task("Read the files one by one.");
+    const r = await runShiro(["-p", "--yolo", "-m", "gpt-5-early", "--compact-at", "4000", prompt], { cwd, env: { OPENAI_BASE_URL: early.url } });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe(`read 16 files; codeword ${CODEWORD}\n`);
+    const reqs = early.requests.slice(before);
+    expect(reqs).toHaveLength(17);
+    expectWholeHistory(reqs, prompt);
+    expect(reqs.map((q) => (q.body.input.filter((i: any) => i.type === "function_call_output").at(-1)?.output ?? "").length > 4_000)).toEqual([false, false, false, ...Array(14).fill(true)]);
+    for (const q of reqs) expect(estimateInputTokens(q.body)).toBeLessThanOrEqual(4_000 + newestStepTokens(q.body.input) + 10);
+    expect(elided(reqs.at(-1)!)).toBeGreaterThan(10);
   });
 
   test("when even dropping old steps cannot fit the window, it continues from a summary automatically", async () => {

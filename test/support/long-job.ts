@@ -32,5 +32,5 @@ export function cachedShares(reqs: readonly RecordedRequest[]): number[] {
   return reqs.slice(1).map((q, k) => cachedTokens(promptKey(reqs[k]!.body), promptKey(q.body)) / estimateInputTokens(q.body));
 }
 
-export const LONG_JOB = { prefix: "long", files: 40, chars: 4_000, compactAt: 6_000, model: "gpt-5-long" } as const;
+export const LONG_JOB = { prefix: "long", files: 40, chars: 4_000, compactAt: 20_000, model: "gpt-5-long" } as const;
 export const longJobPrompt = () => task(`Read ${LONG_JOB.prefix}0.txt to ${LONG_JOB.prefix}${LONG_JOB.files - 1}.txt one by one.`);

@@ -107,3 +107,16 @@ export const shellModel: ScriptedModel = ({ input }) => {
   const output = String(last.output);
   return { text: `The command printed ${output.split("\n").length} lines; the last one: ${output.trim().split("\n").at(-1)}` };
 };
+
+/** Calls made so far: those on the wire and those a compaction note lists as left out. */
+const callsMade = (input: any[]) =>
+  input.filter((item) => item?.type === "function_call").length +
+  userTexts(input).filter((t) => t.startsWith("[shiro: ")).reduce((n, t) => n + t.split("\n").filter((l) => l.startsWith("- ") && !l.startsWith("- said: ")).length, 0);
+
+/** Makes `n` calls, one per step (`call(i)` for the i-th), then answers: a job of n + 1 model calls, however long. */
+export const callingModel =
+  (n: number, call: (i: number) => PlannedCall, finalText = "done"): ScriptedModel =>
+  ({ input }) => {
+    const made = callsMade(input);
+    return made < n ? { reasoning: ["**Next step**\n\nOne more call."], calls: [call(made)] } : { text: finalText };
+  };

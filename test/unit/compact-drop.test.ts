@@ -1,12 +1,13 @@
 import { describe, expect, test } from "bun:test";
 import type { Message } from "../../src/session/messages.ts";
-import { dropExchanges } from "../../src/context/drop-exchanges.ts";
-import { dropReasoning } from "../../src/context/drop-reasoning.ts";
+import { compactForWire, type CompactOptions } from "../../src/context/compact.ts";
 import { serialiseInput } from "../../src/wire/serialise-input.ts";
 import { checkInput, sealReasoning } from "../support/check-input.ts";
 import { exchange, history } from "../support/history-builders.ts";
 
 type Item = Record<string, any>;
+const compact = (h: readonly Message[], o: Partial<CompactOptions>) =>
+  compactForWire(h, { model: "gpt-5", threshold: 120_000, window: 400_000, harder: false, instructionsChars: 0, ...o }).input as Item[];
 
 describe("step 3: drop whole oldest exchanges", () => {
   const h: Message[] = [
@@ -28,35 +29,46 @@ describe("step 3: drop whole oldest exchanges", () => {
   ];
 
   test("everything droppable goes, but never a user message, and never a call apart from its result", () => {
-    const { messages, droppedExchanges } = dropExchanges(h, h, { model: "gpt-5", excessChars: 1e9, keepRecent: 1, step: 1 });
-    expect(droppedExchanges).toBe(3);
-    const input = serialiseInput(messages, { model: "gpt-5" }) as Item[];
+    // After an overflow with a tiny window: only the newest two exchanges are kept.
+    const input = compact(h, { threshold: 10, window: 100, harder: true });
     expect(checkInput({ model: "gpt-5", input })).toBeNull();
     const texts = input.filter((i) => i.type === "message").map((i) => i.content[0].text as string);
     expect(texts[0]).toBe("THE TASK");
     expect(texts).toContain("go on");
-    expect(input.filter((i) => i.type === "function_call").map((i) => i.call_id)).toEqual(["call_5"]);
+    expect(input.filter((i) => i.type === "function_call").map((i) => i.call_id)).toEqual(["call_4", "call_5"]);
     expect(texts[1]).toBe(
       "[shiro: 1 earlier step left out of this request to fit the context window. Their effects on files and the system remain; do not repeat them unless needed. What they did:\n" +
         '- said: "Reading both files."\n- read_file a.ts → interrupted, not re-run\n- bash `ls` → ok (9 chars): a.ts]',
     );
-    expect(texts[3]).toContain('- grep "x" → interrupted, not re-run\n- read_file src/f4.ts → ok (');
+    expect(texts[3]).toBe(
+      "[shiro: 1 earlier step left out of this request to fit the context window. Their effects on files and the system remain; do not repeat them unless needed. What they did:\n" +
+        '- grep "x" → interrupted, not re-run]',
+    );
   });
 
-  test("only as much as needed, rounded up to whole steps, oldest first", () => {
-    const long = history("task", 20);
-    const { messages, droppedExchanges } = dropExchanges(long, long, { model: "gpt-5", excessChars: 1, keepRecent: 4, step: 8 });
-    expect(droppedExchanges).toBe(8);
-    const calls = (serialiseInput(messages, { model: "gpt-5" }) as Item[]).filter((i) => i.type === "function_call");
-    expect(calls[0]!.call_id).toBe("call_9");
+  test("only as much as needed, in steps of an eighth of the threshold, oldest first, and the drop moves only by such steps", () => {
+    const long: Message[] = [{ role: "user", text: "task" }];
+    const firstOnWire: number[] = [];
+    for (let n = 1; n <= 400; n++) {
+      long.push(...exchange(n, { output: "x".repeat(1_000) }));
+      const input = compact(long, { threshold: 8_000 });
+      expect(checkInput({ model: "gpt-5", input })).toBeNull();
+      firstOnWire.push(Number(input.find((i) => i.type === "function_call")!.call_id.slice(5)));
+    }
+    expect(firstOnWire).toEqual([...firstOnWire].sort((a, b) => a - b));
+    const moves = firstOnWire.filter((first, i) => i > 0 && first !== firstOnWire[i - 1]!);
+    // Calls and stubs alone outgrow 8,000 tokens at ~130 exchanges: then the drop moves about every 16
+    // exchanges; from ~270 on, the notes alone outgrow it, and the drop moves by groups of 16.
+    expect(moves.length).toBeGreaterThan(10);
+    expect(moves.length).toBeLessThan(25);
+    expect(firstOnWire.at(-1)).toBeGreaterThan(100);
   });
 });
 
 describe("step 2: drop reasoning", () => {
   test("every response's reasoning but the latest goes; the wire stays valid across a model switch", () => {
     const h: Message[] = [{ role: "user", text: "t" }, ...exchange(1, { reasoning: true, model: "o3" }), ...exchange(2, { reasoning: true }), ...exchange(3, { reasoning: true })];
-    const out = dropReasoning(h);
-    const input = serialiseInput(out, { model: "gpt-5" }) as Item[];
+    const input = compact(h, { threshold: 10 });
     expect(checkInput({ model: "gpt-5", input })).toBeNull();
     expect(input.filter((i) => i.type === "reasoning").map((i) => i.encrypted_content)).toEqual([sealReasoning("rs_3", "gpt-5")]);
     expect(serialiseInput(h, { model: "gpt-5" }).filter((i) => i.type === "reasoning")).toHaveLength(2);

@@ -1,18 +1,22 @@
 import { describe, expect, test } from "bun:test";
 import type { Message } from "../../src/session/messages.ts";
-import { estimateNextRequest, wireChars } from "../../src/context/estimate.ts";
+import { estimateNextRequest } from "../../src/context/estimate.ts";
+import { createWireLedger } from "../../src/context/wire-ledger.ts";
 import { DEFAULT_COMPACT_AT, FALLBACK_WINDOW, learnWindow, thresholdInForce, windowFor } from "../../src/context/windows.ts";
 import { contextMeter } from "../../src/context/context-meter.ts";
 import { serialiseInput } from "../../src/wire/serialise-input.ts";
 import { history } from "../support/history-builders.ts";
 
+const measured = (h: readonly Message[]) => createWireLedger().sync(h, "gpt-5");
+const estimate = (h: readonly Message[], instructionsChars: number) => estimateNextRequest(measured(h), instructionsChars);
+
 describe("measuring", () => {
-  test("without usage the estimate is chars/4 of the whole payload, close to the real serialised size", () => {
+  test("without usage the estimate is chars/4 of the whole payload, measured as the JSON the API gets", () => {
     const h = history("task", 20, { reasoning: true });
+    const ledger = measured(h);
     const real = JSON.stringify(serialiseInput(h, { model: "gpt-5" })).length;
-    expect(wireChars(h, "gpt-5")).toBeGreaterThan(real * 0.9);
-    expect(wireChars(h, "gpt-5")).toBeLessThan(real * 1.1);
-    expect(estimateNextRequest(h, { model: "gpt-5", instructionsChars: 4_000 })).toBe(Math.ceil((wireChars(h, "gpt-5") + 4_000) / 4));
+    expect(ledger.charsBefore(ledger.entries.length) + 1).toBe(real); // each item and its comma, and the brackets
+    expect(estimate(h, 4_000)).toBe(Math.ceil((real - 1 + 4_000) / 4));
   });
 
   test("with usage it is the last real input_tokens plus chars/4 of what came since", () => {
@@ -21,7 +25,7 @@ describe("measuring", () => {
       { role: "assistant", model: "gpt-5", parts: [{ type: "text", text: "hi" }], usage: { inputTokens: 50_000, cachedTokens: 0, outputTokens: 1, reasoningTokens: 0 } },
       { role: "user", text: "x".repeat(4_000) },
     ];
-    const est = estimateNextRequest(h, { model: "gpt-5", instructionsChars: 0 });
+    const est = estimate(h, 0);
     expect(est).toBeGreaterThan(51_000);
     expect(est).toBeLessThan(51_100);
   });
@@ -33,7 +37,7 @@ describe("measuring", () => {
       { role: "compaction", summary: "## Goal\nsomething" },
       { role: "user", text: "next" },
     ];
-    expect(estimateNextRequest(h, { model: "gpt-5", instructionsChars: 0 })).toBeLessThan(200);
+    expect(estimate(h, 0)).toBeLessThan(200);
   });
 });
 

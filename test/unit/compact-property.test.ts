@@ -1,7 +1,7 @@
 import { expect, test } from "bun:test";
 import type { Message } from "../../src/session/messages.ts";
 import { compactForWire } from "../../src/context/compact.ts";
-import { describeCall } from "../../src/context/describe-call.ts";
+import { describeSubject, subjectOf } from "../../src/context/describe-call.ts";
 import { activeStart } from "../../src/wire/serialise-input.ts";
 import { INTERRUPTED_OUTPUT, serialiseInput } from "../../src/wire/serialise-input.ts";
 import { checkInput } from "../support/check-input.ts";
@@ -28,7 +28,7 @@ function check(history: Message[], seed: number): { problems: string[]; compacte
   const threshold = rng.int(500, window);
   const harder = rng.chance(0.2);
   const result = compactForWire(history, { model, threshold, window, harder, instructionsChars: rng.int(0, 20_000) });
-  const input = serialiseInput(result.messages, { model }) as Item[];
+  const input = result.input as Item[];
   const problems: string[] = [];
 
   const error = checkInput({ model, input });
@@ -59,14 +59,14 @@ function check(history: Message[], seed: number): { problems: string[]; compacte
     if (m.role !== "assistant") continue;
     for (const p of m.parts) {
       if (p.type !== "tool-call" || onWire.has(p.callId)) continue;
-      const head = describeCall(p.name, p.arguments);
+      const head = describeSubject(p.name, subjectOf(p));
       const left = listed.get(head) ?? 0;
       if (left === 0) problems.push(`call ${p.callId} (${head}) vanished without a note`);
       listed.set(head, left - 1);
     }
   }
 
-  if (!harder && !result.compaction && result.messages.some((m, i) => m !== history[i])) problems.push("changed messages without reporting a compaction");
+  if (!harder && !result.compaction && JSON.stringify(input) !== JSON.stringify(serialiseInput(history, { model }))) problems.push("changed messages without reporting a compaction");
   if (!result.needsSummary && result.tokens > window) problems.push(`${result.tokens} tokens over the window ${window} without needsSummary`);
   return { problems, compacted: result.compaction !== undefined, dropped: noteLines.length > 0 };
 }

@@ -82,9 +82,11 @@ describe("the session store", () => {
     writeFileSync(path, lines.join("\n"));
     const read = await store.read(newer);
     expect(read.ok ? "" : read.message).toContain(`${newer}.jsonl line 3: not JSON`);
-    const newest = await store.newestFor("/p");
-    expect(newest.id).toBe(older);
-    expect(newest.warnings).toEqual([expect.stringContaining(`skipping session ${newer}: `)]);
+    const warnings: string[] = [];
+    const newest = await store.openNewest("/p", (w) => warnings.push(w));
+    newest?.close();
+    expect(newest?.id).toBe(older);
+    expect(warnings).toEqual([expect.stringContaining(`skipping session ${newer}: `)]);
   });
 
   test("listing is per folder (newest first), every folder's with all; a run with no answer is not listed but counted", async () => {
@@ -101,7 +103,9 @@ describe("the session store", () => {
     expect(here.unanswered.map((s) => s.id)).toEqual([failed.id]);
     expect((await store.list({ cwd: "/b" })).sessions.map((s) => s.id)).toEqual([b1]);
     expect((await store.list({ cwd: "/a", all: true })).sessions.map((s) => [s.id, s.cwd])).toEqual([[a2, "/a"], [b1, "/b"], [a1, "/a"]]);
-    expect((await store.newestFor("/a")).id).toBe(a2);
+    const newest = await store.openNewest("/a", () => {});
+    newest?.close();
+    expect(newest?.id).toBe(a2);
   });
 
   test("resolvePrefix: a full id, a unique prefix, an ambiguous one listing its matches, none", async () => {
