@@ -131,6 +131,8 @@ function linkAt(at: AtCalls, dir: Dir, name: string): string | undefined {
 /** The slot for `name` in the open `dir`, below `missing` folders that do not exist yet. Owns `dir`. */
 function slot(at: AtCalls, dir: Dir, dirPath: string, missing: string[], name: string, shown: string): FileSlot {
   const changed = () => new ToolError(`${shown} was changed by something else meanwhile (a folder or the file became a link). Nothing was changed; try again.`);
+  // ENOENT inside a folder held open means the folder itself was removed or replaced meanwhile.
+  const gone = (err: unknown) => ((err as NodeJS.ErrnoException).code === "ENOENT" ? changed() : err);
   return {
     path: join(dirPath, ...missing, name),
     read() {
@@ -171,7 +173,7 @@ function slot(at: AtCalls, dir: Dir, dirPath: string, missing: string[], name: s
       } catch (err) {
         closeOpened();
         const code = (err as NodeJS.ErrnoException).code;
-        throw code === "ENOTDIR" || code === "ELOOP" ? changed() : err;
+        throw code === "ENOTDIR" || code === "ELOOP" || code === "ENOENT" ? changed() : err;
       }
       const temp = `.shiro-${Bun.randomUUIDv7().slice(-12)}.tmp`;
       const discard = () => {
@@ -194,7 +196,7 @@ function slot(at: AtCalls, dir: Dir, dirPath: string, missing: string[], name: s
         }
       } catch (err) {
         discard();
-        throw err;
+        throw gone(err);
       }
       return {
         commit() {
@@ -202,7 +204,7 @@ function slot(at: AtCalls, dir: Dir, dirPath: string, missing: string[], name: s
             at.rename(folder, temp, name);
           } catch (err) {
             discard();
-            throw err;
+            throw gone(err);
           }
           closeOpened();
         },

@@ -4,7 +4,7 @@
  * name inside the project may only lead inside it. Real files, real links.
  */
 import { afterEach, describe, expect, test } from "bun:test";
-import { chmodSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { applyPatch } from "../../src/tools/apply-patch.ts";
@@ -125,6 +125,31 @@ describe("what is written", () => {
     setup();
     expect(Bun.spawnSync(["mkfifo", at("pipe")]).exitCode).toBe(0);
     expect(await toolError(writeFile, { path: "pipe", content: "x" }, project.ctx())).toBe("pipe is not a regular file (a device, socket or pipe); the file tools only change regular files.");
+  });
+});
+
+describe("a folder replaced while it is held open", () => {
+  // The write race test meets this only by chance: a racer renames another folder over the one held open.
+  test("staging or committing in it is refused as changed meanwhile; neither folder gets a file", async () => {
+    setup({ "sub/a.txt": "a\n" });
+    const replaceSub = () => {
+      rmSync(at("sub.other"), { recursive: true, force: true });
+      mkdirSync(at("sub.other"));
+      rmSync(at("sub"), { recursive: true });
+      mkdirSync(at("sub"));
+      renameSync(at("sub.other"), at("sub"));
+    };
+    const beforeStage = await openSlot(project.root, at("sub/a.txt"));
+    replaceSub();
+    expect(() => beforeStage.stage("attacker\n", 0o644)).toThrow(/^sub\/a\.txt was changed by something else meanwhile/);
+    beforeStage.close();
+    const beforeCommit = await openSlot(project.root, at("sub/a.txt"));
+    const staged = beforeCommit.stage("attacker\n", 0o644);
+    replaceSub();
+    expect(() => staged.commit()).toThrow(/^sub\/a\.txt was changed by something else meanwhile/);
+    beforeCommit.close();
+    expect(readdirSync(project.root).sort()).toEqual(["sub"]);
+    expect(readdirSync(at("sub"))).toEqual([]);
   });
 });
 
