@@ -17,8 +17,9 @@ Options
   -m, --model <id>       model (default gpt-5; env SHIRO_MODEL)
       --base-url <url>   Responses API base URL (env OPENAI_BASE_URL)
       --max-steps <n>    stop after n model calls (default 50)
-      --compact-at <n>   compact above n estimated tokens (default 120000,
-                         at most 90% of the model's context window)
+      --compact-at <n>   keep each request within n estimated tokens plus its
+                         newest step (default 120000, at most 90% of the
+                         model's context window)
       --idle-timeout <s> retry a model call after s seconds without a byte
                          from the API (default 120)
       --timeout <s>      print mode: stop the whole run after s seconds
