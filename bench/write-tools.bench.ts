@@ -5,12 +5,16 @@ import { medianMs } from "./median.ts";
 import { writeFile } from "../src/tools/write-file.ts";
 import { editFile } from "../src/tools/edit-file.ts";
 import { applyPatch } from "../src/tools/apply-patch.ts";
+import { readFile } from "../src/tools/read-file.ts";
 import type { ToolContext } from "../src/tools/tool.ts";
 
 const RUNS = 200;
 const FILE = "src/app/parts/big.ts";
 
-/** One call of each write tool on a 2,000-line file three folders deep (a write opens every folder on the way), median of 200. */
+/**
+ * One call of each file tool on a 2,000-line file three folders deep (each opens every folder on the
+ * way, and read_file judges where it lands again), median of 200.
+ */
 export async function bench(): Promise<string[]> {
   const root = mkdtempSync(join(tmpdir(), "shiro-bench-write-"));
   try {
@@ -32,7 +36,9 @@ export async function bench(): Promise<string[]> {
     const patch = (from: string, to: string) => `*** Begin Patch\n*** Update File: ${FILE}\n@@\n export const v999 = 999;\n-export const v1000 = ${from};\n+export const v1000 = ${to};\n*** End Patch`;
     const patches = alternate(patch("1000", "-1"), patch("-1", "1000"));
     const patching = await medianMs(RUNS, () => applyPatch.run({ patch: patches() }, ctx));
+    const reading = await medianMs(RUNS, () => readFile.run({ path: FILE }, { ...ctx, readDenied: () => false }));
     return [
+      `read_file of it: median ${reading.toFixed(3)} ms`,
       `write_file creating a 2,000-line file: median ${create.toFixed(3)} ms`,
       `write_file replacing it: median ${replace.toFixed(3)} ms`,
       `edit_file of one line in it: median ${edit.toFixed(3)} ms`,

@@ -24,7 +24,7 @@ type Deps = {
   /** Where an `exec` tool's command runs, at the level its authorization gave. */
   sandbox?: (level: SandboxLevel) => Promise<CommandSandbox>;
   /** Whether `tool` reading `path` directly would be denied; what a folder-wide read must skip. */
-  readDenied?: (tool: string, path: string, root: string) => boolean;
+  readDenied?: (tool: string, path: string, root: string, real?: boolean) => boolean;
   /** Name globs of the files a search leaves unopened (secrets), handed to every tool as is. */
   secretGlobs?: readonly string[];
   /** Why `tool` writing at the real path `path` is refused whatever the rules say, asked where a write lands. */
@@ -81,7 +81,7 @@ export async function* runToolCall(call: ToolCallPart, deps: Deps): AsyncGenerat
     signal: deps.signal,
     interrupt: deps.interruptSignal?.(),
     ...(tool.kind === "exec" && deps.sandbox ? { sandbox: await deps.sandbox(verdict.sandbox ?? "read-only") } : {}),
-    ...(deps.readDenied ? { readDenied: (path: string) => deps.readDenied!(tool.name, path, deps.root) } : {}),
+    ...(deps.readDenied ? { readDenied: (path: string, real?: boolean) => deps.readDenied!(tool.name, path, deps.root, real) } : {}),
     ...(deps.secretGlobs ? { secretGlobs: deps.secretGlobs } : {}),
     ...(deps.writeRefused ? { writeRefused: (path: string) => deps.writeRefused!(tool.name, path, deps.root) } : {}),
     onOutput: (chunk) => {

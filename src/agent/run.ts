@@ -35,7 +35,7 @@ export type RunOptions = {
   /** Where commands run (the OS sandbox), at the level each call's authorization gave. */
   sandbox?: (level: SandboxLevel) => Promise<CommandSandbox>;
   /** Whether a tool reading a file directly would be denied (checked per file by folder-wide reads). */
-  readDenied?: (tool: string, path: string, root: string) => boolean;
+  readDenied?: (tool: string, path: string, root: string, real?: boolean) => boolean;
   /** Name globs of the files a search leaves unopened (secrets). */
   secretGlobs?: readonly string[];
   /** Why a tool writing at a real path is refused whatever the rules say (asked where a write really lands). */

@@ -2,7 +2,7 @@ import { homedir } from "node:os";
 import { callSubjects } from "./call-subjects.ts";
 import { createGuard } from "./guard.ts";
 import { judgeSubject } from "./permissions.ts";
-import { diskFs, type PathFs } from "./resolve-path.ts";
+import { asItStands, diskFs, type PathFs } from "./resolve-path.ts";
 import type { Rule } from "./rules.ts";
 import { SessionAllows } from "./session-allows.ts";
 import type { Check, GateCall } from "./verdict.ts";
@@ -12,14 +12,20 @@ export type ReadCheckOptions = { rules: readonly Rule[]; extraChecks?: readonly 
 /**
  * Whether `tool` reading `path` directly would be denied — by the guard, a plugin or a rule (a secret
  * file is denied to every tool by default). A tool that reads many files for one call (`grep` over a
- * folder) asks this of each, so a search never returns what a read of that file may not.
+ * folder) asks this of each, so a search never returns what a read of that file may not. With `real`,
+ * the path is where a read really lands (no link in it) and is judged as it stands.
  */
-export function createReadCheck(opts: ReadCheckOptions): (tool: string, path: string, root: string) => boolean {
+export function createReadCheck(opts: ReadCheckOptions): (tool: string, path: string, root: string, real?: boolean) => boolean {
+  const resolving = judge(opts, opts.fs ?? diskFs);
+  const standing = judge(opts, asItStands);
+  return (tool, path, root, real = false) => (real ? standing : resolving)(tool, path, root);
+}
+
+function judge(opts: ReadCheckOptions, fs: PathFs) {
   const home = opts.home ?? homedir();
-  const fs = opts.fs ?? diskFs;
   const guard = createGuard({ home, fs });
   const none = new SessionAllows();
-  return (tool, path, root) => {
+  return (tool: string, path: string, root: string): boolean => {
     const call: GateCall = { tool, kind: "read", args: { path }, root, subject: { paths: [path] } };
     if (guard(call)?.decision === "deny") return true;
     if ((opts.extraChecks ?? []).some((check) => check(call)?.decision === "deny")) return true;

@@ -24,6 +24,12 @@ export const diskFs: PathFs = {
   isDirectory: (path) => attempt(() => statSync(path).isDirectory()) ?? false,
 };
 
+/**
+ * A path already free of links, judged as it stands: resolving it again would follow whatever link is
+ * there now — the very race the file tools close by walking folders held open.
+ */
+export const asItStands: PathFs = { realpath: (path) => path, readlink: () => undefined, isDirectory: () => false };
+
 export const diskEnv = (root: string, home = homedir()): PathEnv => ({ root, home, fs: diskFs });
 
 function attempt<T>(fn: () => T): T | undefined {

@@ -76,7 +76,7 @@ export type RuntimeOptions = {
   warn: (line: string) => void;
   interruptSignal?: () => AbortSignal;
   sandbox?: (level: SandboxLevel) => Promise<CommandSandbox>;
-  readDenied?: (tool: string, path: string, root: string) => boolean;
+  readDenied?: (tool: string, path: string, root: string, real?: boolean) => boolean;
   secretGlobs?: readonly string[];
   writeRefused?: (tool: string, path: string, root: string) => string | undefined;
   /** The environment tool processes get (secrets removed), and what hides secret values in their output. */

@@ -34,16 +34,19 @@ const MAX_LINKS = 40;
 /**
  * Opens the folder of `abs` one name at a time, each relative to the one before and never through a
  * symlink. A link on the way (or the file itself being one) is followed by starting over from its
- * target — but a name inside the project may only lead inside it, and where it finally lands must not
- * be refused by `refuse`. Touches nothing: missing folders are only created by `stage`.
+ * target — but for a write a name inside the project may only lead inside it, and where it finally
+ * lands must not be refused by `refuse`. A read may follow links anywhere: where it lands is what
+ * `refuse` judges. Touches nothing: missing folders are only created by `stage`.
  */
-export async function openSlot(root: string, abs: string, refuse?: WriteRefusal): Promise<FileSlot> {
+export async function openSlot(root: string, abs: string, refuse?: WriteRefusal, purpose: "write" | "read" = "write"): Promise<FileSlot> {
   const shown = displayPath(root, abs);
   if (abs.includes("\0")) throw new ToolError(`${JSON.stringify(shown)} contains a NUL character; no file can be named that.`);
   const at = await atCalls();
   const realRoot = realpathSync(root);
   const show = (real: string) => (isInside(real, realRoot) ? displayPath(realRoot, real) : real);
-  const confine = isInside(abs, root) || isInside(abs, realRoot) ? realRoot : undefined;
+  const inProject = isInside(abs, root) || isInside(abs, realRoot);
+  const confine = inProject && purpose === "write" ? realRoot : undefined;
+  const unchanged = purpose === "write" ? " Nothing was changed." : "";
   let path = isInside(abs, root) ? join(realRoot, relative(root, abs)) : abs;
   for (let links = 0; links <= MAX_LINKS; links++) {
     const found = walk(at, confine ?? parse(path).root, path, shown, show);
@@ -51,7 +54,7 @@ export async function openSlot(root: string, abs: string, refuse?: WriteRefusal)
       const reason = refuse?.(found.slot.path);
       if (reason === undefined) return found.slot;
       found.slot.close();
-      throw new ToolError(`${shown} leads to ${show(found.slot.path)}, which may not be written: ${reason} Nothing was changed.`);
+      throw new ToolError(`${shown} leads to ${show(found.slot.path)}, which may not be ${purpose === "write" ? "written" : "read"}: ${reason}${unchanged}`);
     }
     if (confine !== undefined && !isInside(found.next, confine)) {
       throw new ToolError(
@@ -61,7 +64,7 @@ export async function openSlot(root: string, abs: string, refuse?: WriteRefusal)
     }
     path = found.next;
   }
-  throw new ToolError(`${shown} goes through more than ${MAX_LINKS} symlinks (a loop?). Nothing was changed.`);
+  throw new ToolError(`${shown} goes through more than ${MAX_LINKS} symlinks (a loop?).${unchanged}`);
 }
 
 /** The slot of a path the model gave, and the file in it (the slot is closed again when reading fails). */

@@ -23,7 +23,7 @@ export const readFile = defineTool({
   subject: (args) => ({ paths: [args.path] }),
   async run(args, ctx) {
     const abs = resolveIn(ctx.root, args.path);
-    const text = await readTextFile(ctx.root, abs);
+    const text = await readTextFile(ctx, abs);
     if (text === undefined) throw await missingFileError(ctx.root, abs);
     return { output: numberLines(text, displayPath(ctx.root, abs), args.offset ?? 1, args.limit ?? READ_DEFAULT_LIMIT) };
   },

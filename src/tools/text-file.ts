@@ -1,7 +1,8 @@
-import { readdir, stat } from "node:fs/promises";
+import { readdir } from "node:fs/promises";
 import { basename, dirname } from "node:path";
 import { editDistance } from "../text/edit-distance.ts";
-import { ToolError } from "./tool.ts";
+import { openSlot } from "./file-slot.ts";
+import { ToolError, type ToolContext } from "./tool.ts";
 import { displayPath } from "./resolve-path.ts";
 
 /** Refuses a file with a NUL byte anywhere: read as text, or edited and written back, it would be garbled. */
@@ -9,15 +10,23 @@ export function refuseBinary(bytes: Uint8Array, shown: string): void {
   if (bytes.includes(0)) throw new ToolError(`${shown} is a binary file; it cannot be read or edited as text.`);
 }
 
-/** Reads a file for read_file, or undefined when it does not exist. Folders and binaries are refused. */
-export async function readTextFile(root: string, abs: string): Promise<string | undefined> {
-  const info = await stat(abs).catch(() => undefined);
-  if (!info) return undefined;
-  const shown = displayPath(root, abs);
-  if (info.isDirectory()) throw new ToolError(`${shown} is a directory, not a file. Use list_dir to see what it contains.`);
-  const bytes = await Bun.file(abs).bytes();
-  refuseBinary(bytes, shown);
-  return new TextDecoder().decode(bytes);
+/**
+ * Reads a file for read_file, or undefined when it does not exist. Folders, binaries and anything not a
+ * regular file are refused. The file is opened through its folder held open and judged again where it
+ * really is, so a folder swapped for a link after the call was judged cannot lead the read to a secret.
+ */
+export async function readTextFile(ctx: Pick<ToolContext, "root" | "readDenied">, abs: string): Promise<string | undefined> {
+  const denied = ctx.readDenied;
+  const refuse = denied && ((real: string) => (denied(real, true) ? "a secret file, or a deny rule covers it." : undefined));
+  const slot = await openSlot(ctx.root, abs, refuse, "read");
+  try {
+    const file = slot.read();
+    if (!file) return undefined;
+    refuseBinary(file.bytes, displayPath(ctx.root, abs));
+    return new TextDecoder().decode(file.bytes);
+  } finally {
+    slot.close();
+  }
 }
 
 /** "File not found" with up to three similar names from the same folder, when there are any. */

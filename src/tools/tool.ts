@@ -31,8 +31,11 @@ export type ToolContext = {
   onOutput?: (chunk: string) => void;
   /** Set for `exec` tools by the runtime; without it a command runs as it is (unit tests). */
   sandbox?: CommandSandbox;
-  /** Whether a direct read of this file would be denied (a secret, a deny rule): a folder-wide read skips it. */
-  readDenied?: (absolutePath: string) => boolean;
+  /**
+   * Whether a direct read of this file would be denied (a secret, a deny rule): a folder-wide read skips
+   * it. With `real`, the path is where a read really lands, once its folder is open, judged as it stands.
+   */
+  readDenied?: (absolutePath: string, real?: boolean) => boolean;
   /**
    * Globs of the files no read may open by default (secrets), matched in any letter case against each
    * file and folder name (those with a `/` against the path): a search leaves them unopened, and with

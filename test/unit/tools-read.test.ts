@@ -18,6 +18,26 @@ describe("read_file", () => {
     expect(readFile.subject({ path: "a.txt" })).toEqual({ paths: ["a.txt"] });
   });
 
+  test("a link is followed wherever it leads, even out of the project; where it lands is judged again", async () => {
+    project = tempProject({ "keys/.env": "TOKEN=secret\n" });
+    const outside = tempProject({ "notes.md": "shared notes\n" });
+    symlinkSync(outside.root, join(project.root, "shared"));
+    symlinkSync("keys", join(project.root, "docs"));
+    // The judge sees only the path where the read lands: the name the model gave (docs/.env) is not a secret's.
+    const ctx = project.ctx({ readDenied: (abs, real) => real === true && abs.endsWith("/keys/.env") });
+    expect((await call(readFile, { path: "shared/notes.md" }, ctx)).output).toBe("     1\tshared notes\n");
+    const refused = await toolError(readFile, { path: "docs/.env" }, ctx);
+    expect(refused).not.toContain("TOKEN");
+    expect(refused).toStartWith("docs/.env leads to keys/.env, which may not be read");
+    outside.cleanup();
+  });
+
+  test("a FIFO is refused at once, not waited on", async () => {
+    project = tempProject();
+    expect(Bun.spawnSync(["mkfifo", join(project.root, "pipe")]).exitCode).toBe(0);
+    expect(await toolError(readFile, { path: "pipe" }, project.ctx())).toContain("not a regular file");
+  });
+
   test("CRLF line endings are not shown as part of the text", async () => {
     project = tempProject({ "w.txt": "a\r\nb\r\n" });
     expect((await call(readFile, { path: "w.txt" }, project.ctx())).output).toBe("     1\ta\n     2\tb\n");
