@@ -27,6 +27,7 @@ const KEYS = [
   ["Ctrl-C", "stops a running command (twice at the prompt quits)"],
   ["Ctrl-D", "quits"],
   ["Tab", "completes /commands and @paths"],
+  ["↑ ↓", "pick from the / menu (Tab takes the pick, Enter runs it)"],
 ] as const;
 
 export type ReplCommand = SlashCommand<ReplContext>;

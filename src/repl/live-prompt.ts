@@ -5,6 +5,7 @@ import { answeredLine, approvalKey, approvalQuestion, REASON_HINT, type Approval
 import type { Key } from "./key-decoder.ts";
 import type { createLiveScreen } from "./live-screen.ts";
 import type { createPromptInput } from "./prompt-input.ts";
+import { movePick, pickedCommand, type MenuPick } from "./menu-pick.ts";
 import { composeArea, CONTINUATION } from "./repl-view.ts";
 import { nextStatus, startStatus, statusText, STATUS_TICK_MS, type Activity, type Status } from "./status-line.ts";
 
@@ -48,6 +49,9 @@ export function createLivePrompt({ screen, input, menu, c, columns, events }: Op
   /** Quick slash commands finish before their status line would show: it (and the prompt) wait this long. */
   let statusAfter = 0;
   let closed = false;
+  /** The slash-menu row ↑/↓ picked; any other key drops it. */
+  let pick: MenuPick;
+  const shownMenu = () => (input.draft.text.startsWith("/") ? menu(input.draft.text) : []);
 
   function render(): void {
     if (closed) return;
@@ -63,6 +67,7 @@ export function createLivePrompt({ screen, input, menu, c, columns, events }: Op
         draft: input.draft,
         choices: input.choices,
         menu: typed.startsWith("/") ? menu(typed) : [],
+        ...(pick === undefined ? {} : { menuPick: pick }),
         queued,
         // A question is answered by the person, not waited on: no spinner beside it.
         ...(status && showStatus ? { status: c.dim(statusText(status, now, { columns: width, queued: queued.length })) } : {}),
@@ -103,9 +108,34 @@ export function createLivePrompt({ screen, input, menu, c, columns, events }: Op
     q.done(asked);
   }
 
+  /** ↑/↓ move through the slash menu while it shows (not while walking history); Tab takes the pick, Enter runs it. */
+  function menuKey(key: Key): boolean {
+    const rows = shownMenu();
+    if (rows.length === 0 || input.recalled) return false;
+    if (key.name === "up" || key.name === "down") {
+      pick = movePick(pick, rows.length, key.name);
+      render();
+      return true;
+    }
+    const picked = pick === undefined ? undefined : rows[pick];
+    pick = undefined;
+    if (!picked || (key.name !== "tab" && !(key.name === "enter" && !key.meta))) return false;
+    const command = pickedCommand(picked[0]);
+    if (key.name === "tab") {
+      input.replace(`${command} `);
+      render();
+    } else {
+      input.replace("");
+      events.submit(command, command);
+      render();
+    }
+    return true;
+  }
+
   return {
     key(key: Key): void {
       if (question) return questionKey(question, key);
+      if (menuKey(key)) return;
       const action = input.key(key);
       if (action.type === "submit") {
         if (action.text.trim() !== "") events.submit(action.text, action.shown);

@@ -124,6 +124,15 @@ export function createPromptInput(history: { entries: readonly string[] }, compl
     get choices(): readonly string[] {
       return choices;
     },
+    /** Whether the draft is a prompt recalled from history (↑/↓ walk history, not the slash menu). */
+    get recalled(): boolean {
+      return walk !== undefined;
+    },
+    /** Puts `text` in the prompt, the cursor at its end (a command picked from the slash menu). */
+    replace(text: string): void {
+      pastes = NO_PASTES;
+      set({ text, cursor: text.length });
+    },
     /** Empties the prompt (Ctrl-C on a typed line, an aborted question's leftovers). */
     clear(): void {
       pastes = NO_PASTES;

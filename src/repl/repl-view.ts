@@ -2,6 +2,7 @@ import type pc from "picocolors";
 import { clipToWidth } from "../ui/cell-layout.ts";
 import type { Draft } from "./line-editor.ts";
 import type { Area } from "./live-screen.ts";
+import { visibleWindow } from "./menu-pick.ts";
 
 type Colors = ReturnType<typeof pc.createColors>;
 
@@ -13,6 +14,8 @@ export type View = {
   choices: readonly string[];
   /** Slash commands matching what is typed: usage and summary. */
   menu: readonly (readonly [string, string])[];
+  /** The menu row ↑/↓ have picked, drawn highlighted (and kept in view). */
+  menuPick?: number;
   /** Prompts waiting for the turn to end, as they were shown. */
   queued: readonly string[];
   status?: string;
@@ -49,7 +52,7 @@ export function composeArea(v: View): Area {
     cursor = { row: rows.length + before.length - 1, before: lead(before.length - 1) + before.at(-1)! };
     rows.push(...lines.map((line, i) => lead(i) + line));
     below.push(...listed(v.choices.map((choice) => fit(`  ${choice}`)), c, fit));
-    if (v.choices.length === 0) below.push(...listed(menuRows(v.menu, c).map(fit), c, fit));
+    if (v.choices.length === 0) below.push(...pickedMenu(v.menu, v.menuPick, c, fit));
   }
   if (v.status) below.push(fit(v.status));
   return { rows: [...rows, ...below], cursor };
@@ -59,7 +62,13 @@ function listed(rows: string[], c: Colors, fit: (text: string) => string): strin
   return rows.length > LISTED ? [...rows.slice(0, LISTED - 1), fit(c.dim(`  … ${rows.length - LISTED + 1} more`))] : rows;
 }
 
-function menuRows(menu: View["menu"], c: Colors): string[] {
+/** The slash menu, its picked row marked `›` and in reverse video, the list scrolled to keep it in view. */
+function pickedMenu(menu: View["menu"], pick: number | undefined, c: Colors, fit: (text: string) => string): string[] {
   const width = Math.max(0, ...menu.map(([usage]) => usage.length));
-  return menu.map(([usage, summary]) => `  ${c.bold(usage.padEnd(width))}  ${c.dim(summary)}`);
+  const { start, end } = visibleWindow(menu.length, LISTED, pick);
+  const rows = menu.slice(start, end).map(([usage, summary], i) =>
+    start + i === pick ? fit(c.inverse(`› ${usage.padEnd(width)}  ${summary}`)) : fit(`  ${c.bold(usage.padEnd(width))}  ${c.dim(summary)}`),
+  );
+  const hidden = menu.length - (end - start);
+  return hidden > 0 ? [...rows, fit(c.dim(`  … ${hidden} more`))] : rows;
 }

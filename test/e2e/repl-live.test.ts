@@ -148,4 +148,42 @@ describe("slash commands", () => {
     await repl.waitFor(/› $/);
     expect(await repl.quit()).toBe(0);
   });
+
+  test("↑/↓ pick a command in the menu (highlighted, scrolled into view); Tab takes it, Enter runs it", async () => {
+    await using repl = await startRepl({ cwd: tempDir("live"), baseUrl: server.url });
+    repl.write("/");
+    await repl.waitFor(/^ {2}\/help +show this menu$/m);
+    // ↑ from no pick wraps to the last command, which is below the ten rows shown: the list scrolls to it.
+    let mark = repl.mark();
+    repl.write(keys.up);
+    await repl.waitFor(/› \/registry/, { since: mark });
+    expect(repl.screen()).toMatch(/^› \/registry/m);
+    expect(repl.screen()).not.toMatch(/^ {2}\/help/m);
+    // ↓ wraps back to the first; Enter runs the picked command, as if it had been typed.
+    mark = repl.mark();
+    repl.write(keys.down);
+    await repl.waitFor(/› \/help/, { since: mark });
+    expect(repl.screen()).toMatch(/^› \/help/m);
+    mark = repl.mark();
+    repl.write(keys.enter);
+    await repl.waitFor(/^› \/help$/m, { since: mark });
+    await repl.waitFor(/^ {2}\/sessions \[--all\] +list this folder's/m, { since: mark });
+    // A command recalled from history keeps ↑/↓ for the history: no row is picked.
+    repl.write(keys.up);
+    await repl.waitFor(/› \/help\n {2}\/help +show this menu/);
+    repl.write(keys.up);
+    await Bun.sleep(150);
+    expect(repl.screen()).not.toMatch(/^› \/help +show this menu/m);
+    repl.write("\x15");
+    await repl.waitFor(/› $/);
+    // Tab takes the pick into the prompt, ready for its arguments; the menu closes.
+    repl.write("/mo");
+    await repl.waitFor(/› \/mo\n {2}\/model/);
+    repl.write(keys.down + keys.tab);
+    await repl.waitFor(/› \/model $/);
+    expect(repl.screen()).toEndWith("\n› /model ");
+    repl.write("\x15"); // Ctrl-U: an empty line, where Ctrl-D quits
+    await repl.waitFor(/› $/);
+    expect(await repl.quit()).toBe(0);
+  });
 });

@@ -1,5 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import pc from "picocolors";
+import { movePick, pickedCommand } from "../../src/repl/menu-pick.ts";
 import { composeArea } from "../../src/repl/repl-view.ts";
 import { nextStatus, startStatus, statusText, type Status } from "../../src/repl/status-line.ts";
 import { clipToWidth, cursorAfter, endOf, rowsOf, widthOf } from "../../src/ui/cell-layout.ts";
@@ -59,6 +60,29 @@ describe("the live area's layout", () => {
     const asked = composeArea({ ...base, draft: { text: "draft", cursor: 5 }, question: { text: "allow? ", answer: { text: "why", cursor: 1 }, hint: "a reason" } });
     expect(asked.rows).toEqual(["allow? n why", "  a reason"]);
     expect(asked.cursor).toEqual({ row: 0, before: "allow? n w" });
+  });
+});
+
+describe("picking from the slash menu", () => {
+  const c = pc.createColors(false);
+  const base = { prompt: "› ", choices: [], queued: [], columns: 40, c };
+  const menu = Array.from({ length: 12 }, (_, i) => [`/c${i}`, `command ${i}`] as const);
+  test("the arrows move the pick and wrap at either end", () => {
+    expect(movePick(undefined, 3, "down")).toBe(0);
+    expect(movePick(undefined, 3, "up")).toBe(2);
+    expect(movePick(2, 3, "down")).toBe(0);
+    expect(movePick(0, 3, "up")).toBe(2);
+    expect(movePick(1, 0, "down")).toBeUndefined();
+    expect(pickedCommand("/model [id | --force id]")).toBe("/model");
+  });
+  test("the picked row is marked and stays in view as the list scrolls", () => {
+    const first = composeArea({ ...base, draft: { text: "/c", cursor: 2 }, menu, menuPick: 1 });
+    expect(first.rows.slice(1, 3)).toEqual(["  /c0   command 0", "› /c1   command 1"]);
+    const last = composeArea({ ...base, draft: { text: "/c", cursor: 2 }, menu, menuPick: 11 });
+    expect(last.rows).toHaveLength(11);
+    expect(last.rows[1]).toBe("  /c3   command 3");
+    expect(last.rows[9]).toBe("› /c11  command 11");
+    expect(last.rows[10]).toBe("  … 3 more");
   });
 });
 
