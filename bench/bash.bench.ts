@@ -28,10 +28,10 @@ export async function bench(): Promise<string[]> {
   try {
     const base: ToolContext = { root, signal: new AbortController().signal, env: toolEnv(process.env).env };
     const lines = [`bash tool call (\`true\`, empty HOME): median ${(await medianMs(RUNS, () => bash.run({ command: "true" }, base))).toFixed(2)} ms over ${RUNS} runs`];
-    const sandbox = createSandbox({ mode: "workspace-write", network: true, home: root, shiroHome: join(root, "none"), warn: () => {} });
+    const sandbox = createSandbox({ mode: "workspace-write", network: "on", home: root, shiroHome: join(root, "none"), warn: () => {} });
     if (!(await sandbox.canConfine())) return [...lines, "sandboxed: no sandbox on this machine"];
     for (const level of ["read-only", "workspace-write"] as const) {
-      const ctx = { ...base, sandbox: await sandbox.at(level) };
+      const ctx = { ...base, sandbox: await sandbox.at({ level, byPerson: false }) };
       lines.push(`  in the sandbox, ${level}: median ${(await medianMs(RUNS, () => bash.run({ command: "true" }, ctx))).toFixed(2)} ms`);
     }
     return lines;

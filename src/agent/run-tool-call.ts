@@ -4,12 +4,18 @@ import type { ToolCallPart } from "../session/messages.ts";
 import type { Redactor } from "./redact.ts";
 import type { Commit } from "../session/turn-fact.ts";
 import { ToolError, type AnyTool, type CommandSandbox, type ToolContext, type ToolOutput } from "../tools/tool.ts";
-import type { SandboxLevel } from "../session/sandbox-level.ts";
+import type { Grant, SandboxLevel } from "../session/sandbox-level.ts";
+
+export type { Grant };
 import { dropNullArguments } from "../wire/tool-schema.ts";
 
 export type AuthorizeRequest = { tool: AnyTool; args: unknown; callId: string; root: string };
-/** `sandbox`: how far an allowed command may reach (what its approval earned). */
-export type Authorization = { allowed: true; sandbox?: SandboxLevel } | { allowed: false; reason: string };
+/**
+ * `sandbox`: how far an allowed command may reach (what its approval earned); `byPerson`: a person
+ * approved it (a key press, an allow rule), not `--yolo` or the read-only default — only that earns a
+ * command the network.
+ */
+export type Authorization = { allowed: true; sandbox?: SandboxLevel; byPerson?: boolean } | { allowed: false; reason: string };
 /** Decides whether one validated call may run (guard, plugins, rules, and asking the person). */
 export type Authorize = (request: AuthorizeRequest) => Promise<Authorization>;
 
@@ -22,7 +28,7 @@ type Deps = {
   signal: AbortSignal;
   interruptSignal?: () => AbortSignal;
   /** Where an `exec` tool's command runs, at the level its authorization gave. */
-  sandbox?: (level: SandboxLevel) => Promise<CommandSandbox>;
+  sandbox?: (grant: Grant) => Promise<CommandSandbox>;
   /** Whether `tool` reading `path` directly would be denied; what a folder-wide read must skip. */
   readDenied?: (tool: string, path: string, root: string, real?: boolean) => boolean;
   /** Name globs of the files a search leaves unopened (secrets), handed to every tool as is. */
@@ -80,7 +86,7 @@ export async function* runToolCall(call: ToolCallPart, deps: Deps): AsyncGenerat
     env: deps.env,
     signal: deps.signal,
     interrupt: deps.interruptSignal?.(),
-    ...(tool.kind === "exec" && deps.sandbox ? { sandbox: await deps.sandbox(verdict.sandbox ?? "read-only") } : {}),
+    ...(tool.kind === "exec" && deps.sandbox ? { sandbox: await deps.sandbox({ level: verdict.sandbox ?? "read-only", byPerson: verdict.byPerson === true }) } : {}),
     ...(deps.readDenied ? { readDenied: (path: string, real?: boolean) => deps.readDenied!(tool.name, path, deps.root, real) } : {}),
     ...(deps.secretGlobs ? { secretGlobs: deps.secretGlobs } : {}),
     ...(deps.writeRefused ? { writeRefused: (path: string) => deps.writeRefused!(tool.name, path, deps.root) } : {}),

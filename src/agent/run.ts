@@ -4,8 +4,7 @@ import type { ModelStream, RequestBody } from "../wire/model-stream.ts";
 import type { ModelError } from "../wire/model-error.ts";
 import type { AnyTool, CommandSandbox } from "../tools/tool.ts";
 import type { Commit } from "../session/turn-fact.ts";
-import type { SandboxLevel } from "../session/sandbox-level.ts";
-import { runToolCall, type Authorize } from "./run-tool-call.ts";
+import { runToolCall, type Authorize, type Grant } from "./run-tool-call.ts";
 import type { Redactor } from "./redact.ts";
 
 export type Compaction = { messagesBefore: number; messagesAfter: number; tokensBefore: number; tokensAfter: number };
@@ -33,7 +32,7 @@ export type RunOptions = {
   /** A fresh signal per call that stops only that call (the REPL's Ctrl-C during `bash`). */
   interruptSignal?: () => AbortSignal;
   /** Where commands run (the OS sandbox), at the level each call's authorization gave. */
-  sandbox?: (level: SandboxLevel) => Promise<CommandSandbox>;
+  sandbox?: (grant: Grant) => Promise<CommandSandbox>;
   /** Whether a tool reading a file directly would be denied (checked per file by folder-wide reads). */
   readDenied?: (tool: string, path: string, root: string, real?: boolean) => boolean;
   /** Name globs of the files a search leaves unopened (secrets). */

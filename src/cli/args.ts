@@ -29,8 +29,12 @@ export type Flags = {
   ephemeral: boolean;
   yolo: boolean;
   sandbox?: SandboxMode;
-  /** `--no-network`: commands in the sandbox get no network. */
+  /** `--no-network`: no command gets the network, approved or not. */
   noNetwork: boolean;
+  /** `--network`: every command gets the network, approved or not. */
+  network: boolean;
+  /** `--add-dir`: folders commands may write besides the project, as given. */
+  addDirs: string[];
   continue: boolean;
   resume?: string;
   noInstructions: boolean;
@@ -62,6 +66,8 @@ const options = {
   yolo: { type: "boolean" },
   sandbox: { type: "string" },
   "no-network": { type: "boolean" },
+  network: { type: "boolean" },
+  "add-dir": { type: "string", multiple: true },
   continue: { type: "boolean", short: "c" },
   resume: { type: "string", short: "r" },
   "no-instructions": { type: "boolean" },
@@ -104,6 +110,8 @@ export function parseFlags(argv: string[]): Flags {
     yolo: v.yolo ?? false,
     sandbox: v.sandbox === undefined ? undefined : sandboxMode(v.sandbox, "--sandbox"),
     noNetwork: v["no-network"] ?? false,
+    network: v.network ?? false,
+    addDirs: (v["add-dir"] ?? []).map((d) => nonEmpty(d, "--add-dir")!),
     continue: v.continue ?? false,
     resume: nonEmpty(v.resume, "--resume"),
     noInstructions: v["no-instructions"] ?? false,

@@ -1,10 +1,11 @@
 import { z } from "zod";
-import { join } from "node:path";
+import { realpathSync, statSync } from "node:fs";
+import { join, resolve } from "node:path";
 import { homedir } from "node:os";
 import { closedObject } from "../store/closed-object.ts";
 import type { Pricing } from "../store/cost.ts";
 import { readJson } from "../store/read-json.ts";
-import { SANDBOX_MODES, type SandboxMode } from "../sandbox/sandbox-mode.ts";
+import { SANDBOX_MODES, type NetworkMode, type SandboxMode } from "../sandbox/sandbox-mode.ts";
 import { REASONING_EFFORTS, type ReasoningEffort } from "../wire/reasoning-effort.ts";
 import { validUrl, type Flags } from "./args.ts";
 import { UsageError } from "./usage-error.ts";
@@ -15,6 +16,9 @@ const passedVar = z
   .string()
   .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "must be an environment variable name (letters, digits, _)")
   .refine((name) => name.toUpperCase() !== API_KEY_VAR, `${API_KEY_VAR} is shiro's own key and never reaches a tool`);
+
+const sandboxModeSchema = z.enum(SANDBOX_MODES as [SandboxMode, ...SandboxMode[]]);
+const folder = z.string().min(1, "must be a folder path");
 
 const usdPerMillion = z.number().nonnegative("must be a price in US dollars per 1M tokens, ≥ 0");
 
@@ -34,9 +38,12 @@ export const configFileSchema = closedObject({
   reasoningEffort: z.enum(REASONING_EFFORTS).optional(),
   /** USD per 1M tokens by model id, for models shiro has no price for (or whose price changed). */
   pricing: z.record(z.string().min(1), closedObject({ input: usdPerMillion, cachedInput: usdPerMillion.optional(), output: usdPerMillion })).optional(),
-  sandbox: z.enum(SANDBOX_MODES as [SandboxMode, ...SandboxMode[]]).optional(),
-  /** false: commands in the sandbox get no network. */
+  /** A mode alone (`"read-only"`), or the mode with the folders and variables commands get. */
+  sandbox: z.union([sandboxModeSchema, closedObject({ mode: sandboxModeSchema.optional(), writable: z.array(folder).optional(), readable: z.array(folder).optional(), env: z.array(passedVar).optional() })]).optional(),
+  /** true: every command gets the network; unset: only those a person approved; false: none (as --no-network). */
   network: z.boolean().optional(),
+  /** More names (globs) of secret files, masked and refused like the built-in ones. */
+  secretFiles: z.array(z.string().min(1, "must be a file name or glob such as \"*.secret\"")).optional(),
   registryUrl: z
     .string()
     .refine((url) => URL.canParse(url) && new URL(url).protocol === "https:", "must be an https:// URL (the registry is only fetched over https)")
@@ -53,13 +60,20 @@ export type Config = {
   maxSteps: number;
   compactAt?: number;
   idleTimeoutMs: number;
-  /** Names from `env.pass`: let through to tool processes although they look secret. */
+  /** Names from `sandbox.env` (and the older `env.pass`): variables commands get beyond the standard ones. */
   envPass: string[];
   contextWindow?: number;
   reasoningEffort?: ReasoningEffort;
   pricing: Pricing;
   sandbox: SandboxMode;
-  network: boolean;
+  /** Absolute folders commands (and file tools) may write besides the project: `--add-dir`, `sandbox.writable`. */
+  writableDirs: string[];
+  /** Absolute folders commands (and file tools) may read besides the project: `sandbox.readable`. */
+  readableDirs: string[];
+  /** `on`: every command gets the network (`--network`, `network: true`); `approved`: only those a person approved; `off`: none (`--no-network`). */
+  network: NetworkMode;
+  /** Extra secret-file globs (`secretFiles`). */
+  secretFiles: string[];
   registryUrl?: string;
   /** The file's `permissions`, as written: checked when a session starts (cli/permission-rules.ts). */
   permissions: unknown[];
@@ -83,6 +97,7 @@ export async function loadConfig(flags: Flags, env: NodeJS.ProcessEnv): Promise<
   const read = await readJson(path, configFileSchema);
   if (!read.ok && read.reason === "corrupt") throw new UsageError(`${read.message} — fix or remove it`);
   const file: ConfigFile = read.ok ? read.value : {};
+  const sandboxFile = typeof file.sandbox === "string" ? { mode: file.sandbox } : (file.sandbox ?? {});
   const baseUrl = flags.baseUrl ?? env.OPENAI_BASE_URL ?? file.baseUrl;
   return {
     home,
@@ -92,17 +107,33 @@ export async function loadConfig(flags: Flags, env: NodeJS.ProcessEnv): Promise<
     maxSteps: flags.maxSteps ?? file.maxSteps ?? DEFAULT_MAX_STEPS,
     compactAt: flags.compactAt ?? file.compactAt,
     idleTimeoutMs: (flags.idleTimeout ?? file.idleTimeout ?? DEFAULT_IDLE_TIMEOUT_S) * 1000,
-    envPass: file.env?.pass ?? [],
+    envPass: [...(file.env?.pass ?? []), ...(sandboxFile.env ?? [])],
     contextWindow: file.contextWindow,
     reasoningEffort: flags.reasoningEffort ?? file.reasoningEffort,
     pricing: file.pricing ?? {},
     // Unset, the mode is workspace-write: approved commands may write the project, others run read-only.
-    sandbox: flags.sandbox ?? file.sandbox ?? "workspace-write",
-    network: flags.noNetwork ? false : (file.network ?? true),
+    sandbox: flags.sandbox ?? sandboxFile.mode ?? "workspace-write",
+    writableDirs: [...(sandboxFile.writable ?? []).map((d) => folderPath(d, `sandbox.writable in ${path}`)), ...flags.addDirs.map((d) => folderPath(d, "--add-dir"))],
+    readableDirs: (sandboxFile.readable ?? []).map((d) => folderPath(d, `sandbox.readable in ${path}`)),
+    network: flags.noNetwork || file.network === false ? "off" : flags.network || file.network === true ? "on" : "approved",
+    secretFiles: file.secretFiles ?? [],
     registryUrl: file.registryUrl,
     permissions: file.permissions ?? [],
     envPermissions: nonBlank(env.SHIRO_PERMISSIONS),
   };
+}
+
+/** A folder given to the sandbox: `~/` expanded, made absolute, and it must exist (a typo would silently grant nothing). */
+function folderPath(dir: string, what: string): string {
+  const absolute = resolve(dir.startsWith("~/") ? join(homedir(), dir.slice(2)) : dir);
+  let real: string;
+  try {
+    real = realpathSync(absolute);
+  } catch {
+    throw new UsageError(`${what}: ${dir} does not exist; create it or remove it from the list`);
+  }
+  if (!statSync(real).isDirectory()) throw new UsageError(`${what}: ${dir} is not a folder`);
+  return real;
 }
 
 const nonBlank = (s: string | undefined) => (s && s.trim() !== "" ? s : undefined);

@@ -10,6 +10,12 @@ const MODE_MEANING = {
   off: "commands run without a sandbox, under the guard alone",
 } as const;
 
+const NETWORK_MEANING = {
+  on: "every command (--network, or network: true in config.json)",
+  approved: "only commands a person approved (a key press, an allow rule); --network gives it to all",
+  off: "cut for every command, approved or not (--no-network, or network: false in config.json)",
+} as const;
+
 /**
  * `shiro doctor`: what this run would use and why — the version, the sandbox in force, the config
  * file read, the state folder, the base URL and whether a key is set (never its value). Pure.
@@ -22,7 +28,7 @@ export function doctorReport(config: Config, env: NodeJS.ProcessEnv, support: Sa
     `shiro ${VERSION} (bun ${Bun.version}, ${process.platform} ${process.arch})`,
     `sandbox: ${sandbox}`,
     `  mode ${config.sandbox}: ${support.kind === "none" && config.sandbox !== "off" ? MODE_MEANING.off : MODE_MEANING[config.sandbox]}`,
-    `  network in the sandbox: ${config.network ? "allowed" : "cut (network: false)"}`,
+    `  network in the sandbox: ${NETWORK_MEANING[config.network]}`,
     `config: ${configPath}${existsSync(configPath) ? " (read)" : " (none; defaults in force)"}`,
     `state: ${config.home}${env.SHIRO_HOME ? " (SHIRO_HOME)" : ""}`,
     `base URL: ${config.baseUrl ? `${config.baseUrl} (${from("OPENAI_BASE_URL", "baseUrl")})` : "https://api.openai.com/v1 (default)"}`,

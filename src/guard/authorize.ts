@@ -65,7 +65,8 @@ export function createAuthorize(opts: AuthorizeOptions): Authorize {
     const judged = items.map((item) => ({ item, verdict: judgeSubject(call.tool, item, opts.rules, opts.sessionAllows, home) }));
     verdict = judged.map((j) => j.verdict).reduce(stricter, verdict);
     if (verdict.decision === "deny") return { allowed: false, reason: verdict.reason };
-    if (verdict.decision === "allow" || opts.yolo) return approved(tool);
+    // An allow for a command comes from a person's rule or "always" (a command's default is to ask).
+    if (verdict.decision === "allow" || opts.yolo) return approved(tool, verdict.decision === "allow");
 
     const pending = judged.filter((j) => j.verdict.decision === "ask");
     const asked = pending.length ? pending.map((j) => j.item) : items;
@@ -85,13 +86,14 @@ export function createAuthorize(opts: AuthorizeOptions): Authorize {
     const preview = await previewOf(tool, args, root);
     const answer = await opts.ask({ call, summary, always: describeAllows(call.tool, allows), ...(preview !== undefined ? { preview } : {}) });
     if (answer.answer === "always") for (const allow of allows) opts.sessionAllows.add(allow.tool, [allow.pattern]);
-    if (answer.answer !== "no") return approved(tool);
+    if (answer.answer !== "no") return approved(tool, true);
     return { allowed: false, reason: answer.reason ? `the user declined: ${answer.reason}` : `the user declined ${summary}.` };
   };
 }
 
-/** An approved command may write the project (within the sandbox's mode). */
-const approved = (tool: AnyTool): Authorization => (tool.kind === "exec" ? { allowed: true, sandbox: "workspace-write" } : { allowed: true });
+/** An approved command may write the project (within the sandbox's mode); one a person approved may use the network. */
+const approved = (tool: AnyTool, byPerson: boolean): Authorization =>
+  tool.kind === "exec" ? { allowed: true, sandbox: "workspace-write", ...(byPerson ? { byPerson: true } : {}) } : { allowed: true };
 
 /** The call in one line; a command is shown whole (the REPL asks about all of it). */
 function summarise(call: GateCall, items: SubjectItem[]): string {

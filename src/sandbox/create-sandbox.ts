@@ -2,6 +2,7 @@ import { existsSync, realpathSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { CommandSandbox } from "../tools/tool.ts";
+import type { Grant } from "../session/sandbox-level.ts";
 import { isInside } from "../tools/resolve-path.ts";
 import { bwrapArgv } from "./bwrap-argv.ts";
 import { detectSandbox, type SandboxSupport } from "./detect-sandbox.ts";
@@ -10,12 +11,12 @@ import { isPlainGit } from "./plain-git.ts";
 import { removeNewSecrets } from "./remove-new-secrets.ts";
 import { createSecretScanner } from "./secret-scanner.ts";
 import { sandboxExecProfile } from "./sandbox-exec-profile.ts";
-import { capLevel, type SandboxLevel, type SandboxMode } from "./sandbox-mode.ts";
+import { capLevel, type NetworkMode, type SandboxLevel, type SandboxMode } from "./sandbox-mode.ts";
 import type { SandboxPolicy } from "./sandbox-policy.ts";
 
 export type SandboxOptions = {
   mode: SandboxMode;
-  network: boolean;
+  network: NetworkMode;
   home: string;
   shiroHome: string;
   warn: (line: string) => void;
@@ -28,7 +29,7 @@ export type Sandbox = {
   support(): Promise<SandboxSupport | "off">;
   /** A command nobody approved may still run — read-only — when an OS sandbox is in force. */
   canConfine(): Promise<boolean>;
-  at(level: SandboxLevel): Promise<CommandSandbox>;
+  at(grant: Grant): Promise<CommandSandbox>;
 };
 
 const READ_ONLY_NOTE = "It ran in a read-only sandbox (nobody approved writes for it): only /tmp is writable, and it is private to this command.";
@@ -55,9 +56,11 @@ export function createSandbox(opts: SandboxOptions): Sandbox {
       const s = await support();
       return s !== "off" && s.kind !== "none";
     },
-    async at(requested) {
+    async at(grant) {
       const s = await support();
-      const level = capLevel(requested, opts.mode);
+      const level = capLevel(grant.level, opts.mode);
+      // The network is a person's to give: for the run (--network) or to a command they approved.
+      const network = opts.network === "on" || (opts.network === "approved" && grant.byPerson);
       return {
         prepare(argv, root, command) {
           const scanner = scannerOf(root);
@@ -67,7 +70,7 @@ export function createSandbox(opts: SandboxOptions): Sandbox {
           // Whatever can write the project is checked afterwards for secret files it made.
           const check = () => (!confined || level === "workspace-write" ? removeNewSecrets(root, before, scanner.scan()) : []);
           if (!confined) return { argv, check };
-          const policy = policyFor({ root, level, network: opts.network, home: opts.home, secrets, plainGit: isPlainGit(command, root, opts.home) });
+          const policy = policyFor({ root, level, network, home: opts.home, secrets, plainGit: isPlainGit(command, root, opts.home) });
           const wrapped = s.kind === "bwrap" ? bwrapArgv(policy, argv) : [s.path, "-p", sandboxExecProfile(policy, macTempDirs()), ...argv];
           return { argv: wrapped, check, ...(level === "read-only" ? { note: READ_ONLY_NOTE } : {}) };
         },

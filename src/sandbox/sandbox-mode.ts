@@ -10,3 +10,6 @@ import type { SandboxLevel } from "../session/sandbox-level.ts";
 export type { SandboxLevel };
 
 export const capLevel = (level: SandboxLevel, mode: SandboxMode): SandboxLevel => (mode === "read-only" ? "read-only" : level);
+
+/** Which commands get the network: `on` every one (`--network`), `approved` those a person approved, `off` none (`--no-network`). */
+export type NetworkMode = "on" | "approved" | "off";

@@ -143,7 +143,7 @@ test("shiro doctor names the sandbox in force and why, the config read, the base
   const lines = r.stdout.trim().split("\n");
   expect(lines[0]).toMatch(/^shiro \d+\.\d+\.\d+ /);
   expect(lines).toContain(Bun.which("bwrap") ? `sandbox: bubblewrap (${Bun.which("bwrap")})` : expect.stringMatching(/^sandbox: none/));
-  expect(lines).toContain("  network in the sandbox: cut (network: false)");
+  expect(lines).toContain("  network in the sandbox: cut for every command, approved or not (--no-network, or network: false in config.json)");
   expect(lines).toContain(`config: ${join(home, "config.json")} (read)`);
   expect(lines).toContain("base URL: http://127.0.0.1:9/v1 (from OPENAI_BASE_URL)");
   expect(lines).toContain("API key: set (OPENAI_API_KEY)");
