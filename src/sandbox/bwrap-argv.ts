@@ -1,22 +1,32 @@
 import type { SandboxPolicy } from "./sandbox-policy.ts";
 
 /**
- * The bubblewrap argv that runs `command` under `policy`. Pure. The whole filesystem is bound
- * read-only, /tmp is a private tmpfs, the project is bound again (writable at `workspace-write`),
- * then every secret is masked: mounts made later cover earlier ones, so the order below matters.
- * `--unshare-pid` hides every other process (their /proc/<pid>/environ holds the API key) and ends
- * the command's background jobs with it; `--die-with-parent` ends it all if shiro dies; `--cap-drop
- * ALL` keeps a command run as root (containers, CI) from unmounting the masks.
+ * The bubblewrap arguments that run `command` under `policy`, without the program's own path. Pure.
+ * The whole filesystem is bound read-only, /tmp and the hidden folders are private tmpfs, the folders
+ * a command may see are bound again, then every secret is masked: mounts made later cover earlier
+ * ones, so the order below matters. `--unshare-pid` hides every other process (their environ holds
+ * the API key) and ends the command's background jobs with it; `--die-with-parent` ends it all if
+ * shiro dies; `--cap-drop ALL` keeps a command run as root (containers, CI) from unmounting the masks.
+ * The options reach bwrap through a pipe (`--args`), so /proc/1/cmdline inside names no masked path.
  */
-export function bwrapArgv(policy: SandboxPolicy, command: readonly string[]): string[] {
-  const argv = ["bwrap", "--die-with-parent", "--unshare-pid", "--cap-drop", "ALL"];
-  if (!policy.network) argv.push("--unshare-net");
-  argv.push("--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp");
-  for (const dir of policy.keep) argv.push("--ro-bind", dir, dir);
-  argv.push(policy.level === "workspace-write" ? "--bind" : "--ro-bind", policy.root, policy.root);
-  for (const path of policy.readOnly) argv.push("--ro-bind", path, path);
-  for (const dir of policy.maskDirs) argv.push("--tmpfs", dir, "--remount-ro", dir);
-  for (const file of policy.maskFiles) argv.push("--ro-bind", "/dev/null", file);
-  argv.push("--setenv", "TMPDIR", "/tmp", "--chdir", policy.root, "--", ...command);
-  return argv;
+export function bwrapArgs(policy: SandboxPolicy, command: readonly string[]): { options: string[]; command: string[] } {
+  const args = ["--die-with-parent", "--unshare-pid", "--unshare-ipc", "--cap-drop", "ALL"];
+  if (!policy.network) args.push("--unshare-net");
+  args.push("--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp");
+  for (const dir of policy.hide) args.push("--tmpfs", dir);
+  for (const dir of policy.readable) args.push("--ro-bind", dir, dir);
+  const bind = policy.level === "workspace-write" ? "--bind" : "--ro-bind";
+  for (const dir of [policy.root, ...policy.writable]) args.push(bind, dir, dir);
+  for (const path of policy.readOnly) args.push("--ro-bind", path, path);
+  for (const dir of policy.maskDirs) args.push("--tmpfs", dir, "--remount-ro", dir);
+  for (const file of policy.maskFiles) args.push("--ro-bind", "/dev/null", file);
+  args.push("--setenv", "TMPDIR", "/tmp", "--chdir", policy.root);
+  // bwrap takes the command itself from its own argv, after `--`.
+  return { options: args, command: ["--", ...limited(policy.maxProcs, command)] };
 }
+
+/** The command behind a process limit: bwrap has none, and the shell's `ulimit` binds every user but root. */
+const limited = (maxProcs: number, command: readonly string[]) => ["/bin/sh", "-c", `ulimit -u ${maxProcs} 2>/dev/null; exec "$@"`, "sh", ...command];
+
+/** `--args`' format: NUL-terminated arguments. */
+export const argsBytes = (args: readonly string[]): Uint8Array => new TextEncoder().encode(args.map((a) => `${a}\0`).join(""));

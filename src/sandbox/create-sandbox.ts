@@ -1,17 +1,20 @@
-import { existsSync, realpathSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { realpathSync } from "node:fs";
+import { tmpdir, userInfo } from "node:os";
 import { join } from "node:path";
-import type { CommandSandbox } from "../tools/tool.ts";
+import { ToolError, type CommandSandbox } from "../tools/tool.ts";
 import type { Grant } from "../session/sandbox-level.ts";
+import { changedSince } from "../tools/trusted-program.ts";
 import { isInside } from "../tools/resolve-path.ts";
-import { bwrapArgv } from "./bwrap-argv.ts";
+import { argsBytes, bwrapArgs } from "./bwrap-argv.ts";
+import { commandAftermath, identityOf } from "./command-aftermath.ts";
 import { detectSandbox, type SandboxSupport } from "./detect-sandbox.ts";
 import { findSecrets } from "./find-secrets.ts";
+import { gitProtection } from "./git-protection.ts";
 import { isPlainGit } from "./plain-git.ts";
-import { removeNewSecrets } from "./remove-new-secrets.ts";
 import { createSecretScanner } from "./secret-scanner.ts";
 import { sandboxExecProfile } from "./sandbox-exec-profile.ts";
-import { capLevel, type NetworkMode, type SandboxLevel, type SandboxMode } from "./sandbox-mode.ts";
+import { sandboxLayout } from "./sandbox-layout.ts";
+import { capLevel, type NetworkMode, type SandboxMode } from "./sandbox-mode.ts";
 import type { SandboxPolicy } from "./sandbox-policy.ts";
 
 export type SandboxOptions = {
@@ -19,8 +22,13 @@ export type SandboxOptions = {
   network: NetworkMode;
   home: string;
   shiroHome: string;
+  /** `--add-dir` / `sandbox.writable`, and `sandbox.readable`: absolute folders beside the project. */
+  writable?: readonly string[];
+  readable?: readonly string[];
   warn: (line: string) => void;
   detect?: () => Promise<SandboxSupport>;
+  /** Which files are secret (config `secretFiles` too): what the sandbox masks. Built-in names when unset. */
+  isSecretPath?: (path: string) => boolean;
 };
 
 /** This run's sandbox for commands: what is in force (probed on first use), and one command's confinement. */
@@ -33,12 +41,16 @@ export type Sandbox = {
 };
 
 const READ_ONLY_NOTE = "It ran in a read-only sandbox (nobody approved writes for it): only /tmp is writable, and it is private to this command.";
+// Enough for a parallel build or a test runner's workers; a runaway loop of forks stops here.
+export const MAX_PROCS = 1024;
 
 export function createSandbox(opts: SandboxOptions): Sandbox {
   let found: Promise<SandboxSupport | "off"> | undefined;
   // One per project folder, kept for the run: a rescan reads only the folders that changed.
   const scanners = new Map<string, ReturnType<typeof createSecretScanner>>();
-  const scannerOf = (root: string) => scanners.get(root) ?? scanners.set(root, createSecretScanner(root)).get(root)!;
+  const scannerOf = (root: string) => scanners.get(root) ?? scanners.set(root, createSecretScanner(root, opts.isSecretPath)).get(root)!;
+  // The person's home as the system knows it too, when HOME points elsewhere: neither is shown to a command.
+  const homes = [...new Set([opts.home, passwdHome()].filter((h): h is string => !!h && h !== "/"))];
   const support = () =>
     (found ??= (async () => {
       if (opts.mode === "off") {
@@ -63,33 +75,53 @@ export function createSandbox(opts: SandboxOptions): Sandbox {
       const network = opts.network === "on" || (opts.network === "approved" && grant.byPerson);
       return {
         prepare(argv, root, command) {
+          const confined = s !== "off" && s.kind !== "none";
+          // The program vetted at start must still be the one that runs: a swapped bwrap would confine nothing.
+          const swapped = s !== "off" && s.kind === "bwrap" ? changedSince(s.program) : undefined;
+          if (swapped) throw new ToolError(`Not run: the sandbox program ${swapped}; restart shiro so it can check the program again.`);
           const scanner = scannerOf(root);
           const before = scanner.scan();
-          const secrets = findSecrets({ root, home: opts.home, shiroHome: opts.shiroHome, project: before });
-          const confined = s !== "off" && s.kind !== "none";
-          // Whatever can write the project is checked afterwards for secret files it made.
-          const check = () => (!confined || level === "workspace-write" ? removeNewSecrets(root, before, scanner.scan()) : []);
+          const writes = !confined || level === "workspace-write";
+          // Identities of the secrets there now: one moved by the command is still the same secret, not a new one.
+          const knownIds = new Set(writes ? before.secrets.map(identityOf).filter((id): id is string => !!id) : []);
+          const quarantine = join(opts.shiroHome, "quarantine");
+          const check = () => (writes ? commandAftermath({ root, quarantine, before, knownIds, after: scanner.scan() }) : { notes: [], denied: false });
           if (!confined) return { argv, check };
-          const policy = policyFor({ root, level, network, home: opts.home, secrets, plainGit: isPlainGit(command, root, opts.home) });
-          const wrapped = s.kind === "bwrap" ? bwrapArgv(policy, argv) : [s.path, "-p", sandboxExecProfile(policy, macTempDirs()), ...argv];
-          return { argv: wrapped, check, ...(level === "read-only" ? { note: READ_ONLY_NOTE } : {}) };
+          const secrets = findSecrets({ root, home: opts.home, shiroHome: opts.shiroHome, project: before.secrets });
+          const layout = sandboxLayout({ root, homes, network, readable: opts.readable ?? [] });
+          const git = level === "workspace-write" ? gitProtection(root, before.gits, isPlainGit(command, root, opts.home)) : [];
+          const seen = [root, ...(opts.writable ?? []), ...layout.readable];
+          // A mask inside a hidden folder is moot (and bwrap would have nothing to mount it on) unless that part is shown again.
+          const visible = (path: string) => seen.some((dir) => isInside(path, dir)) || ![...layout.hide, "/tmp"].some((dir) => isInside(path, dir));
+          const policy: SandboxPolicy = {
+            root,
+            level,
+            network,
+            hide: layout.hide,
+            readable: layout.readable,
+            writable: opts.writable ?? [],
+            maskFiles: secrets.files.filter(visible),
+            maskDirs: secrets.dirs.filter(visible),
+            readOnly: git,
+            maxProcs: MAX_PROCS,
+          };
+          const note = level === "read-only" ? { note: READ_ONLY_NOTE } : {};
+          if (s.kind === "sandbox-exec") return { argv: [s.path, "-p", sandboxExecProfile(policy, macTempDirs()), ...argv], check, ...note };
+          const bwrap = bwrapArgs(policy, argv);
+          return { argv: [s.path, "--args", "4", ...bwrap.command], fd4: argsBytes(bwrap.options), check, ...note };
         },
       };
     },
   };
 }
 
-// A writable project keeps its history read-only to anything but plain git (plain-git.ts), and even git
-// cannot touch what git runs later, outside any sandbox: a planted hook or config entry would escape it.
-const GIT_CODE = [".git/hooks", ".git/config"];
-
-/** /tmp is private inside the sandbox: a project or home under it is bound again, and masks under it alone are moot. */
-function policyFor(o: { root: string; level: SandboxLevel; network: boolean; home: string; secrets: { files: string[]; dirs: string[] }; plainGit: boolean }): SandboxPolicy {
-  const keep = [...new Set([o.home, o.root])].filter((dir) => isInside(dir, "/tmp") && dir !== "/tmp");
-  const visible = (path: string) => !isInside(path, "/tmp") || keep.some((dir) => isInside(path, dir));
-  const readOnly = o.level === "workspace-write" ? (o.plainGit ? GIT_CODE : [".git"]).map((p) => join(o.root, p)).filter((p) => existsSync(p)) : [];
-  return { root: o.root, level: o.level, network: o.network, maskFiles: o.secrets.files.filter(visible), maskDirs: o.secrets.dirs.filter(visible), keep: keep.filter((dir) => dir !== o.root), readOnly };
-}
+const passwdHome = () => {
+  try {
+    return userInfo().homedir;
+  } catch {
+    return undefined;
+  }
+};
 
 const macTempDirs = () => [...new Set(["/private/tmp", "/private/var/folders", realpathOr(tmpdir())])];
 const realpathOr = (path: string) => {

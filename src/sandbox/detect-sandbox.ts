@@ -1,22 +1,27 @@
+import { findTrusted, type TrustedLookup, type TrustedProgram } from "../tools/trusted-program.ts";
+
 /** Which OS sandbox this machine offers, found once per run; `none` says why and what to do about it. */
 export type SandboxSupport =
-  | { kind: "bwrap"; path: string }
+  | { kind: "bwrap"; path: string; program: TrustedProgram }
   | { kind: "sandbox-exec"; path: string }
   | { kind: "none"; why: string; fix: string };
 
 const SANDBOX_EXEC = "/usr/bin/sandbox-exec";
 
-export async function detectSandbox(platform: NodeJS.Platform = process.platform): Promise<SandboxSupport> {
+/** `find` is findTrusted unless a test hands in a program it made. */
+export async function detectSandbox(platform: NodeJS.Platform = process.platform, find: (name: string) => TrustedLookup = findTrusted): Promise<SandboxSupport> {
   if (platform === "darwin") {
     if (await Bun.file(SANDBOX_EXEC).exists()) return { kind: "sandbox-exec", path: SANDBOX_EXEC };
     return { kind: "none", why: `${SANDBOX_EXEC} is missing`, fix: "it ships with macOS; check the system, or run with --sandbox off" };
   }
   if (platform !== "linux") return { kind: "none", why: `no sandbox is supported on ${platform}`, fix: "run with --sandbox off to silence this" };
-  const path = Bun.which("bwrap");
-  if (!path) return { kind: "none", why: "bubblewrap (bwrap) is not on PATH", fix: "install it (apt-get install bubblewrap, dnf install bubblewrap, pacman -S bubblewrap)" };
+  // By absolute path from root's folders alone: a `bwrap` planted on PATH would run every command unconfined.
+  const found = find("bwrap");
+  if (!found.ok) return { kind: "none", why: found.why, fix: "install bubblewrap from the system's packages (apt-get install bubblewrap, dnf install bubblewrap, pacman -S bubblewrap)" };
+  const path = found.program.path;
   // Present is not enough: a kernel or container may refuse the namespaces bwrap needs.
   const probe = Bun.spawnSync([path, "--die-with-parent", "--unshare-pid", "--cap-drop", "ALL", "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "true"], { stdout: "ignore", stderr: "pipe" });
-  if (probe.exitCode === 0) return { kind: "bwrap", path };
+  if (probe.exitCode === 0) return { kind: "bwrap", path, program: found.program };
   const said = probe.stderr.toString().trim().split("\n")[0] || `exit code ${probe.exitCode}`;
   return {
     kind: "none",

@@ -6,12 +6,18 @@ export type SandboxPolicy = {
   root: string;
   level: SandboxLevel;
   network: boolean;
+  /** Folders shown as an empty private folder (the home, the project's parent, /run when offline): the person's files stay out of sight. */
+  hide: readonly string[];
+  /** Folders shown read-only although they lie in a hidden one: the documented tool folders, `sandbox.readable`. */
+  readable: readonly string[];
+  /** More folders a command may write (`--add-dir`, `sandbox.writable`), like the project: read-only at `read-only`. */
+  writable: readonly string[];
   /** Existing secret files: neither readable nor writable. */
   maskFiles: readonly string[];
-  /** Secret folders (`~/.ssh`, `~/.aws`, shiro's own home): hidden behind an empty read-only folder. */
+  /** Secret folders (`~/.ssh`, shiro's own home): hidden behind an empty read-only folder. */
   maskDirs: readonly string[];
-  /** Folders under /tmp that must stay visible (the project, the home) although /tmp is private. */
-  keep: readonly string[];
-  /** Parts of a writable project that stay read-only: git's hooks and config, which run code later, outside any sandbox. */
+  /** Parts of a writable project that stay read-only: what git runs later, outside any sandbox. */
   readOnly: readonly string[];
+  /** The most processes the command may have at once (RLIMIT_NPROC; a pids cgroup where that does not bind). */
+  maxProcs: number;
 };

@@ -1,3 +1,4 @@
+import { closeSync, writeSync } from "node:fs";
 import { z } from "zod";
 import { RUN_TIMEOUT } from "../session/stop-reason.ts";
 import { defineTool, type PreparedCommand } from "./tool.ts";
@@ -38,13 +39,14 @@ export const bash = defineTool({
     // env given explicitly: Bun.spawn otherwise uses the environment the process started with.
     // stdin stays /dev/null; slot 3 is the lifeline that kills the group should shiro die (command-argv.ts).
     // The sandbox (if any) wraps the shell; the lifeline stays outside it, watching the whole group.
-    const prepared = ctx.sandbox?.prepare(shellArgv(args.command), ctx.root, args.command) ?? { argv: shellArgv(args.command), check: () => [] };
+    const prepared = ctx.sandbox?.prepare(shellArgv(args.command), ctx.root, args.command) ?? { argv: shellArgv(args.command), check: () => ({ notes: [], denied: false }) };
     const proc = Bun.spawn(commandArgv(prepared.argv), {
       cwd: ctx.root,
       env: ctx.env,
-      stdio: ["ignore", "pipe", "pipe", LIFELINE ? "pipe" : "ignore"],
+      stdio: ["ignore", "pipe", "pipe", LIFELINE ? "pipe" : "ignore", prepared.fd4 ? "pipe" : "ignore"],
       detached: true,
     });
+    if (prepared.fd4) feed(proc.stdio[4] as number, prepared.fd4);
     const lifeline = holdLifeline(proc.stdio[3] ?? null);
     const signalGroup = (signal: NodeJS.Signals) => {
       try {
@@ -101,21 +103,34 @@ export const bash = defineTool({
   },
 });
 
+/** Writes `bytes` into a pipe and closes it; the reader (bwrap) takes them at once, so a full pipe only waits a moment. */
+function feed(fd: number, bytes: Uint8Array): void {
+  try {
+    for (let at = 0; at < bytes.length; ) {
+      try {
+        at += writeSync(fd, bytes, at);
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code !== "EAGAIN") throw err;
+        Bun.sleepSync(1);
+      }
+    }
+  } finally {
+    closeSync(fd);
+  }
+}
+
 async function pump(stream: ReadableStream<Uint8Array>, take: (chunk: string) => void): Promise<void> {
   const decoder = new TextDecoder();
   for await (const bytes of stream) take(decoder.decode(bytes, { stream: true }));
   take(decoder.decode());
 }
 
-/** The sandbox's word on the command: that it ran read-only, and any secret file it made (removed: a denial). */
+/** The sandbox's word on the command: that it ran read-only, and what it left that counts as a denial. */
 function withAftermath(result: { output: string; isError: boolean }, prepared: PreparedCommand) {
-  const created = prepared.check();
-  const notes = [
-    ...(prepared.note ? [prepared.note] : []),
-    ...(created.length ? [`Denied: it created secret ${created.length === 1 ? "file" : "files"} ${created.join(", ")}, now removed; commands may not make secret files.`] : []),
-  ];
+  const after = prepared.check();
+  const notes = [...(prepared.note ? [prepared.note] : []), ...after.notes];
   if (!notes.length) return result;
-  return { output: `${result.output}\n${notes.join("\n")}`, isError: result.isError || created.length > 0, ...(created.length ? { denied: true } : {}) };
+  return { output: `${result.output}\n${notes.join("\n")}`, isError: result.isError || after.denied, ...(after.denied ? { denied: true } : {}) };
 }
 
 /** Why the run stopped, as the model reads it on `shiro -c`: the person, the run's --timeout, or a signal to shiro. */

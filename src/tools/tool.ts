@@ -9,8 +9,10 @@ export type ToolKind = "read" | "write" | "exec" | "meta";
 /** A command made ready to run: its argv, and the check of its outcome once it has ended. */
 export type PreparedCommand = {
   argv: string[];
-  /** Secret files the command created, already removed (relative to the root); empty when none. */
-  check(): string[];
+  /** What the command left that the model must hear about (a secret file it made, a repository that would run code later). */
+  check(): { notes: string[]; denied: boolean };
+  /** Bytes fed to the program on fd 4 (bubblewrap's `--args`: its arguments, kept out of /proc/<pid>/cmdline). */
+  fd4?: Uint8Array;
   /** A line for the result the model reads (e.g. that it ran read-only). */
   note?: string;
 };

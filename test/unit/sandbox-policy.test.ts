@@ -1,5 +1,6 @@
 import { describe, expect, test } from "bun:test";
-import { bwrapArgv } from "../../src/sandbox/bwrap-argv.ts";
+import { bwrapArgs } from "../../src/sandbox/bwrap-argv.ts";
+import { sandboxLayout } from "../../src/sandbox/sandbox-layout.ts";
 import { sandboxExecProfile } from "../../src/sandbox/sandbox-exec-profile.ts";
 import { capLevel } from "../../src/sandbox/sandbox-mode.ts";
 import type { SandboxPolicy } from "../../src/sandbox/sandbox-policy.ts";
@@ -10,10 +11,18 @@ const policy = (over: Partial<SandboxPolicy> = {}): SandboxPolicy => ({
   network: true,
   maskFiles: ["/work/proj/.env", "/home/u/.netrc"],
   maskDirs: ["/home/u/.ssh"],
-  keep: [],
+  hide: [],
+  readable: [],
+  writable: [],
   readOnly: [],
+  maxProcs: 64,
   ...over,
 });
+
+const joined = (...args: Parameters<typeof bwrapArgs>) => {
+  const { options, command } = bwrapArgs(...args);
+  return [...options, ...command];
+};
 
 /** The mount operations in order, each as one string, so their order can be asserted. */
 const mounts = (argv: string[]) => {
@@ -28,34 +37,52 @@ const mounts = (argv: string[]) => {
 
 describe("bwrap argv", () => {
   test("git's hooks and config stay read-only inside a writable project, bound after it", () => {
-    const argv = bwrapArgv(policy({ readOnly: ["/work/proj/.git/hooks", "/work/proj/.git/config"], maskFiles: [], maskDirs: [] }), ["true"]);
+    const argv = joined(policy({ readOnly: ["/work/proj/.git/hooks", "/work/proj/.git/config"], maskFiles: [], maskDirs: [] }), ["true"]);
     expect(mounts(argv).slice(4)).toEqual(["--bind /work/proj /work/proj", "--ro-bind /work/proj/.git/hooks /work/proj/.git/hooks", "--ro-bind /work/proj/.git/config /work/proj/.git/config"]);
     expect(sandboxExecProfile(policy({ readOnly: ["/work/proj/.git/hooks"] }), [])).toContain('(deny file-write* (subpath "/work/proj/.git/hooks"))');
   });
 
-  test("read-only root, private /tmp, the project bound after /tmp, secrets masked last, the command after --", () => {
-    const argv = bwrapArgv(policy(), ["bash", "-lc", "make"]);
-    expect(argv.slice(0, 5)).toEqual(["bwrap", "--die-with-parent", "--unshare-pid", "--cap-drop", "ALL"]);
+  test("read-only root, private /tmp, hidden folders, tools shown again, then the project, added folders, secrets masked last; the command behind a process limit", () => {
+    const argv = joined(policy({ hide: ["/home/u"], readable: ["/home/u/.cargo/bin"], writable: ["/data/out"] }), ["bash", "-lc", "make"]);
+    expect(argv.slice(0, 5)).toEqual(["--die-with-parent", "--unshare-pid", "--unshare-ipc", "--cap-drop", "ALL"]);
     expect(mounts(argv)).toEqual([
       "--ro-bind / /",
       "--dev /dev",
       "--proc /proc",
       "--tmpfs /tmp",
+      "--tmpfs /home/u",
+      "--ro-bind /home/u/.cargo/bin /home/u/.cargo/bin",
       "--bind /work/proj /work/proj",
+      "--bind /data/out /data/out",
       "--tmpfs /home/u/.ssh",
       "--remount-ro /home/u/.ssh",
       "--ro-bind /dev/null /work/proj/.env",
       "--ro-bind /dev/null /home/u/.netrc",
     ]);
-    expect(argv.slice(argv.indexOf("--"))).toEqual(["--", "bash", "-lc", "make"]);
+    expect(argv.slice(argv.indexOf("--"))).toEqual(["--", "/bin/sh", "-c", 'ulimit -u 64 2>/dev/null; exec "$@"', "sh", "bash", "-lc", "make"]);
     expect(argv).toContain("--chdir");
     expect(argv).not.toContain("--unshare-net");
   });
 
-  test("read-only binds the project read-only; no network unshares it; kept folders come before the project", () => {
-    const argv = bwrapArgv(policy({ level: "read-only", network: false, keep: ["/tmp/home"], maskFiles: [], maskDirs: [] }), ["true"]);
+  test("read-only binds the project and added folders read-only; no network unshares it", () => {
+    const argv = joined(policy({ level: "read-only", network: false, writable: ["/data/out"], maskFiles: [], maskDirs: [] }), ["true"]);
     expect(argv).toContain("--unshare-net");
-    expect(mounts(argv).slice(3)).toEqual(["--tmpfs /tmp", "--ro-bind /tmp/home /tmp/home", "--ro-bind /work/proj /work/proj"]);
+    expect(mounts(argv).slice(3)).toEqual(["--tmpfs /tmp", "--ro-bind /work/proj /work/proj", "--ro-bind /data/out /data/out"]);
+  });
+});
+
+describe("sandbox layout", () => {
+  test("the homes and the project's parent are hidden, /run too when offline; a system parent or / never", () => {
+    expect(sandboxLayout({ root: "/home/u/code/proj", homes: ["/home/u"], network: false, readable: [] }).hide).toEqual(["/run", "/home/u"]);
+    expect(sandboxLayout({ root: "/srv/work/proj", homes: ["/home/u"], network: true, readable: [] }).hide).toEqual(["/home/u", "/srv/work"]);
+    expect(sandboxLayout({ root: "/usr/src/proj", homes: ["/root"], network: true, readable: [] }).hide).toEqual(["/root"]);
+    expect(sandboxLayout({ root: "/proj", homes: ["/root"], network: true, readable: [] }).hide).toEqual(["/root"]);
+  });
+
+  test("a project that is the home hides only its siblings (other homes); readable folders inside the project are not bound again", () => {
+    const layout = sandboxLayout({ root: "/home/u", homes: ["/home/u"], network: true, readable: ["/home/u/docs", "/opt/shared"] });
+    expect(layout.hide).toEqual(["/home"]);
+    expect(layout.readable).toEqual(["/opt/shared"]);
   });
 });
 
