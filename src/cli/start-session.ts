@@ -5,7 +5,7 @@ import type { Authorize } from "../agent/run-tool-call.ts";
 import type { AskAnswer, AskRequest } from "../guard/authorize.ts";
 import { createAuthorize } from "../guard/authorize.ts";
 import { createReadCheck } from "../guard/read-check.ts";
-import { SECRET_GLOBS } from "../guard/secret-globs.ts";
+import { secretNames } from "../guard/secret-names.ts";
 import { createWriteCheck } from "../guard/write-check.ts";
 import { SessionAllows } from "../guard/session-allows.ts";
 import { livePluginChecks } from "../registry/live-plugin-checks.ts";
@@ -67,8 +67,10 @@ export async function startSession(opts: StartOptions): Promise<Runtime> {
   const reloadPrompt = () =>
     loadPrompt({ home: config.home, cwd, noInstructions: flags.noInstructions, noMemory: flags.noMemory, memoryReadOnly: flags.ephemeral, notebook, skills, warn });
   const [prompt, plugins] = await Promise.all([reloadPrompt(), livePluginChecks(config.home, warn)]);
-  const sandbox = createSandbox({ mode: config.sandbox, network: config.network, home: homedir(), shiroHome: config.home, warn });
-  const gate = createAuthorize({ rules, extraChecks: plugins.checks, yolo: flags.yolo, sessionAllows: new SessionAllows(), ask: opts.ask, confine: sandbox.canConfine });
+  // One list of secret names (built-in and config `secretFiles`) for the guard, the rules, the searches and the sandbox.
+  const secretFiles = secretNames(config.secretFiles);
+  const sandbox = createSandbox({ mode: config.sandbox, network: config.network, home: homedir(), shiroHome: config.home, warn, isSecretPath: secretFiles.isSecretPath });
+  const gate = createAuthorize({ rules, extraChecks: plugins.checks, yolo: flags.yolo, sessionAllows: new SessionAllows(), ask: opts.ask, confine: sandbox.canConfine, secrets: secretFiles });
   // A plugin installed mid-session (/registry add, or another terminal) guards the very next call.
   const authorize: Authorize = async (request) => {
     await plugins.refresh();
@@ -91,8 +93,8 @@ export async function startSession(opts: StartOptions): Promise<Runtime> {
     warn,
     interruptSignal: opts.interruptSignal,
     sandbox: sandbox.at,
-    readDenied: createReadCheck({ rules, extraChecks: plugins.checks }),
-    secretGlobs: SECRET_GLOBS,
+    readDenied: createReadCheck({ rules, extraChecks: plugins.checks, secrets: secretFiles }),
+    secretGlobs: secretFiles.globs,
     writeRefused: createWriteCheck(),
     toolEnv: secrets.env,
     redactor,

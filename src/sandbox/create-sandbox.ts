@@ -21,6 +21,8 @@ export type SandboxOptions = {
   shiroHome: string;
   warn: (line: string) => void;
   detect?: () => Promise<SandboxSupport>;
+  /** Which files are secret (config `secretFiles` too): what the sandbox masks. Built-in names when unset. */
+  isSecretPath?: (path: string) => boolean;
 };
 
 /** This run's sandbox for commands: what is in force (probed on first use), and one command's confinement. */
@@ -38,7 +40,7 @@ export function createSandbox(opts: SandboxOptions): Sandbox {
   let found: Promise<SandboxSupport | "off"> | undefined;
   // One per project folder, kept for the run: a rescan reads only the folders that changed.
   const scanners = new Map<string, ReturnType<typeof createSecretScanner>>();
-  const scannerOf = (root: string) => scanners.get(root) ?? scanners.set(root, createSecretScanner(root)).get(root)!;
+  const scannerOf = (root: string) => scanners.get(root) ?? scanners.set(root, createSecretScanner(root, opts.isSecretPath)).get(root)!;
   const support = () =>
     (found ??= (async () => {
       if (opts.mode === "off") {
@@ -65,7 +67,7 @@ export function createSandbox(opts: SandboxOptions): Sandbox {
         prepare(argv, root, command) {
           const scanner = scannerOf(root);
           const before = scanner.scan();
-          const secrets = findSecrets({ root, home: opts.home, shiroHome: opts.shiroHome, project: before });
+          const secrets = findSecrets({ root, home: opts.home, shiroHome: opts.shiroHome, project: before, isSecretPath: opts.isSecretPath });
           const confined = s !== "off" && s.kind !== "none";
           // Whatever can write the project is checked afterwards for secret files it made.
           const check = () => (!confined || level === "workspace-write" ? removeNewSecrets(root, before, scanner.scan()) : []);

@@ -14,7 +14,7 @@ const RACY_MS = 100;
  * remembers each folder by its mtime and reads again only those that changed: a name added, removed or
  * renamed in a folder changes that folder's mtime. A scan of an unchanged tree costs one stat a folder.
  */
-export function createSecretScanner(root: string) {
+export function createSecretScanner(root: string, isSecret: (path: string) => boolean = isSecretPath) {
   const known = new Map<string, Folder>();
   const read = (dir: string, mtimeMs: number): Folder => {
     const folder: Folder = { mtimeMs, secrets: [], folders: [] };
@@ -26,7 +26,7 @@ export function createSecretScanner(root: string) {
     }
     for (const entry of entries) {
       const path = join(dir, entry.name);
-      if (isSecretPath(path)) folder.secrets.push(path);
+      if (isSecret(path)) folder.secrets.push(path);
       else if (entry.isDirectory() && entry.name !== ".git") folder.folders.push(path);
     }
     return folder;
