@@ -15,7 +15,8 @@ import { createUnsavedStore } from "../store/unsaved-store.ts";
 import type { TextFormat } from "../wire/build-request.ts";
 import { createOpenAIStream } from "../wire/openai-stream.ts";
 import { createModelLister } from "../wire/list-models.ts";
-import { createRedactor } from "../agent/redact.ts";
+import { createLiveRedactor } from "../agent/live-redactor.ts";
+import { createKnownSecretValues } from "../secrets/known-secret-values.ts";
 import { API_KEY_VAR, toolEnv } from "../tools/tool-env.ts";
 import type { Flags } from "./args.ts";
 import { checkModelOptions } from "./check-model-options.ts";
@@ -78,7 +79,8 @@ export async function startSession(opts: StartOptions): Promise<Runtime> {
   };
   // Tools never see a secret variable, and no output shows one's value: not the model, nor a person, nor a file.
   const secrets = toolEnv(process.env, config.envPass);
-  const redactor = createRedactor([{ name: API_KEY_VAR, value: config.apiKey }, ...secrets.hidden]);
+  const known = createKnownSecretValues({ root: cwd, home: homedir(), isSecretPath: secretFiles.isSecretPath, hiddenEnv: secrets.hidden });
+  const redactor = createLiveRedactor(() => [{ name: API_KEY_VAR, value: config.apiKey }, ...known()]);
   const runtime: Runtime = createRuntime({
     config: { ...config, ...(opts.textFormat ? { textFormat: opts.textFormat } : {}), ...(flags.maxCost !== undefined ? { maxCostUsd: flags.maxCost } : {}) },
     cwd,
