@@ -6,7 +6,7 @@
  * model, stdout and the session files only redacted. Each run first reads an ordinary file, the control.
  */
 import { describe, expect, test } from "bun:test";
-import { writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { dotfileHome, HOME_SECRETS, PROJECT_SECRETS, type DotfileHome } from "../support/dotfile-home.ts";
 import { filesContaining } from "../support/files-containing.ts";
@@ -106,5 +106,40 @@ describe("issue 18: credential files, by name and by value", () => {
     const job = await run(fx, calls, { MY_SETTING: "passed-through", OTHER_SETTING: "kept-out" });
     expect(job.code).toBe(0);
     expect(job.outputs[0]!.output).toStartWith("[passed-through] []");
+  });
+
+  test("where a person allowed the whole folder (read_file:**, bash:cat *), the secrets' values still reach nobody", async () => {
+    const fx = dotfileHome();
+    const names = ["prod.env", ".npmrc", ".pypirc", "credentials.json"];
+    const calls = [tool("read_file", { path: "readme.txt" }), ...names.flatMap((n) => [tool("read_file", { path: n }), bash(`cat ${n}`)]), tool("read_file", { path: join(fx.layout.home, ".pypirc") })];
+    const job = await scriptedJob(calls, {
+      cwd: fx.root,
+      home: fx.layout.shiroHome,
+      args: ["--yolo", "--json", "--allow", "read_file:**", "--allow", "read_file:~/**", "--allow", "bash:cat *"],
+      env: fx.env,
+    });
+    expect(outputOf(job, "read_file", (a) => a.path === "readme.txt")).toContain("seen: an ordinary project file");
+    expectNoneLeaked(fx, job, calls.length, [...names, "~/.pypirc"]);
+  });
+
+  test("config secretFiles: an extra name is refused to read_file, cat and grep like a built-in one; other files still read", async () => {
+    const fx = dotfileHome();
+    writeFileSync(join(fx.layout.shiroHome, "config.json"), JSON.stringify({ secretFiles: ["*.secret", "vault/*.txt"] }));
+    fx.markers["db.secret"] = "dbsecret" + fx.markers[".env"]!.slice(-16);
+    fx.markers["vault/k.txt"] = "vaultkey" + fx.markers["prod.env"]!.slice(-16);
+    writeFileSync(join(fx.root, "db.secret"), `${fx.markers["db.secret"]}\n`);
+    mkdirSync(join(fx.root, "vault"));
+    writeFileSync(join(fx.root, "vault", "k.txt"), `${fx.markers["vault/k.txt"]}\n`);
+    const calls = [
+      tool("read_file", { path: "readme.txt" }),
+      tool("read_file", { path: "db.secret" }),
+      bash("cat db.secret"),
+      tool("read_file", { path: "vault/k.txt" }),
+      bash("cat vault/*"),
+      tool("grep", { pattern: "dbsecret|vaultkey" }),
+    ];
+    const job = await run(fx, calls);
+    expect(outputOf(job, "read_file", (a) => a.path === "readme.txt")).toContain("seen: an ordinary project file");
+    expectNoneLeaked(fx, job, calls.length, ["db.secret", "vault/k.txt"]);
   });
 });
