@@ -50,6 +50,7 @@ export type CallOutcome = { output: string; isError: boolean; denied: boolean };
  */
 export async function* runToolCall(call: ToolCallPart, deps: Deps): AsyncGenerator<AgentEvent, CallOutcome> {
   yield { type: "tool-call", callId: call.callId, name: call.name, arguments: call.arguments };
+  deps.redactor.refresh?.();
   const finish = (out: ToolOutput, denied = false): [AgentEvent, CallOutcome] => {
     const isError = out.isError === true || denied;
     const output = deps.redactor.text(out.output);
@@ -120,6 +121,8 @@ export async function* runToolCall(call: ToolCallPart, deps: Deps): AsyncGenerat
   }
   yield* told();
   await running;
+  // A secret the call itself brought into the project (a copy from elsewhere) is hidden in its result too.
+  deps.redactor.refresh?.();
   // What came with the result, and the tail held back in case it began a secret.
   yield* show(redacting.push(chunks.splice(0).join("")) + redacting.flush());
   const [event, outcome] = finish(settled, settled.denied === true);

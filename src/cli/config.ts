@@ -11,7 +11,7 @@ import { validUrl, type Flags } from "./args.ts";
 import { UsageError } from "./usage-error.ts";
 import { API_KEY_VAR } from "../tools/tool-env.ts";
 
-/** A variable tool processes may see although its name looks secret (tool-env.ts). */
+/** A variable commands get beyond the standard allow-list (tool-env.ts). */
 const passedVar = z
   .string()
   .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "must be an environment variable name (letters, digits, _)")

@@ -5,7 +5,7 @@ import type { Authorize } from "../agent/run-tool-call.ts";
 import type { AskAnswer, AskRequest } from "../guard/authorize.ts";
 import { createAuthorize } from "../guard/authorize.ts";
 import { createReadCheck } from "../guard/read-check.ts";
-import { SECRET_GLOBS } from "../guard/secret-globs.ts";
+import { secretNames } from "../guard/secret-names.ts";
 import { createWriteCheck } from "../guard/write-check.ts";
 import { SessionAllows } from "../guard/session-allows.ts";
 import { livePluginChecks } from "../registry/live-plugin-checks.ts";
@@ -15,7 +15,8 @@ import { createUnsavedStore } from "../store/unsaved-store.ts";
 import type { TextFormat } from "../wire/build-request.ts";
 import { createOpenAIStream } from "../wire/openai-stream.ts";
 import { createModelLister } from "../wire/list-models.ts";
-import { createRedactor } from "../agent/redact.ts";
+import { createLiveRedactor } from "../agent/live-redactor.ts";
+import { createKnownSecretValues } from "../secrets/known-secret-values.ts";
 import { API_KEY_VAR, toolEnv } from "../tools/tool-env.ts";
 import type { Flags } from "./args.ts";
 import { checkModelOptions } from "./check-model-options.ts";
@@ -67,8 +68,10 @@ export async function startSession(opts: StartOptions): Promise<Runtime> {
   const reloadPrompt = () =>
     loadPrompt({ home: config.home, cwd, noInstructions: flags.noInstructions, noMemory: flags.noMemory, memoryReadOnly: flags.ephemeral, notebook, skills, warn });
   const [prompt, plugins] = await Promise.all([reloadPrompt(), livePluginChecks(config.home, warn)]);
-  const sandbox = createSandbox({ mode: config.sandbox, network: config.network, home: homedir(), shiroHome: config.home, warn });
-  const gate = createAuthorize({ rules, extraChecks: plugins.checks, yolo: flags.yolo, sessionAllows: new SessionAllows(), ask: opts.ask, confine: sandbox.canConfine });
+  // One list of secret names (built-in and config `secretFiles`) for the guard, the rules, the searches and the sandbox.
+  const secretFiles = secretNames(config.secretFiles);
+  const sandbox = createSandbox({ mode: config.sandbox, network: config.network, home: homedir(), shiroHome: config.home, warn, isSecretPath: secretFiles.isSecretPath });
+  const gate = createAuthorize({ rules, extraChecks: plugins.checks, yolo: flags.yolo, sessionAllows: new SessionAllows(), ask: opts.ask, confine: sandbox.canConfine, secrets: secretFiles });
   // A plugin installed mid-session (/registry add, or another terminal) guards the very next call.
   const authorize: Authorize = async (request) => {
     await plugins.refresh();
@@ -76,7 +79,8 @@ export async function startSession(opts: StartOptions): Promise<Runtime> {
   };
   // Tools never see a secret variable, and no output shows one's value: not the model, nor a person, nor a file.
   const secrets = toolEnv(process.env, config.envPass);
-  const redactor = createRedactor([{ name: API_KEY_VAR, value: config.apiKey }, ...secrets.hidden]);
+  const known = createKnownSecretValues({ root: cwd, home: homedir(), isSecretPath: secretFiles.isSecretPath, hiddenEnv: secrets.hidden });
+  const redactor = createLiveRedactor(() => [{ name: API_KEY_VAR, value: config.apiKey }, ...known()]);
   const runtime: Runtime = createRuntime({
     config: { ...config, ...(opts.textFormat ? { textFormat: opts.textFormat } : {}), ...(flags.maxCost !== undefined ? { maxCostUsd: flags.maxCost } : {}) },
     cwd,
@@ -91,8 +95,8 @@ export async function startSession(opts: StartOptions): Promise<Runtime> {
     warn,
     interruptSignal: opts.interruptSignal,
     sandbox: sandbox.at,
-    readDenied: createReadCheck({ rules, extraChecks: plugins.checks }),
-    secretGlobs: SECRET_GLOBS,
+    readDenied: createReadCheck({ rules, extraChecks: plugins.checks, secrets: secretFiles }),
+    secretGlobs: secretFiles.globs,
     writeRefused: createWriteCheck(),
     toolEnv: secrets.env,
     redactor,

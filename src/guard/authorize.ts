@@ -6,6 +6,7 @@ import { createGuard } from "./guard.ts";
 import { judgeSubject, stricter } from "./permissions.ts";
 import { absolutePath, diskFs, type PathEnv, type PathFs } from "./resolve-path.ts";
 import type { Rule } from "./rules.ts";
+import type { SecretNames } from "./secret-names.ts";
 import { alwaysAllows, describeAllows, type SessionAllows } from "./session-allows.ts";
 import type { Check, GateCall, Verdict } from "./verdict.ts";
 
@@ -35,16 +36,19 @@ export type AuthorizeOptions = {
   /** Defaults to the real home folder and disk; tests point them elsewhere. */
   home?: string;
   fs?: PathFs;
+  /** The session's secret names (config `secretFiles` too); the built-in ones when unset. */
+  secrets?: SecretNames;
 };
 
 /** The permission chain: guard → plugins' checks → session approvals → rules → asking (or yolo). */
 export function createAuthorize(opts: AuthorizeOptions): Authorize {
   const home = opts.home ?? homedir();
   const fs = opts.fs ?? diskFs;
-  const guard = createGuard({ home, fs });
+  const secrets = opts.secrets ? { secrets: opts.secrets } : {};
+  const guard = createGuard({ home, fs, ...secrets });
   return async ({ tool, args, root }) => {
     if (tool.kind === "meta") return { allowed: true };
-    const env: PathEnv = { root, home, fs };
+    const env: PathEnv = { root, home, fs, ...secrets };
     let call: GateCall;
     try {
       const subject = tool.subject(args);

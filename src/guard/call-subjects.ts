@@ -49,7 +49,7 @@ export function callSubjects(call: GateCall, env: PathEnv): SubjectItem[] {
 function pathItem(resolved: ResolvedPath, inside: Verdict, env: PathEnv): SubjectItem {
   const names = pathNames(resolved, env);
   const label = names.join(" → ");
-  const fallback: Verdict = isSecret(resolved) ? secretDefault(label) : !resolved.insideRoot ? { decision: "ask", reason: "outside the project" } : inside;
+  const fallback: Verdict = isSecret(resolved, env.secrets) ? secretDefault(label) : !resolved.insideRoot ? { decision: "ask", reason: "outside the project" } : inside;
   return { mode: "path", names, aliases: [], label, fallback, always: names.map(literalPattern) };
 }
 
@@ -97,8 +97,8 @@ function referencedSecret(cmd: ShellCommand, env: PathEnv): string | undefined {
   for (const word of candidates) {
     if (word === "") continue;
     const resolved = resolvePath(word, env, cmd.cwd);
-    if (isSecret(resolved)) return displayPath(resolved.real, env);
-    if (globMayNameSecret(word)) return word;
+    if (isSecret(resolved, env.secrets)) return displayPath(resolved.real, env);
+    if (globMayNameSecret(word, env.secrets)) return word;
   }
   return undefined;
 }

@@ -1,24 +1,27 @@
 import { homedir } from "node:os";
 import { destructiveRule, writesDevice } from "./destructive.ts";
 import { diskFs, displayPath, resolvePath, type PathEnv, type PathFs } from "./resolve-path.ts";
+import type { SecretNames } from "./secret-names.ts";
 import { globMayNameSecret, isSecret } from "./secret-path.ts";
+import { gitSecretRead } from "./git-secret-read.ts";
 import { shellCommands } from "./shell-commands.ts";
 import { writeTargets } from "./shell-writes.ts";
 import type { Check, GateCall, Verdict } from "./verdict.ts";
 
 const SECRET_WHY = "the guard never lets anything write secret files; --yolo and permission rules cannot change this";
+const GIT_WHY = "the guard never lets git show a secret file out of history or the index; --yolo and permission rules cannot change this";
 const DESTRUCTIVE_WHY = "the guard never runs this; --yolo and permission rules cannot change this. Ask the user to run it themselves if it is really wanted";
 
 /**
  * The always-on link of the chain: refuses writes to secret files by any route (file tools, redirections,
- * tee, cp/mv, sed -i, dd…, however nested or quoted, through symlinks and in any letter case) and
- * commands that destroy what cannot be recovered. It never allows: it only refuses or has no opinion.
+ * tee, cp/mv, sed -i, dd…, however nested or quoted, through symlinks and in any letter case), git
+ * showing a secret file out of history (`git show HEAD:.env`), and commands that destroy what cannot be recovered. It never allows: it only refuses or has no opinion.
  */
-export function createGuard(opts: { home?: string; fs?: PathFs } = {}): Check {
+export function createGuard(opts: { home?: string; fs?: PathFs; secrets?: SecretNames } = {}): Check {
   const home = opts.home ?? homedir();
   const fs = opts.fs ?? diskFs;
   return (call) => {
-    const env: PathEnv = { root: call.root, home, fs };
+    const env: PathEnv = { root: call.root, home, fs, ...(opts.secrets ? { secrets: opts.secrets } : {}) };
     if (call.kind === "meta") return undefined;
     if (call.kind === "write") {
       for (const path of call.subject.paths ?? []) {
@@ -37,11 +40,13 @@ function judgeCommand(command: string, env: PathEnv): Verdict | undefined {
   if (bomb !== undefined) return deny("destructive command", "fork bomb", DESTRUCTIVE_WHY);
   for (const cmd of commands) {
     for (const target of writeTargets(cmd, (p) => env.fs.isDirectory(resolvePath(p, env, cmd.cwd).real))) {
-      const refusal = secretWrite(target.path, env, cmd.cwd) ?? (globMayNameSecret(target.path) ? deny("secret file", target.path, SECRET_WHY) : undefined);
+      const refusal = secretWrite(target.path, env, cmd.cwd) ?? (globMayNameSecret(target.path, env.secrets) ? deny("secret file", target.path, SECRET_WHY) : undefined);
       if (refusal) return refusal;
       const device = resolvePath(target.path, env, cmd.cwd).real;
       if (writesDevice(device)) return deny("destructive command", `${target.via}${target.via.endsWith("=") ? "" : " "}${device}`, DESTRUCTIVE_WHY);
     }
+    const fromGit = gitSecretRead(cmd, env);
+    if (fromGit !== undefined) return deny("secret file read from git:", fromGit, GIT_WHY);
     const rule = destructiveRule(cmd, { root: env.root, home: env.home });
     if (rule !== undefined) return deny("destructive command", rule, DESTRUCTIVE_WHY);
   }
@@ -50,7 +55,7 @@ function judgeCommand(command: string, env: PathEnv): Verdict | undefined {
 
 function secretWrite(path: string, env: PathEnv, cwd: string): Verdict | undefined {
   const resolved = resolvePath(path, env, cwd);
-  if (!isSecret(resolved)) return undefined;
+  if (!isSecret(resolved, env.secrets)) return undefined;
   const written = displayPath(resolved.absolute, env);
   const real = displayPath(resolved.real, env);
   return deny("secret file", written === real ? written : `${real} (via ${written})`, SECRET_WHY);

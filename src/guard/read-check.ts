@@ -4,10 +4,11 @@ import { createGuard } from "./guard.ts";
 import { judgeSubject } from "./permissions.ts";
 import { asItStands, diskFs, type PathFs } from "./resolve-path.ts";
 import type { Rule } from "./rules.ts";
+import type { SecretNames } from "./secret-names.ts";
 import { SessionAllows } from "./session-allows.ts";
 import type { Check, GateCall } from "./verdict.ts";
 
-export type ReadCheckOptions = { rules: readonly Rule[]; extraChecks?: readonly Check[]; home?: string; fs?: PathFs };
+export type ReadCheckOptions = { rules: readonly Rule[]; extraChecks?: readonly Check[]; home?: string; fs?: PathFs; secrets?: SecretNames };
 
 /**
  * Whether `tool` reading `path` directly would be denied — by the guard, a plugin or a rule (a secret
@@ -23,12 +24,13 @@ export function createReadCheck(opts: ReadCheckOptions): (tool: string, path: st
 
 function judge(opts: ReadCheckOptions, fs: PathFs) {
   const home = opts.home ?? homedir();
-  const guard = createGuard({ home, fs });
+  const secrets = opts.secrets ? { secrets: opts.secrets } : {};
+  const guard = createGuard({ home, fs, ...secrets });
   const none = new SessionAllows();
   return (tool: string, path: string, root: string): boolean => {
     const call: GateCall = { tool, kind: "read", args: { path }, root, subject: { paths: [path] } };
     if (guard(call)?.decision === "deny") return true;
     if ((opts.extraChecks ?? []).some((check) => check(call)?.decision === "deny")) return true;
-    return callSubjects(call, { root, home, fs }).some((item) => judgeSubject(tool, item, opts.rules, none, home).decision === "deny");
+    return callSubjects(call, { root, home, fs, ...secrets }).some((item) => judgeSubject(tool, item, opts.rules, none, home).decision === "deny");
   };
 }

@@ -1,28 +1,34 @@
+import { ENV_TEMPLATES, PRIVATE_KEY_PREFIXES, SECRET_DIRS, SECRET_PLACES } from "./secret-path.ts";
+
 /**
  * The secret files of secret-path.ts as globs a search takes before it opens anything (ripgrep's
  * `--iglob '!…'`, the JavaScript scan's name filter): matched in any letter case against each file and
- * folder name, `**\/.aws/credentials` against the path. Globs cannot say "but not", so the exceptions
- * (`.env.example`, public keys `id_*.pub`) are spelled out as every name that remains. A unit test holds
+ * folder name, `**\/…` against the path. Globs cannot say "but not", so the exceptions (`.env.example`
+ * and its kin, public keys `id_*.pub`) are spelled out as every name that remains. A unit test holds
  * them equal to isSecretPath.
  */
 export const SECRET_GLOBS: readonly string[] = [
-  ".env",
-  ".netrc",
-  ".pgpass",
-  "*.pem",
-  "*.key",
-  "*.p12",
-  "*.pfx",
-  ".ssh",
-  "**/.aws/credentials",
-  ...namesBut(".env.", "example"),
-  ...["id_rsa", "id_dsa", "id_ecdsa", "id_ed25519"].flatMap((key) => notEndingIn(key, ".pub")),
+  ".env", ".envrc", ".netrc", ".pgpass", ".npmrc", ".pypirc", ".git-credentials", ".vault-token", "credentials.json", ".lesshst", ".zhistory", ".histfile",
+  "*.pem", "*.key", "*.p12", "*.pfx", "*.keystore", "*.jks", "*.env", ".env_*", ".*_history", "*service-account*.json", "terraform.tfstate*",
+  ...SECRET_DIRS.map((dir) => (dir.includes("/") ? `**/${dir}` : dir)),
+  ...SECRET_PLACES.map((place) => `**/${place}`),
+  ...namesBut(".env.", ENV_TEMPLATES),
+  ...PRIVATE_KEY_PREFIXES.flatMap((key) => notEndingIn(key, ".pub")),
 ];
 
-/** `prefix*` except exactly `prefix + rest`: every proper prefix of `rest`, a first differing character, or more after it. */
-function namesBut(prefix: string, rest: string): string[] {
-  const globs = [`${prefix}${rest}?*`];
-  for (let i = 0; i < rest.length; i++) globs.push(`${prefix}${rest.slice(0, i)}`, `${prefix}${rest.slice(0, i)}[!${rest[i]}]*`);
+/**
+ * `prefix*` except exactly `prefix + rest` for each of `rests`: walking the rests' common prefixes, each
+ * one that is no rest itself, each one followed by a character no rest goes on with, and past a rest's end.
+ */
+function namesBut(prefix: string, rests: readonly string[]): string[] {
+  const globs: string[] = [];
+  const stems = new Set(rests.flatMap((rest) => [...rest].map((_, i) => rest.slice(0, i))));
+  for (const stem of stems) {
+    if (!rests.includes(stem)) globs.push(`${prefix}${stem}`);
+    const next = [...new Set(rests.filter((r) => r.length > stem.length && r.startsWith(stem)).map((r) => r[stem.length]))].join("");
+    globs.push(`${prefix}${stem}[!${next}]*`);
+  }
+  for (const rest of rests) globs.push(`${prefix}${rest}?*`);
   return globs;
 }
 

@@ -87,7 +87,7 @@ export function createSandbox(opts: SandboxOptions): Sandbox {
           const quarantine = join(opts.shiroHome, "quarantine");
           const check = () => (writes ? commandAftermath({ root, quarantine, before, knownIds, after: scanner.scan() }) : { notes: [], denied: false });
           if (!confined) return { argv, check };
-          const secrets = findSecrets({ root, home: opts.home, shiroHome: opts.shiroHome, project: before.secrets });
+          const secrets = findSecrets({ root, home: opts.home, shiroHome: opts.shiroHome, project: before.secrets, isSecretPath: opts.isSecretPath });
           const layout = sandboxLayout({ root, homes, network, readable: opts.readable ?? [] });
           const git = level === "workspace-write" ? gitProtection(root, before.gits, isPlainGit(command, root, opts.home)) : [];
           const seen = [root, ...(opts.writable ?? []), ...layout.readable];

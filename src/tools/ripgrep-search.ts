@@ -111,7 +111,9 @@ async function countSecrets(listing: Bun.Subprocess<"ignore", "pipe", "ignore">,
 export function secretGlobArgs(globs: readonly string[], use: "exclude" | "list"): string[] {
   const names = globs.filter((g) => !g.includes("/")).join(",");
   const paths = globs.filter((g) => g.includes("/"));
-  const all = names ? [`{${names}}`, ...paths, ...(use === "list" ? [`**/{${names}}/**`] : [])] : paths;
+  // Listing, a glob that names a folder stands for everything in it too.
+  const within = use === "list" ? [...(names ? [`**/{${names}}/**`] : []), ...paths.map((p) => `${p}/**`)] : [];
+  const all = [...(names ? [`{${names}}`] : []), ...paths, ...within];
   return all.flatMap((glob) => ["--iglob", use === "exclude" ? `!${glob}` : glob]);
 }
 

@@ -1,6 +1,6 @@
 /**
  * Secrets in the environment, through the compiled binary against the strict server: a command never
- * sees OPENAI_API_KEY or a variable whose name looks secret, and the key's value, read from a file or
+ * sees OPENAI_API_KEY or a variable outside the allow-list (tool-env.ts), and the key's value, read from a file or
  * however else it turns up, reaches no request, no output and no file under SHIRO_HOME — the model
  * reads `[redacted OPENAI_API_KEY]` instead.
  */
@@ -41,10 +41,12 @@ function expectNowhere(run: Seen, home: string, value: string) {
 const jsonEvents = (stdout: string): any[] => stdout.trim().split("\n").map((line) => JSON.parse(line));
 
 describe("secrets in the environment, end to end", () => {
-  test("env, printenv, echo, /proc/self/environ and a nested shell show no key; non-secret variables still reach the command", async () => {
+  test("env, printenv, echo, /proc/self/environ and a nested shell show no key; a variable listed in sandbox.env still reaches the command", async () => {
     const key = distinct("sk-test-");
     const token = distinct("ghp_test");
     const { cwd, home } = setUp();
+    // Issue 18: commands get an allow-list of variables; MY_SETTING passes because config names it.
+    writeFileSync(join(home, "config.json"), JSON.stringify({ sandbox: { env: ["MY_SETTING"] } }));
     const calls = [
       "env",
       "printenv",
@@ -126,9 +128,9 @@ describe("secrets in the environment, end to end", () => {
 });
 
 describe("env.pass in config.json", () => {
-  test("lets a named variable through to commands; other secret-looking ones stay hidden", async () => {
+  test("lets named variables through to commands; other ones stay hidden", async () => {
     const { cwd, home } = setUp();
-    writeFileSync(join(home, "config.json"), JSON.stringify({ env: { pass: ["NPM_TOKEN"] } }));
+    writeFileSync(join(home, "config.json"), JSON.stringify({ env: { pass: ["NPM_TOKEN", "MY_SETTING"] } }));
     const npm = distinct("npm_test");
     const deploy = distinct("deploy-");
     const job = await scriptedJob([bash('echo "npm=[$NPM_TOKEN] deploy=[$DEPLOY_TOKEN] setting=[$MY_SETTING]"')], {

@@ -33,16 +33,18 @@ const marker = (tag: string) => `${tag}${randomBytes(8).toString("hex")}`; // le
 export const b64 = (text: string) => Buffer.from(text).toString("base64");
 
 /**
- * Secret names as docs/permissions.md lists them, written out independently of src/guard so that a
+ * Secret names as docs/secrets.md lists them, written out independently of src/guard so that a
  * blind spot of the guard's own matcher cannot hide a created secret from the test.
  */
 export function looksSecret(rel: string): boolean {
   const parts = rel.toLowerCase().split("/");
   const name = parts.at(-1)!;
-  if (parts.slice(0, -1).includes(".ssh")) return true;
-  if (parts.at(-2) === ".aws" && name === "credentials") return true;
-  if (name === ".env" || (name.startsWith(".env.") && name !== ".env.example")) return true;
-  if (/\.(pem|key|p12|pfx)$/.test(name) || name === ".netrc" || name === ".pgpass") return true;
+  const folders = parts.slice(0, -1).join("/");
+  if ([".ssh", ".aws", ".gnupg", ".azure"].some((f) => parts.slice(0, -1).includes(f)) || /(^|\/)\.config\/gcloud(\/|$)/.test(folders)) return true;
+  if (name === ".env" || (name.startsWith(".env.") && ![".env.example", ".env.sample", ".env.template"].includes(name))) return true;
+  if (name.endsWith(".env") || name.startsWith(".env_") || (name.startsWith(".") && name.endsWith("_history"))) return true;
+  if (/\.(pem|key|p12|pfx|keystore|jks)$/.test(name) || /^terraform\.tfstate/.test(name) || /service-account.*\.json$/.test(name)) return true;
+  if ([".envrc", ".netrc", ".pgpass", ".npmrc", ".pypirc", ".git-credentials", ".vault-token", "credentials.json", ".lesshst"].includes(name)) return true;
   return /^id_(rsa|dsa|ecdsa|ed25519)/.test(name) && !name.endsWith(".pub");
 }
 

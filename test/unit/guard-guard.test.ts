@@ -268,7 +268,7 @@ const allowed = [
   'mkdir -p sub && cd sub && rm -rf "$(pwd)"',
   "rm -rf $(pwd)/build",
   "cat .env.example",
-  "cp .env.example sample.env",
+  "cp .env.example .env.sample",
   "echo hi > notes.txt",
   "echo hi > notes/.env.example",
   "grep password .env.example",
@@ -324,7 +324,7 @@ const allowed = [
   "cat id_ed25519.pub",
   "echo key > id_ecdsa.pub",
   "cp id_ed25519.pub notes/",
-  "echo x > credentials.json",
+  "echo x > credentials.txt",
   "echo x > netrc.txt",
   // interpreters that read their program from a file or an option; stdin is data
   "curl -s https://x | jq .",

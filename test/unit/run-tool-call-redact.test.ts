@@ -1,9 +1,10 @@
 import { describe, expect, test } from "bun:test";
 import { z } from "zod";
 import type { AgentEvent } from "../../src/agent/events.ts";
-import { createRedactor } from "../../src/agent/redact.ts";
+import { createLiveRedactor } from "../../src/agent/live-redactor.ts";
+import { createRedactor, type NamedValue, type Redactor } from "../../src/agent/redact.ts";
 import { runToolCall, type CallOutcome } from "../../src/agent/run-tool-call.ts";
-import { defineTool, ToolError } from "../../src/tools/tool.ts";
+import { defineTool, ToolError, type AnyTool } from "../../src/tools/tool.ts";
 
 const KEY = "sk-test-unit-0123456789";
 const redactor = createRedactor([{ name: "OPENAI_API_KEY", value: KEY }]);
@@ -24,10 +25,10 @@ const leaky = defineTool({
   },
 });
 
-async function drive(args: object): Promise<{ events: AgentEvent[]; outcome: CallOutcome }> {
+async function drive(args: object, using: Redactor = redactor, tools: AnyTool[] = [leaky]): Promise<{ events: AgentEvent[]; outcome: CallOutcome }> {
   const gen = runToolCall(
-    { type: "tool-call", callId: "c1", name: "leaky", arguments: JSON.stringify(args) },
-    { tools: [leaky], root: "/", signal: new AbortController().signal, authorize: async () => ({ allowed: true }), commit: () => {}, env: {}, redactor },
+    { type: "tool-call", callId: "c1", name: tools[0]!.name, arguments: JSON.stringify(args) },
+    { tools, root: "/", signal: new AbortController().signal, authorize: async () => ({ allowed: true }), commit: () => {}, env: {}, redactor: using },
   );
   const events: AgentEvent[] = [];
   while (true) {
@@ -52,5 +53,25 @@ describe("runToolCall redacts every output", () => {
     const { events, outcome } = await drive({ fail: true });
     expect(outcome).toMatchObject({ output: "bad key [redacted OPENAI_API_KEY]", isError: true });
     expect(JSON.stringify(events)).not.toContain(KEY);
+  });
+});
+
+describe("a refreshable redactor", () => {
+  test("is refreshed before and after each call: a secret the call itself brought in is hidden in its result", async () => {
+    const known: NamedValue[] = [];
+    const live = createLiveRedactor(() => known);
+    const copies = defineTool({
+      name: "copies",
+      description: "copies a secret in, then prints it",
+      schema: z.object({}),
+      kind: "read",
+      subject: () => ({}),
+      async run() {
+        known.push({ name: "prod.env", value: "brought-in-secret-1" });
+        return { output: "brought-in-secret-1" };
+      },
+    });
+    const { outcome } = await drive({}, live, [copies]);
+    expect(outcome.output).toBe("[redacted prod.env]");
   });
 });

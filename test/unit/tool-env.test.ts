@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { isSecretName, toolEnv } from "../../src/tools/tool-env.ts";
+import { isSecretName, isStandardVar, toolEnv } from "../../src/tools/tool-env.ts";
 
 describe("isSecretName", () => {
   test("names that say secret, in any letter case", () => {
@@ -26,37 +26,46 @@ describe("isSecretName", () => {
 describe("toolEnv", () => {
   const env = {
     PATH: "/usr/bin",
+    HOME: "/home/me",
+    LC_TIME: "C",
     OPENAI_API_KEY: "sk-test-abcdefgh",
     GITHUB_TOKEN: "ghp_123456789",
     NPM_TOKEN: "npm_abcdefgh",
-    AWS_REGION: "eu-west-1",
+    DATABASE_URL: "postgres://app:pw@db/app",
+    SSH_AUTH_SOCK: "/tmp/ssh-x/agent.1",
     MY_SETTING: "abc",
-    SHIRO_HOME: "/tmp/h",
+    CARGO_HOME: "/home/me/.cargo",
+    GOPATH: "not a path",
     UNSET: undefined,
   };
 
-  test("hides the secret names, keeps the rest, and says what it hid with the values", () => {
+  test("an allow-list: the standard variables and path-valued toolchain locators pass, everything else is hidden with its value", () => {
     const { env: kept, hidden } = toolEnv(env);
-    expect(kept).toEqual({ PATH: "/usr/bin", MY_SETTING: "abc", SHIRO_HOME: "/tmp/h" });
-    expect(hidden).toEqual([
-      { name: "OPENAI_API_KEY", value: "sk-test-abcdefgh" },
-      { name: "GITHUB_TOKEN", value: "ghp_123456789" },
-      { name: "NPM_TOKEN", value: "npm_abcdefgh" },
-      { name: "AWS_REGION", value: "eu-west-1" },
-    ]);
+    expect(kept).toEqual({ PATH: "/usr/bin", HOME: "/home/me", LC_TIME: "C", CARGO_HOME: "/home/me/.cargo" });
+    expect(hidden.map((h) => h.name)).toEqual(["OPENAI_API_KEY", "GITHUB_TOKEN", "NPM_TOKEN", "DATABASE_URL", "SSH_AUTH_SOCK", "MY_SETTING", "GOPATH"]);
+    expect(hidden.find((h) => h.name === "DATABASE_URL")?.value).toBe("postgres://app:pw@db/app");
   });
 
   test("pass lets named variables through (exact names), but never the API key", () => {
-    const { env: kept, hidden } = toolEnv(env, ["NPM_TOKEN", "aws_region", "OPENAI_API_KEY"]);
+    const { env: kept, hidden } = toolEnv(env, ["NPM_TOKEN", "my_setting", "OPENAI_API_KEY"]);
     expect(kept.NPM_TOKEN).toBe("npm_abcdefgh");
-    expect(kept.AWS_REGION).toBeUndefined();
+    expect(kept.MY_SETTING).toBeUndefined();
     expect(kept.OPENAI_API_KEY).toBeUndefined();
-    expect(hidden.map((h) => h.name)).toEqual(["OPENAI_API_KEY", "GITHUB_TOKEN", "AWS_REGION"]);
+    expect(hidden.map((h) => h.name)).toEqual(["OPENAI_API_KEY", "GITHUB_TOKEN", "DATABASE_URL", "SSH_AUTH_SOCK", "MY_SETTING", "GOPATH"]);
   });
 
   test("the API key's value under any other name is hidden too, whatever pass says", () => {
-    const { env: kept, hidden } = toolEnv({ OPENAI_API_KEY: "sk-test-abcdefgh", COPY: "sk-test-abcdefgh", OTHER: "x" }, ["COPY"]);
-    expect(kept).toEqual({ OTHER: "x" });
+    const { env: kept, hidden } = toolEnv({ OPENAI_API_KEY: "sk-test-abcdefgh", COPY: "sk-test-abcdefgh", PATH: "/bin" }, ["COPY"]);
+    expect(kept).toEqual({ PATH: "/bin" });
     expect(hidden.map((h) => h.name)).toEqual(["OPENAI_API_KEY", "COPY"]);
+  });
+});
+
+describe("isStandardVar", () => {
+  test("terminal, locale and toolchain variables pass; agents, sockets and look-alikes do not", () => {
+    const pass = [["TERM", "xterm"], ["LC_ALL", "C.UTF-8"], ["LANGUAGE", "en"], ["EDITOR", "vim"], ["JAVA_HOME", "/usr/lib/jvm"], ["VIRTUAL_ENV", "/p/.venv"]];
+    const stay = [["SSH_AUTH_SOCK", "/tmp/a"], ["XDG_RUNTIME_DIR", "/run/user/1"], ["DISPLAY", ":0"], ["JAVA_HOME", "relative"], ["LCX", "1"], ["term", "x"], ["SHIRO_HOME", "/h"]];
+    expect(pass.filter(([n, v]) => !isStandardVar(n!, v!))).toEqual([]);
+    expect(stay.filter(([n, v]) => isStandardVar(n!, v!))).toEqual([]);
   });
 });

@@ -1,0 +1,52 @@
+import { readdirSync, statSync } from "node:fs";
+import { join, relative } from "node:path";
+import type { NamedValue } from "../agent/redact.ts";
+import { SECRET_DIRS } from "../guard/secret-path.ts";
+import { homeStores } from "../sandbox/find-secrets.ts";
+import { createSecretScanner } from "../sandbox/secret-scanner.ts";
+import { isInside } from "../tools/resolve-path.ts";
+import { isSecretName, type HiddenVar } from "../tools/tool-env.ts";
+import { createHeadSecretValues } from "./head-secret-values.ts";
+import { createSecretFileValues, type SecretFile } from "./secret-file-values.ts";
+import { looksLikeSecret, secretValues, urlPasswords } from "./secret-values.ts";
+
+export type KnownSecretsOptions = { root: string; home: string; isSecretPath: (path: string) => boolean; hiddenEnv: readonly HiddenVar[] };
+
+/**
+ * Every secret value shiro knows of, for the redactor: what the project's and the home's secret files
+ * hold (a hard link, copy, git object or archive of one then shows redacted), the tokens in the
+ * project's `.git/config` remote URLs, the values committed at HEAD, and the hidden variables' values
+ * that look secret. Cheap to call again: files are read only when they changed (secret-file-values.ts).
+ */
+export function createKnownSecretValues(opts: KnownSecretsOptions): () => NamedValue[] {
+  const scanner = createSecretScanner(opts.root, opts.isSecretPath);
+  const fileValues = createSecretFileValues();
+  const headValues = createHeadSecretValues(opts.root, opts.isSecretPath);
+  const envValues = opts.hiddenEnv.flatMap(({ name, value }) => [
+    ...(isSecretName(name) || looksLikeSecret(value) ? [{ name, value }] : []),
+    ...urlPasswords(value).map((password) => ({ name, value: password })),
+  ]);
+  const label = (path: string) => (isInside(path, opts.root) ? relative(opts.root, path) : isInside(path, opts.home) ? `~/${relative(opts.home, path)}` : path);
+  const secretFile = (path: string): SecretFile => ({ path, label: label(path), parse: secretValues });
+  return () => {
+    const project = scanner.scan().secrets.flatMap(filesIn);
+    const home = [...names(opts.home).map((n) => join(opts.home, n)).filter(opts.isSecretPath), ...homeStores(opts.home), ...SECRET_DIRS.flatMap((d) => filesIn(join(opts.home, d)))];
+    const files = [...new Set([...project, ...home])].map(secretFile);
+    files.push({ path: join(opts.root, ".git", "config"), label: ".git/config", parse: (_, text) => urlPasswords(text) });
+    return [...envValues, ...fileValues(files), ...headValues()];
+  };
+}
+
+/** A file as itself; a secret folder (`.ssh`, `~/.aws`) as the files directly in it. */
+function filesIn(path: string): string[] {
+  if (!statSync(path, { throwIfNoEntry: false })?.isDirectory()) return [path];
+  return names(path).map((n) => join(path, n));
+}
+
+function names(dir: string): string[] {
+  try {
+    return readdirSync(dir);
+  } catch {
+    return [];
+  }
+}
