@@ -68,7 +68,9 @@ export async function startSession(opts: StartOptions): Promise<Runtime> {
     loadPrompt({ home: config.home, cwd, noInstructions: flags.noInstructions, noMemory: flags.noMemory, memoryReadOnly: flags.ephemeral, notebook, skills, warn });
   const [prompt, plugins] = await Promise.all([reloadPrompt(), livePluginChecks(config.home, warn)]);
   const sandbox = createSandbox({ mode: config.sandbox, network: config.network, home: homedir(), shiroHome: config.home, warn });
-  const gate = createAuthorize({ rules, extraChecks: plugins.checks, yolo: flags.yolo, sessionAllows: new SessionAllows(), ask: opts.ask, confine: sandbox.canConfine });
+  // The file tools reach the project and the added folders; `$SHIRO_HOME` only opens to a person.
+  const reach = { writable: config.writableDirs, readable: config.readableDirs, shiroHome: config.home };
+  const gate = createAuthorize({ rules, reach, extraChecks: plugins.checks, yolo: flags.yolo, sessionAllows: new SessionAllows(), ask: opts.ask, confine: sandbox.canConfine });
   // A plugin installed mid-session (/registry add, or another terminal) guards the very next call.
   const authorize: Authorize = async (request) => {
     await plugins.refresh();
@@ -91,9 +93,9 @@ export async function startSession(opts: StartOptions): Promise<Runtime> {
     warn,
     interruptSignal: opts.interruptSignal,
     sandbox: sandbox.at,
-    readDenied: createReadCheck({ rules, extraChecks: plugins.checks }),
+    readDenied: createReadCheck({ rules, reach, extraChecks: plugins.checks }),
     secretGlobs: SECRET_GLOBS,
-    writeRefused: createWriteCheck(),
+    writeRefused: createWriteCheck({ rules, reach }),
     toolEnv: secrets.env,
     redactor,
   });

@@ -3,11 +3,12 @@ import { callSubjects } from "./call-subjects.ts";
 import { createGuard } from "./guard.ts";
 import { judgeSubject } from "./permissions.ts";
 import { asItStands, diskFs, type PathFs } from "./resolve-path.ts";
+import type { Reach } from "./reach.ts";
 import type { Rule } from "./rules.ts";
 import { SessionAllows } from "./session-allows.ts";
 import type { Check, GateCall } from "./verdict.ts";
 
-export type ReadCheckOptions = { rules: readonly Rule[]; extraChecks?: readonly Check[]; home?: string; fs?: PathFs };
+export type ReadCheckOptions = { rules: readonly Rule[]; extraChecks?: readonly Check[]; reach?: Reach; home?: string; fs?: PathFs };
 
 /**
  * Whether `tool` reading `path` directly would be denied — by the guard, a plugin or a rule (a secret
@@ -29,6 +30,6 @@ function judge(opts: ReadCheckOptions, fs: PathFs) {
     const call: GateCall = { tool, kind: "read", args: { path }, root, subject: { paths: [path] } };
     if (guard(call)?.decision === "deny") return true;
     if ((opts.extraChecks ?? []).some((check) => check(call)?.decision === "deny")) return true;
-    return callSubjects(call, { root, home, fs }).some((item) => judgeSubject(tool, item, opts.rules, none, home).decision === "deny");
+    return callSubjects(call, { root, home, fs, ...(opts.reach ? { reach: opts.reach } : {}) }).some((item) => judgeSubject(tool, item, opts.rules, none, home).decision === "deny");
   };
 }

@@ -2,6 +2,7 @@ import { lstatSync, readlinkSync, realpathSync, statSync } from "node:fs";
 import { homedir } from "node:os";
 import { join, relative, resolve, sep } from "node:path";
 import { isInside } from "../tools/resolve-path.ts";
+import type { Reach } from "./reach.ts";
 
 /** `absolute`: the path as written, made absolute; `real`: where it lands after every symlink. */
 export type ResolvedPath = { absolute: string; real: string; insideRoot: boolean };
@@ -15,8 +16,8 @@ export type PathFs = {
   isDirectory(path: string): boolean;
 };
 
-/** Where paths are judged from: the project root, the home `~` stands for, and the disk. */
-export type PathEnv = { root: string; home: string; fs: PathFs };
+/** Where paths are judged from: the project root, the home `~` stands for, the disk, and what file tools reach beyond the root. */
+export type PathEnv = { root: string; home: string; fs: PathFs; reach?: Reach };
 
 export const diskFs: PathFs = {
   realpath: (path) => attempt(() => realpathSync(path)),
