@@ -33,11 +33,14 @@ const HOME_PLACES = [
   ".npmrc",
   ".ssh",
 ];
+// What `$SHIRO_HOME` holds that steers later runs: the rules, plugins, skills, instructions, memory, sessions resumed.
+const SHIRO_PLACES = ["config.json", "registry", "skills", "AGENTS.md", "memory", "sessions", "history"];
 
 /**
  * The place a write to `path` would plant code that runs later, outside the sandbox, or undefined: a
  * `.git` folder or file anywhere (config, hooks, modules — or a new one), a shell's start-up file, git's
- * own settings, `~/.ssh`, `$SHIRO_HOME` (its config holds the permission rules). Matched in any letter case.
+ * own settings, `~/.ssh`, what `$SHIRO_HOME` holds (its config holds the permission rules). Home places
+ * are matched in any letter case.
  */
 export function runsLater(path: string, env: PathEnv): string | undefined {
   const parts = path.split(sep);
@@ -48,5 +51,6 @@ export function runsLater(path: string, env: PathEnv): string | undefined {
   for (const place of HOME_PLACES) if (inHome(place)) return inHome(place);
   const shiro = env.reach?.shiroHome;
   if (shiro === undefined) return undefined;
-  return [shiro, env.fs.realpath(shiro) ?? shiro].find((at) => isInside(path, at));
+  const places = [shiro, env.fs.realpath(shiro) ?? shiro].flatMap((dir) => SHIRO_PLACES.map((place) => join(dir, place)));
+  return places.find((at) => isInside(path, at));
 }
