@@ -8,7 +8,7 @@ import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { layoutEnv } from "../support/attack-layout.ts";
-import { changedOutside, leaks, OLD_SESSION, reachLayout, type ReachLayout } from "../support/reach-layout.ts";
+import { changedOutside, leaks, OLD_SESSION, outsideFiles, reachLayout, type ReachLayout } from "../support/reach-layout.ts";
 import { outputOf, scriptedJob } from "../support/scripted-job.ts";
 import type { PlannedCall } from "../support/scripts.ts";
 
@@ -19,6 +19,7 @@ const run = (l: ReachLayout, calls: PlannedCall[], args: string[] = []) =>
 describe("file tools under --yolo reach the project and the added folders only", () => {
   test("reads and searches of the home, a sibling, the parent and $SHIRO_HOME give nothing away; the project is read", async () => {
     const l = reachLayout("reach-read");
+    const before = outsideFiles(l);
     const calls = [
       call("read_file", { path: "src/app.ts" }), // control
       call("read_file", { path: join(l.home, ".bashrc") }),
@@ -38,7 +39,7 @@ describe("file tools under --yolo reach the project and the added folders only",
     ];
     const job = await run(l, calls);
     expect(leaks(l, job.requests.map((r) => r.raw))).toEqual([]);
-    expect(changedOutside(l)).toEqual([]);
+    expect(changedOutside(l, before)).toEqual([]);
     expect(outputOf(job, "read_file", (a) => a.path === "src/app.ts")).toContain(l.projectText.trim());
     expect(outputOf(job, "grep", (a) => a.path === ".")).toContain("src/app.ts");
     expect(outputOf(job, "read_file", (a) => a.path.endsWith("system-like.txt"))).toContain("a shared file outside the home");
@@ -46,6 +47,7 @@ describe("file tools under --yolo reach the project and the added folders only",
 
   test("writes outside the project change nothing there; a write inside the project lands", async () => {
     const l = reachLayout("reach-write");
+    const before = outsideFiles(l);
     const patch = ["*** Begin Patch", "*** Add File: ../sib/planted.txt", "+x", "*** Update File: ../plan.md", "@@", "-parent plan", "+changed plan", "*** End Patch"].join("\n");
     const calls = [
       call("write_file", { path: "~/notes/todo.md", content: "overwritten\n" }),
@@ -56,7 +58,7 @@ describe("file tools under --yolo reach the project and the added folders only",
       call("write_file", { path: "src/new.ts", content: "export {};\n" }), // control
     ];
     const job = await run(l, calls);
-    expect(changedOutside(l)).toEqual([]);
+    expect(changedOutside(l, before)).toEqual([]);
     expect(readFileSync(join(l.root, "src/new.ts"), "utf8")).toBe("export {};\n");
     expect(job.requests.length).toBeGreaterThan(calls.length);
   });
