@@ -5,7 +5,7 @@
  * has its control: the same run reads and writes the project, and what a rule or `--add-dir` opens.
  */
 import { describe, expect, test } from "bun:test";
-import { readFileSync } from "node:fs";
+import { readFileSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { layoutEnv } from "../support/attack-layout.ts";
 import { changedOutside, leaks, OLD_SESSION, outsideFiles, reachLayout, type ReachLayout } from "../support/reach-layout.ts";
@@ -19,6 +19,8 @@ const run = (l: ReachLayout, calls: PlannedCall[], args: string[] = []) =>
 describe("file tools under --yolo reach the project and the added folders only", () => {
   test("reads and searches of the home, a sibling, the parent and $SHIRO_HOME give nothing away; the project is read", async () => {
     const l = reachLayout("reach-read");
+    symlinkSync(l.home, join(l.root, "homelink")); // a link in the project, into the home
+    symlinkSync(join(l.home, ".npmrc"), join(l.root, "npmrc"));
     const before = outsideFiles(l);
     const calls = [
       call("read_file", { path: "src/app.ts" }), // control
@@ -34,6 +36,11 @@ describe("file tools under --yolo reach the project and the added folders only",
       call("list_dir", { path: l.home, depth: 3 }),
       call("grep", { pattern: "leak", path: l.shiroHome }),
       call("read_file", { path: join(l.base, OLD_SESSION) }),
+      call("read_file", { path: "homelink/.bashrc" }),
+      call("read_file", { path: "npmrc" }),
+      call("grep", { pattern: "leak", path: "homelink" }),
+      call("grep", { pattern: "leak|authToken", path: ".", glob: "*" }),
+      call("glob", { pattern: "**/*", path: "homelink" }),
       call("grep", { pattern: "project says", path: "." }), // control: a search of the project
       call("read_file", { path: join(l.tmp, "system-like.txt") }), // control: outside the home, --yolo still reads
     ];
@@ -41,7 +48,7 @@ describe("file tools under --yolo reach the project and the added folders only",
     expect(leaks(l, job.requests.map((r) => r.raw))).toEqual([]);
     expect(changedOutside(l, before)).toEqual([]);
     expect(outputOf(job, "read_file", (a) => a.path === "src/app.ts")).toContain(l.projectText.trim());
-    expect(outputOf(job, "grep", (a) => a.path === ".")).toContain("src/app.ts");
+    expect(outputOf(job, "grep", (a) => a.path === "." && a.pattern === "project says")).toContain("src/app.ts");
     expect(outputOf(job, "read_file", (a) => a.path.endsWith("system-like.txt"))).toContain("a shared file outside the home");
   });
 

@@ -13,6 +13,7 @@ import type { Reach } from "../../src/guard/reach.ts";
 import { diskEnv } from "../../src/guard/resolve-path.ts";
 import type { Rule } from "../../src/guard/rules.ts";
 import { SessionAllows } from "../../src/guard/session-allows.ts";
+import { createReadCheck } from "../../src/guard/read-check.ts";
 import { createWriteCheck } from "../../src/guard/write-check.ts";
 import type { ToolKind } from "../../src/tools/tool.ts";
 import type { GateCall, Verdict } from "../../src/guard/verdict.ts";
@@ -70,6 +71,23 @@ describe("what a file tool reaches by default", () => {
 
   test("a command's file outside the project still asks as before: its sandbox keeps it in bounds", () => {
     expect(outcome(bashCall("echo x > ~/todo.md"), [allow("bash", "*")])).toBe("ask");
+  });
+});
+
+describe("where a read really lands, judged once its folder is open", () => {
+  const denied = createReadCheck({ rules: [], reach, home });
+  test("a read named in the project that lands in the home (a link swapped in since) is refused", () => {
+    expect(denied("read_file", path.join(home, ".bashrc"), root, path.join(root, "sub/.bashrc"))).toBe(true);
+    expect(denied("read_file", path.join(shiroHome, "sessions/x.jsonl"), root, path.join(root, "sub/x.jsonl"))).toBe(true);
+  });
+  test("one that named the home itself (a person approved it) is not; nor a landing in the project or the system", () => {
+    expect(denied("read_file", path.join(home, ".bashrc"), root, path.join(home, ".bashrc"))).toBe(false);
+    expect(denied("read_file", path.join(root, "src/a.ts"), root, path.join(root, "link/a.ts"))).toBe(false);
+    expect(denied("read_file", "/usr/include/stdio.h", root, path.join(root, "inc/stdio.h"))).toBe(false);
+  });
+  test("a folder-wide read skips only what is denied: a person's approval of the folder stands", () => {
+    expect(denied("grep", path.join(home, "notes.md"), root)).toBe(false);
+    expect(denied("grep", path.join(home, ".env"), root)).toBe(true);
   });
 });
 
