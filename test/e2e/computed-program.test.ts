@@ -10,7 +10,7 @@ import { tempDir } from "../support/run-shiro.ts";
 import { outputOf, scriptedJob } from "../support/scripted-job.ts";
 
 const bash = (command: string) => ({ name: "bash", arguments: { command } });
-const COMPUTED = ["$(echo rm) v1", "`echo rm` v2", "R=rm; $R v3", "R=rm; ${R} v4", 'eval "$(echo rm) v5"', "X='rm v6'; bash -c \"$X\"", "/bin/r[m] v7", "{rm,v8}"];
+const COMPUTED = ["$(echo rm) v1", "`echo rm` v2", "R=rm; $R v3", "R=rm; ${R} v4", 'eval "$(echo rm) v5"', "X='rm v6'; bash -c \"$X\"", "/bin/r[m] v7", "{rm,v8}", "function r { rm $1; }; r v9", "hash -p /bin/rm r; r v10", "shopt -s expand_aliases\nalias r=rm\nr v11"];
 const victims = COMPUTED.map((_, i) => `v${i + 1}`);
 
 function project(): string {

@@ -124,7 +124,7 @@ describe("writes where code runs later, outside the sandbox", () => {
 });
 
 describe("a computed program meets the deny rules naming programs", () => {
-  const computed = ["$(echo rm) x", "`echo rm` x", "$var x", "${X} x", 'eval "$X"', 'bash -c "$X"', "/bin/r[m] x", "/bin/r? x", "x=$(echo rm); $x a", "{rm,-rf,x}"];
+  const computed = ["$(echo rm) x", "`echo rm` x", "$var x", "${X} x", 'eval "$X"', 'bash -c "$X"', "/bin/r[m] x", "/bin/r? x", "x=$(echo rm); $x a", "{rm,-rf,x}", "shopt -s expand_aliases; alias r=rm; r x", "hash -p /bin/rm r; r x", "function r { rm $1; }; r x"];
   test.each(computed)("%p is refused under --deny 'bash:rm *', even where bash * is allowed", (command) => {
     expect(outcome(bashCall(command), [{ decision: "deny", tool: "bash", pattern: "rm *" }])).toBe("deny");
     expect(outcome(bashCall(command), [allow("bash", "*"), { decision: "deny", tool: "bash", pattern: "rm *" }])).toBe("deny");
@@ -132,6 +132,10 @@ describe("a computed program meets the deny rules naming programs", () => {
 
   test.each(computed)("%p asks where no deny rule names a program (so --yolo runs it as before)", (command) => {
     expect(outcome(bashCall(command))).toBe("ask");
+  });
+
+  test("listing aliases or the hash table redefines nothing", () => {
+    expect(outcome(bashCall("alias; hash"), [allow("bash", "alias *"), allow("bash", "hash *"), { decision: "deny", tool: "bash", pattern: "rm *" }])).toBe("allow");
   });
 
   test("a computed argument is no computed program", () => {
