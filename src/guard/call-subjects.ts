@@ -4,7 +4,7 @@ import { computedProgram } from "./computed-program.ts";
 import { isStream } from "./destructive.ts";
 import { literalPattern } from "./glob-match.ts";
 import { displayPath, pathNames, resolvePath, type PathEnv, type ResolvedPath } from "./resolve-path.ts";
-import { outsideReach } from "./reach.ts";
+import { reachVerdict } from "./reach.ts";
 import { runsLater } from "./runs-later.ts";
 import { globMayNameSecret, isSecret } from "./secret-path.ts";
 import { shellCommands, type ShellCommand } from "./shell-commands.ts";
@@ -56,7 +56,7 @@ export function callSubjects(call: GateCall, env: PathEnv): SubjectItem[] {
 
 /**
  * A file, judged by default as `inside` when in the project, denied when secret or (written) where code
- * runs later. Outside the project a file tool reaches what `outsideReach` says; a command's file asks,
+ * runs later. A file tool reaches what `reachVerdict` says; a command's file outside the project asks,
  * its sandbox keeping it in bounds.
  */
 function pathItem(resolved: ResolvedPath, inside: Verdict, env: PathEnv, kind: "read" | "write" | "command"): SubjectItem {
@@ -68,11 +68,11 @@ function pathItem(resolved: ResolvedPath, inside: Verdict, env: PathEnv, kind: "
     ? secretDefault(label)
     : place !== undefined
       ? runsLaterDefault(label, place)
-      : resolved.insideRoot
-        ? inside
-        : kind === "command"
-          ? { decision: "ask", reason: "outside the project" }
-          : outsideReach(resolved, kind, inside, env);
+      : kind !== "command"
+        ? reachVerdict(resolved, kind, inside, env)
+        : resolved.insideRoot
+          ? inside
+          : { decision: "ask", reason: "outside the project" };
   return { mode: "path", names, aliases: [], label, fallback, always: names.map(literalPattern), ...(place !== undefined ? { place } : {}) };
 }
 

@@ -2,7 +2,7 @@ import { homedir } from "node:os";
 import { callSubjects } from "./call-subjects.ts";
 import { createGuard } from "./guard.ts";
 import { judgeSubject, stricter } from "./permissions.ts";
-import { asItStands, diskFs, type PathFs } from "./resolve-path.ts";
+import { asItStands, diskFs, resolvePath, type PathFs } from "./resolve-path.ts";
 import type { Reach } from "./reach.ts";
 import type { Rule } from "./rules.ts";
 import { SessionAllows } from "./session-allows.ts";
@@ -13,16 +13,22 @@ export type ReadCheckOptions = { rules: readonly Rule[]; extraChecks?: readonly 
 /**
  * Whether `tool` reading `path` directly would be denied — by the guard, a plugin or a rule (a secret
  * file is denied to every tool by default). A tool that reads many files for one call (`grep` over a
- * folder) asks this of each, so a search never returns what a read of that file may not. With `asked`
+ * folder) asks this of each, so a search never returns what a read of that file may not — nor, from
+ * inside the project, what only a person opens (`$SHIRO_HOME` in a project that holds it). With `asked`
  * (the path the call named), `path` is where a read really lands (no link in it), judged as it stands;
  * landing where only a person opens (the home, `$SHIRO_HOME`) is refused unless `asked` itself named
  * such a place, so a link swapped in after the call was judged cannot lead the read there.
  */
 export function createReadCheck(opts: ReadCheckOptions): (tool: string, path: string, root: string, asked?: string) => boolean {
-  const resolving = judge(opts, opts.fs ?? diskFs);
+  const home = opts.home ?? homedir();
+  const fs = opts.fs ?? diskFs;
+  const resolving = judge(opts, fs);
   const standing = judge(opts, asItStands);
   return (tool, path, root, asked) => {
-    if (asked === undefined) return resolving(tool, path, root).decision === "deny";
+    if (asked === undefined) {
+      const verdict = resolving(tool, path, root);
+      return verdict.decision === "deny" || (needsPerson(verdict) && resolvePath(path, { root, home, fs }).insideRoot);
+    }
     const landed = standing(tool, path, root);
     return landed.decision === "deny" || (needsPerson(landed) && !needsPerson(standing(tool, asked, root)));
   };

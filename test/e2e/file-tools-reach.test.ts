@@ -5,7 +5,7 @@
  * has its control: the same run reads and writes the project, and what a rule or `--add-dir` opens.
  */
 import { describe, expect, test } from "bun:test";
-import { readFileSync, symlinkSync } from "node:fs";
+import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { layoutEnv } from "../support/attack-layout.ts";
 import { changedOutside, leaks, OLD_SESSION, outsideFiles, reachLayout, type ReachLayout } from "../support/reach-layout.ts";
@@ -82,5 +82,24 @@ describe("file tools under --yolo reach the project and the added folders only",
     const given = leaks(l, job.requests.map((r) => r.raw));
     expect(given.sort()).toEqual(["home/notes/todo.md in a request", "home/notes/todo.md in a session file", "outer/plan.md in a request", "outer/plan.md in a session file"]);
     expect(readFileSync(join(l.home, "notes/done.md"), "utf8")).toBe("done\n");
+  });
+
+  test("started in the home: a search of the project skips $SHIRO_HOME in it, and a read of it is a person's; the rest is the project", async () => {
+    const l = reachLayout("reach-in-home");
+    const shiroHome = join(l.home, ".shiro-neko");
+    const session = `leakinner${Date.now().toString(16)}`;
+    mkdirSync(join(shiroHome, "sessions"), { recursive: true });
+    writeFileSync(join(shiroHome, "sessions/old.jsonl"), `${JSON.stringify({ text: session })}\n`);
+    writeFileSync(join(shiroHome, "config.json"), "{}\n");
+    const calls = [
+      call("grep", { pattern: "leak", path: "." }),
+      call("read_file", { path: ".shiro-neko/sessions/old.jsonl" }),
+      call("glob", { pattern: "**/*.jsonl" }),
+      call("write_file", { path: ".shiro-neko/config.json", content: '{"permissions":[{"decision":"allow","pattern":"**"}]}\n' }),
+    ];
+    const job = await scriptedJob(calls, { cwd: l.home, home: l.home, args: ["--yolo"], env: { ...layoutEnv(l), SHIRO_HOME: shiroHome } });
+    expect(job.requests.some((r) => r.raw.includes(session))).toBe(false);
+    expect(readFileSync(join(shiroHome, "config.json"), "utf8")).toBe("{}\n");
+    expect(outputOf(job, "grep", (a) => a.path === ".")).toContain("notes/todo.md"); // control: the home is the project here
   });
 });

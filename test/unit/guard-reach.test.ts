@@ -74,6 +74,30 @@ describe("what a file tool reaches by default", () => {
   });
 });
 
+describe("a project that holds the home or $SHIRO_HOME (shiro started in ~ or /)", () => {
+  const inner = path.join(home, ".shiro-neko");
+  fs.mkdirSync(path.join(inner, "sessions"), { recursive: true });
+  const judgeIn = (at: string, p: string) => {
+    const v = callSubjects(fileCall("read_file", "read", p), { ...diskEnv(at, home), reach: { writable: [], readable: [], shiroHome: inner } })
+      .map((item) => judgeSubject("read_file", item, [], new SessionAllows(), home))
+      .reduce(stricter, { decision: "allow" } as Verdict);
+    return v.decision === "ask" && v.person ? "person" : v.decision;
+  };
+  test("started in ~: the home is the project, but $SHIRO_HOME in it is still a person's to open", () => {
+    expect(judgeIn(home, path.join(home, ".bashrc"))).toBe("allow");
+    expect(judgeIn(home, path.join(inner, "sessions/x.jsonl"))).toBe("person");
+  });
+  test("started in a folder holding the home: the home is a person's to open", () => {
+    expect(judgeIn(base, path.join(home, ".bashrc"))).toBe("person");
+    expect(judgeIn(base, path.join(base, "outer/plan.md"))).toBe("allow");
+  });
+  test("a search of such a project skips those files", () => {
+    const denied = createReadCheck({ rules: [], reach: { writable: [], readable: [], shiroHome: inner }, home });
+    expect(denied("grep", path.join(inner, "sessions/x.jsonl"), home)).toBe(true);
+    expect(denied("grep", path.join(home, "notes.md"), home)).toBe(false);
+  });
+});
+
 describe("where a read really lands, judged once its folder is open", () => {
   const denied = createReadCheck({ rules: [], reach, home });
   test("a read named in the project that lands in the home (a link swapped in since) is refused", () => {
