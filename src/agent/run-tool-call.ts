@@ -30,7 +30,7 @@ type Deps = {
   /** Where an `exec` tool's command runs, at the level its authorization gave. */
   sandbox?: (grant: Grant) => Promise<CommandSandbox>;
   /** Whether `tool` reading `path` directly would be denied; what a folder-wide read must skip. */
-  readDenied?: (tool: string, path: string, root: string, real?: boolean) => boolean;
+  readDenied?: (tool: string, path: string, root: string, asked?: string) => boolean;
   /** Name globs of the files a search leaves unopened (secrets), handed to every tool as is. */
   secretGlobs?: readonly string[];
   /** Why `tool` writing at the real path `path` is refused whatever the rules say, asked where a write lands. */
@@ -88,7 +88,7 @@ export async function* runToolCall(call: ToolCallPart, deps: Deps): AsyncGenerat
     signal: deps.signal,
     interrupt: deps.interruptSignal?.(),
     ...(tool.kind === "exec" && deps.sandbox ? { sandbox: await deps.sandbox({ level: verdict.sandbox ?? "read-only", byPerson: verdict.byPerson === true }) } : {}),
-    ...(deps.readDenied ? { readDenied: (path: string, real?: boolean) => deps.readDenied!(tool.name, path, deps.root, real) } : {}),
+    ...(deps.readDenied ? { readDenied: (path: string, asked?: string) => deps.readDenied!(tool.name, path, deps.root, asked) } : {}),
     ...(deps.secretGlobs ? { secretGlobs: deps.secretGlobs } : {}),
     ...(deps.writeRefused ? { writeRefused: (path: string) => deps.writeRefused!(tool.name, path, deps.root) } : {}),
     onOutput: (chunk) => {

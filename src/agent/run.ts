@@ -34,7 +34,7 @@ export type RunOptions = {
   /** Where commands run (the OS sandbox), at the level each call's authorization gave. */
   sandbox?: (grant: Grant) => Promise<CommandSandbox>;
   /** Whether a tool reading a file directly would be denied (checked per file by folder-wide reads). */
-  readDenied?: (tool: string, path: string, root: string, real?: boolean) => boolean;
+  readDenied?: (tool: string, path: string, root: string, asked?: string) => boolean;
   /** Name globs of the files a search leaves unopened (secrets). */
   secretGlobs?: readonly string[];
   /** Why a tool writing at a real path is refused whatever the rules say (asked where a write really lands). */

@@ -34,7 +34,8 @@ Options
       --deny <rule>      e.g. 'bash:npm test*' (repeatable; after config's)
       --reasoning-effort <e>
                          minimal, low, medium, high or xhigh
-      --yolo             approve every call that would ask (never the guard)
+      --yolo             approve what would ask: not the guard, not
+                         the file tools outside the project
       --sandbox <mode>   read-only, workspace-write (default) or off
       --no-network       commands in the sandbox get no network
   -c, --continue         continue the newest session in this folder

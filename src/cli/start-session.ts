@@ -70,8 +70,19 @@ export async function startSession(opts: StartOptions): Promise<Runtime> {
   const [prompt, plugins] = await Promise.all([reloadPrompt(), livePluginChecks(config.home, warn)]);
   // One list of secret names (built-in and config `secretFiles`) for the guard, the rules, the searches and the sandbox.
   const secretFiles = secretNames(config.secretFiles);
-  const sandbox = createSandbox({ mode: config.sandbox, network: config.network, home: homedir(), shiroHome: config.home, warn, isSecretPath: secretFiles.isSecretPath });
-  const gate = createAuthorize({ rules, extraChecks: plugins.checks, yolo: flags.yolo, sessionAllows: new SessionAllows(), ask: opts.ask, confine: sandbox.canConfine, secrets: secretFiles });
+  const sandbox = createSandbox({
+    mode: config.sandbox,
+    network: config.network,
+    home: homedir(),
+    shiroHome: config.home,
+    writable: config.writableDirs,
+    readable: config.readableDirs,
+    warn,
+    isSecretPath: secretFiles.isSecretPath,
+  });
+  // The file tools reach the project and the added folders; `$SHIRO_HOME` only opens to a person.
+  const reach = { writable: config.writableDirs, readable: config.readableDirs, shiroHome: config.home };
+  const gate = createAuthorize({ rules, reach, extraChecks: plugins.checks, yolo: flags.yolo, sessionAllows: new SessionAllows(), ask: opts.ask, confine: sandbox.canConfine, secrets: secretFiles });
   // A plugin installed mid-session (/registry add, or another terminal) guards the very next call.
   const authorize: Authorize = async (request) => {
     await plugins.refresh();
@@ -95,9 +106,9 @@ export async function startSession(opts: StartOptions): Promise<Runtime> {
     warn,
     interruptSignal: opts.interruptSignal,
     sandbox: sandbox.at,
-    readDenied: createReadCheck({ rules, extraChecks: plugins.checks, secrets: secretFiles }),
+    readDenied: createReadCheck({ rules, reach, extraChecks: plugins.checks, secrets: secretFiles }),
     secretGlobs: secretFiles.globs,
-    writeRefused: createWriteCheck(),
+    writeRefused: createWriteCheck({ rules, reach, secrets: secretFiles }),
     toolEnv: secrets.env,
     redactor,
   });

@@ -5,6 +5,7 @@ import { callSubjects, type SubjectItem } from "./call-subjects.ts";
 import { createGuard } from "./guard.ts";
 import { judgeSubject, stricter } from "./permissions.ts";
 import { absolutePath, diskFs, type PathEnv, type PathFs } from "./resolve-path.ts";
+import type { Reach } from "./reach.ts";
 import type { Rule } from "./rules.ts";
 import type { SecretNames } from "./secret-names.ts";
 import { alwaysAllows, describeAllows, type SessionAllows } from "./session-allows.ts";
@@ -26,13 +27,15 @@ export type AuthorizeOptions = {
   rules: readonly Rule[];
   /** Installed plugins' deny rules, evaluated right after the guard; only their deny and ask count. */
   extraChecks?: readonly Check[];
-  /** Approves every "ask"; cannot reach the guard, deny rules or plugin denials. */
+  /** Approves every "ask" but a person's (outside the project's reach); cannot reach the guard, deny rules or plugin denials. */
   yolo: boolean;
   /** Asks the person (REPL only); absent in print mode, where an "ask" becomes a denial. */
   ask?: (request: AskRequest) => Promise<AskAnswer>;
   /** True when an OS sandbox is in force: then a command nobody can approve still runs, read-only. */
   confine?: () => Promise<boolean>;
   sessionAllows: SessionAllows;
+  /** The added folders and `$SHIRO_HOME`: what file tools reach beyond the project. */
+  reach?: Reach;
   /** Defaults to the real home folder and disk; tests point them elsewhere. */
   home?: string;
   fs?: PathFs;
@@ -48,7 +51,7 @@ export function createAuthorize(opts: AuthorizeOptions): Authorize {
   const guard = createGuard({ home, fs, ...secrets });
   return async ({ tool, args, root }) => {
     if (tool.kind === "meta") return { allowed: true };
-    const env: PathEnv = { root, home, fs, ...secrets };
+    const env: PathEnv = { root, home, fs, ...secrets, ...(opts.reach ? { reach: opts.reach } : {}) };
     let call: GateCall;
     try {
       const subject = tool.subject(args);
@@ -70,7 +73,8 @@ export function createAuthorize(opts: AuthorizeOptions): Authorize {
     verdict = judged.map((j) => j.verdict).reduce(stricter, verdict);
     if (verdict.decision === "deny") return { allowed: false, reason: verdict.reason };
     // An allow for a command comes from a person's rule or "always" (a command's default is to ask).
-    if (verdict.decision === "allow" || opts.yolo) return approved(tool, verdict.decision === "allow");
+    const personal = verdict.decision === "ask" && verdict.person === true;
+    if (verdict.decision === "allow" || (opts.yolo && !personal)) return approved(tool, verdict.decision === "allow");
 
     const pending = judged.filter((j) => j.verdict.decision === "ask");
     const asked = pending.length ? pending.map((j) => j.item) : items;
@@ -80,10 +84,10 @@ export function createAuthorize(opts: AuthorizeOptions): Authorize {
       if (tool.kind === "exec" && (await opts.confine?.())) return { allowed: true, sandbox: "read-only" };
       // Name only the parts that need approval (`touch x` of `echo a && touch x`): that is what a rule must allow.
       const needing = isCommand(call) ? `${call.tool}: ${asked.map(label).join(" and ")} ${asked.length > 1 ? "need" : "needs"}` : `${summary} needs`;
-      return {
-        allowed: false,
-        reason: `${needing} approval, and this run cannot ask (print mode). Allow it with a permission rule (--allow, or config.json) or run with --yolo.`,
-      };
+      const how = personal
+        ? "Only a person opens what lies outside the project to the file tools, --yolo does not: an allow rule naming it (--allow 'read_file:~/notes/**'), --add-dir, or sandbox.readable in config.json."
+        : "Allow it with a permission rule (--allow, or config.json) or run with --yolo.";
+      return { allowed: false, reason: `${needing} approval, and this run cannot ask (print mode). ${how}` };
     }
     // From the subjects already judged: splitting the call again would re-parse the command and re-resolve every path.
     const allows = alwaysAllows(call.tool, items);

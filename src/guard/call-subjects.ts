@@ -1,8 +1,11 @@
 import { alwaysPattern } from "./always-pattern.ts";
 import { commandForms } from "./command-forms.ts";
+import { computedProgram } from "./computed-program.ts";
 import { isStream } from "./destructive.ts";
 import { literalPattern } from "./glob-match.ts";
 import { displayPath, pathNames, resolvePath, type PathEnv, type ResolvedPath } from "./resolve-path.ts";
+import { reachVerdict } from "./reach.ts";
+import { runsLater } from "./runs-later.ts";
 import { globMayNameSecret, isSecret } from "./secret-path.ts";
 import { shellCommands, type ShellCommand } from "./shell-commands.ts";
 import { writeTargets } from "./shell-writes.ts";
@@ -26,9 +29,14 @@ export type SubjectItem = {
   fallback: Verdict;
   /** The patterns an "always" answer records. */
   always: string[];
+  /** Where a write would plant code that runs later (shown as a path is): only a rule naming it opens it. */
+  place?: string;
+  /** A command whose program is only known when it runs (`$(echo rm) x`). */
+  computed?: true;
 };
 
 const SECRET_DEFAULT = "secret files are denied to every tool by default; allow one with a permission rule (--allow, or config.json)";
+const RUNS_LATER = "code written there runs later, outside the sandbox (git's hooks and settings, shell start-up files), so --yolo and broad rules cannot write it";
 // Written exactly so (not `./true`), these change nothing by themselves; asking about them would defeat rules like `npm *`.
 const NEUTRAL = new Set(["cd", "pushd", "popd", "true", "false", ":", "test", "[", "[["]);
 
@@ -38,19 +46,34 @@ export function callSubjects(call: GateCall, env: PathEnv): SubjectItem[] {
   if (call.kind === "meta") return items;
   const paths = call.subject.paths ?? [];
   if (call.subject.command === undefined || paths.length) {
-    const inside: Verdict = call.kind === "read" ? { decision: "allow" } : { decision: "ask" };
-    for (const raw of paths.length ? paths : ["."]) items.push(pathItem(resolvePath(raw, env), inside, env));
+    const kind = call.kind === "read" ? "read" : "write";
+    const inside: Verdict = kind === "read" ? { decision: "allow" } : { decision: "ask" };
+    for (const raw of paths.length ? paths : ["."]) items.push(pathItem(resolvePath(raw, env), inside, env, kind));
   }
   if (call.subject.command !== undefined) items.push(...commandItems(call.subject.command, env));
   return items;
 }
 
-/** A file, judged by default as `inside` when in the project, asked about outside it, denied when secret. */
-function pathItem(resolved: ResolvedPath, inside: Verdict, env: PathEnv): SubjectItem {
+/**
+ * A file, judged by default as `inside` when in the project, denied when secret or (written) where code
+ * runs later. A file tool reaches what `reachVerdict` says; a command's file outside the project asks,
+ * its sandbox keeping it in bounds.
+ */
+function pathItem(resolved: ResolvedPath, inside: Verdict, env: PathEnv, kind: "read" | "write" | "command"): SubjectItem {
   const names = pathNames(resolved, env);
   const label = names.join(" → ");
-  const fallback: Verdict = isSecret(resolved, env.secrets) ? secretDefault(label) : !resolved.insideRoot ? { decision: "ask", reason: "outside the project" } : inside;
-  return { mode: "path", names, aliases: [], label, fallback, always: names.map(literalPattern) };
+  const planted = kind === "read" ? undefined : (runsLater(resolved.absolute, env) ?? runsLater(resolved.real, env));
+  const place = planted === undefined ? undefined : displayPath(planted, env);
+  const fallback: Verdict = isSecret(resolved, env.secrets)
+    ? secretDefault(label)
+    : place !== undefined
+      ? runsLaterDefault(label, place)
+      : kind !== "command"
+        ? reachVerdict(resolved, kind, inside, env)
+        : resolved.insideRoot
+          ? inside
+          : { decision: "ask", reason: "outside the project" };
+  return { mode: "path", names, aliases: [], label, fallback, always: names.map(literalPattern), ...(place !== undefined ? { place } : {}) };
 }
 
 function commandItems(command: string, env: PathEnv): SubjectItem[] {
@@ -67,7 +90,8 @@ function commandItem(cmd: ShellCommand, env: PathEnv): SubjectItem {
   const forms = commandForms(cmd);
   const secret = referencedSecret(cmd, env);
   const fallback: Verdict = secret ? secretDefault(secret) : { decision: "ask" };
-  return { mode: "command", names: forms.names, aliases: forms.aliases, label: forms.names[0]!, fallback, always: [alwaysPattern(cmd, forms)] };
+  const computed = computedProgram(cmd) ? { computed: true as const } : {};
+  return { mode: "command", names: forms.names, aliases: forms.aliases, label: forms.names[0]!, fallback, always: [alwaysPattern(cmd, forms)], ...computed };
 }
 
 /**
@@ -81,7 +105,7 @@ function writeItems(cmd: ShellCommand, env: PathEnv): SubjectItem[] {
   return writeTargets(cmd, (p) => env.fs.isDirectory(resolvePath(p, env, cmd.cwd).real)).flatMap((target) => {
     const resolved = resolvePath(target.path, env, cmd.cwd);
     if (isStream(resolved.absolute) || isStream(resolved.real)) return [];
-    const item = pathItem(resolved, { decision: target.operand ? "allow" : "ask" }, env);
+    const item = pathItem(resolved, { decision: target.operand ? "allow" : "ask" }, env, "command");
     // Nothing to approve for write_file when the command's approval is all it needs.
     const always = item.fallback.decision === "allow" ? [] : item.always;
     return [{ ...item, tool: "write_file", label: `write_file ${item.label}`, always }];
@@ -101,6 +125,11 @@ function referencedSecret(cmd: ShellCommand, env: PathEnv): string | undefined {
     if (globMayNameSecret(word, env.secrets)) return word;
   }
   return undefined;
+}
+
+function runsLaterDefault(label: string, place: string): Verdict {
+  const rule = `permission rule deny ${label} (default: code that runs later)`;
+  return { decision: "deny", rule, reason: `${rule} — ${RUNS_LATER}; only an allow rule naming the file, or a glob within ${place}, lifts this.` };
 }
 
 function secretDefault(label: string): Verdict {

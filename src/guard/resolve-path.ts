@@ -3,6 +3,7 @@ import { homedir } from "node:os";
 import { join, relative, resolve, sep } from "node:path";
 import { isInside } from "../tools/resolve-path.ts";
 import type { SecretNames } from "./secret-names.ts";
+import type { Reach } from "./reach.ts";
 
 /** `absolute`: the path as written, made absolute; `real`: where it lands after every symlink. */
 export type ResolvedPath = { absolute: string; real: string; insideRoot: boolean };
@@ -16,8 +17,8 @@ export type PathFs = {
   isDirectory(path: string): boolean;
 };
 
-/** Where paths are judged from: the project root, the home `~` stands for, the disk, and which names are secret (built-in ones when unset). */
-export type PathEnv = { root: string; home: string; fs: PathFs; secrets?: SecretNames };
+/** Where paths are judged from: the project root, the home `~` stands for, the disk, which names are secret (built-in ones when unset), and what file tools reach beyond the root. */
+export type PathEnv = { root: string; home: string; fs: PathFs; secrets?: SecretNames; reach?: Reach };
 
 export const diskFs: PathFs = {
   realpath: (path) => attempt(() => realpathSync(path)),

@@ -11,7 +11,8 @@ export type GateCall = {
 
 export type Verdict =
   | { decision: "allow" }
-  | { decision: "ask"; reason?: string }
+  /** `person`: only a person answers it (a key press, a rule, an "always"); --yolo does not. */
+  | { decision: "ask"; reason?: string; person?: true }
   | { decision: "deny"; reason: string; rule: string };
 
 /** A link of the chain (guard, plugins, rules). `undefined` = no opinion, ask the next link. */

@@ -75,7 +75,7 @@ export type RuntimeOptions = {
   warn: (line: string) => void;
   interruptSignal?: () => AbortSignal;
   sandbox?: (grant: Grant) => Promise<CommandSandbox>;
-  readDenied?: (tool: string, path: string, root: string, real?: boolean) => boolean;
+  readDenied?: (tool: string, path: string, root: string, asked?: string) => boolean;
   secretGlobs?: readonly string[];
   writeRefused?: (tool: string, path: string, root: string) => string | undefined;
   /** The environment tool processes get (secrets removed), and what hides secret values in their output. */

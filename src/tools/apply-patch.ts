@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { defineTool, ToolError, type ToolContext } from "./tool.ts";
-import { displayPath, resolveIn } from "./resolve-path.ts";
+import { displayPath, modelPath } from "./resolve-path.ts";
 import { openFile, type FileSlot } from "./file-slot.ts";
 import { commitChanges } from "./commit-changes.ts";
 import { editableText, editedBytes } from "./editable-text.ts";
@@ -83,7 +83,7 @@ async function plan(patch: string, ctx: Pick<ToolContext, "root" | "writeRefused
   const errors: string[] = [];
   try {
     for (const op of ops) {
-      const named = displayPath(ctx.root, resolveIn(ctx.root, op.path));
+      const named = displayPath(ctx.root, modelPath(ctx.root, op.path));
       try {
         const opened = await open(op.path);
         const { slot, shown } = opened;

@@ -1,7 +1,7 @@
 import { closeSync, fchmodSync, fstatSync, readFileSync, realpathSync, writeSync } from "node:fs";
 import { join, parse, relative, resolve, sep } from "node:path";
 import { atCalls, type AtCalls, type Dir } from "./at-calls.ts";
-import { displayPath, isInside, resolveIn } from "./resolve-path.ts";
+import { displayPath, isInside, modelPath } from "./resolve-path.ts";
 import { ToolError, type ToolContext } from "./tool.ts";
 
 /** A file as it is on disk: its bytes and permission bits. */
@@ -69,7 +69,7 @@ export async function openSlot(root: string, abs: string, refuse?: WriteRefusal,
 
 /** The slot of a path the model gave, and the file in it (the slot is closed again when reading fails). */
 export async function openFile(ctx: Pick<ToolContext, "root" | "writeRefused">, path: string) {
-  const abs = resolveIn(ctx.root, path);
+  const abs = modelPath(ctx.root, path);
   const slot = await openSlot(ctx.root, abs, ctx.writeRefused);
   try {
     return { slot, abs, shown: displayPath(ctx.root, abs), file: slot.read() };

@@ -2,7 +2,7 @@ import { lstat, stat } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { z } from "zod";
 import { defineTool, ToolError } from "./tool.ts";
-import { displayPath, isInside, relativePosix, resolveIn } from "./resolve-path.ts";
+import { displayPath, isInside, relativePosix, resolveIn, modelPath } from "./resolve-path.ts";
 import { entryNote } from "./entry-note.ts";
 import { formatCount } from "../text/format-count.ts";
 import { loadIgnore, walkFiles, WALK_LIMIT } from "./walk-files.ts";
@@ -24,7 +24,7 @@ export const glob = defineTool({
   kind: "read",
   subject: (args) => ({ paths: [args.path ?? "."] }),
   async run(args, ctx) {
-    const dir = resolveIn(ctx.root, args.path ?? ".");
+    const dir = modelPath(ctx.root, args.path ?? ".");
     const info = await stat(dir).catch(() => undefined);
     if (!info?.isDirectory()) throw new ToolError(`${displayPath(ctx.root, dir)} is not a folder. Give glob a folder as \`path\` (or leave it out for the project root).`);
     const pattern = args.pattern.replace(/^(\.\/)+/, "");

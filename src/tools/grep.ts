@@ -1,7 +1,7 @@
 import { stat } from "node:fs/promises";
 import { z } from "zod";
 import { defineTool, ToolError, type ToolContext } from "./tool.ts";
-import { displayPath, resolveIn } from "./resolve-path.ts";
+import { displayPath, resolveIn, modelPath } from "./resolve-path.ts";
 import { plural } from "../text/plural.ts";
 import { formatCount } from "../text/format-count.ts";
 import { findRipgrep, noticeNoRipgrep, ripgrepUnusable } from "./find-ripgrep.ts";
@@ -42,7 +42,7 @@ export const grep = defineTool({
     } catch (err) {
       throw new ToolError(`Invalid regular expression ${JSON.stringify(args.pattern)}: ${(err as Error).message}. Escape special characters such as ( [ { . * + ? with a backslash.`);
     }
-    const target = resolveIn(ctx.root, args.path ?? ".");
+    const target = modelPath(ctx.root, args.path ?? ".");
     const info = await stat(target).catch(() => undefined);
     if (!info) throw new ToolError(`Path not found: ${displayPath(ctx.root, target)}.`);
     const matches = new MatchList(GREP_MAX_MATCHES, MAX_LINE_CHARS);

@@ -1,7 +1,7 @@
 import { stat } from "node:fs/promises";
 import { z } from "zod";
 import { defineTool, ToolError } from "./tool.ts";
-import { displayPath, relativePosix, resolveIn } from "./resolve-path.ts";
+import { displayPath, relativePosix, resolveIn, modelPath } from "./resolve-path.ts";
 import { entryNote } from "./entry-note.ts";
 import { walkFiles } from "./walk-files.ts";
 
@@ -23,7 +23,7 @@ export const listDir = defineTool({
   kind: "read",
   subject: (args) => ({ paths: [args.path ?? "."] }),
   async run(args, ctx) {
-    const dir = resolveIn(ctx.root, args.path ?? ".");
+    const dir = modelPath(ctx.root, args.path ?? ".");
     const info = await stat(dir).catch(() => undefined);
     const shown = displayPath(ctx.root, dir);
     if (!info) throw new ToolError(`Folder not found: ${shown}.`);

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { defineTool, ToolError } from "./tool.ts";
-import { displayPath, resolveIn } from "./resolve-path.ts";
+import { displayPath, modelPath } from "./resolve-path.ts";
 import { missingFileError, readTextFile } from "./text-file.ts";
 
 export const READ_DEFAULT_LIMIT = 2000;
@@ -22,7 +22,7 @@ export const readFile = defineTool({
   kind: "read",
   subject: (args) => ({ paths: [args.path] }),
   async run(args, ctx) {
-    const abs = resolveIn(ctx.root, args.path);
+    const abs = modelPath(ctx.root, args.path);
     const text = await readTextFile(ctx, abs);
     if (text === undefined) throw await missingFileError(ctx.root, abs);
     return { output: numberLines(text, displayPath(ctx.root, abs), args.offset ?? 1, args.limit ?? READ_DEFAULT_LIMIT) };

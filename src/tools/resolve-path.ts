@@ -1,7 +1,11 @@
-import { isAbsolute, relative, resolve, sep } from "node:path";
+import { homedir } from "node:os";
+import { isAbsolute, join, relative, resolve, sep } from "node:path";
 
-/** Resolves a path the model gave against the project root (whether it may go outside is the gate's call). */
+/** Resolves a path against the project root (whether it may go outside is the gate's call). */
 export const resolveIn = (root: string, path: string): string => resolve(root, path);
+
+/** A path the model gave: `~` and `~/x` are the home, as the gate judged them, not a folder `~` in the project. */
+export const modelPath = (root: string, path: string): string => resolve(root, path === "~" ? homedir() : path.startsWith("~/") ? join(homedir(), path.slice(2)) : path);
 
 /** Whether absolute `path` is `dir` or lies under it (a name such as `..cache` is under it). */
 export function isInside(path: string, dir: string): boolean {

@@ -17,7 +17,7 @@ export function refuseBinary(bytes: Uint8Array, shown: string): void {
  */
 export async function readTextFile(ctx: Pick<ToolContext, "root" | "readDenied">, abs: string): Promise<string | undefined> {
   const denied = ctx.readDenied;
-  const refuse = denied && ((real: string) => (denied(real, true) ? "a secret file, or a deny rule covers it." : undefined));
+  const refuse = denied && ((real: string) => (denied(real, abs) ? "a secret file, a deny rule covers it, or only a person may open it." : undefined));
   const slot = await openSlot(ctx.root, abs, refuse, "read");
   try {
     const file = slot.read();

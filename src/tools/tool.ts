@@ -35,9 +35,10 @@ export type ToolContext = {
   sandbox?: CommandSandbox;
   /**
    * Whether a direct read of this file would be denied (a secret, a deny rule): a folder-wide read skips
-   * it. With `real`, the path is where a read really lands, once its folder is open, judged as it stands.
+   * it. With `asked` (the path the call named), the path is where a read really lands, once its folder
+   * is open, judged as it stands — and refused where only a person opens it unless `asked` named such a place.
    */
-  readDenied?: (absolutePath: string, real?: boolean) => boolean;
+  readDenied?: (absolutePath: string, asked?: string) => boolean;
   /**
    * Globs of the files no read may open by default (secrets), matched in any letter case against each
    * file and folder name (those with a `/` against the path): a search leaves them unopened, and with

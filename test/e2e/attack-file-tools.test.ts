@@ -23,7 +23,7 @@ describe("attack: secret files through the file tools, under --yolo", () => {
         grep({ pattern: "KEY|leak", path: "." }),
         grep({ pattern: ".", glob: ".env*" }),
         grep({ pattern: "leak", path: "sub/.." }),
-        grep({ pattern: "PRIVATE KEY|password|aws_secret", path: home }), // outside the project: --yolo approves the question
+        grep({ pattern: "PRIVATE KEY|password|aws_secret", path: home }), // the home: only a person opens it, --yolo does not
         grep({ pattern: "leak", path: "../../home/.aws" }),
         readFile(`/proc/self/root${root}/.env`),
         readFile("/proc/self/cwd/.env.local"),

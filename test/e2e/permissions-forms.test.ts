@@ -17,21 +17,22 @@ const HAS_BWRAP = Bun.which("bwrap") !== null;
 const needsApproval = (what: string) => `Denied: bash: ${what} needs approval, and this run cannot ask (print mode). Allow it with a permission rule (--allow, or config.json) or run with --yolo.`;
 
 describe("an allow rule does not lift the writes a command makes beside it", () => {
-  const original = { bashrc: "# the user's own bashrc\n", source: "export const x = 1;\n" };
+  // A plain file of the home: `~/.bashrc` would be refused outright, as code that runs later (guard-reach.test.ts).
+  const original = { notes: "# the user's own notes\n", source: "export const x = 1;\n" };
   const project = () => {
     const p = secretProject({ "src/x.ts": original.source });
-    writeFileSync(join(p.home, ".bashrc"), original.bashrc);
+    writeFileSync(join(p.home, "notes.txt"), original.notes);
     withConfig(p.home, [allow("git *"), allow("ls *")]);
     return p;
   };
-  const calls = [bash("git --version > ~/.bashrc"), bash("ls > src/x.ts")];
+  const calls = [bash("git --version > ~/notes.txt"), bash("ls > src/x.ts")];
 
   test("without a sandbox: both writes are denied as write_file calls would be, naming the file (exit 4)", async () => {
     const p = project();
     const job = await scriptedJob(calls, { cwd: p.root, home: p.home, args: ["--sandbox", "off"] });
     expect([job.code, job.stdout]).toEqual([4, FINAL + "\n"]);
-    expect(job.outputs.map((o) => o.output)).toEqual([needsApproval(`write_file ${join(p.home, ".bashrc")} (outside the project)`), needsApproval("write_file src/x.ts")]);
-    expect(read(join(p.home, ".bashrc"))).toBe(original.bashrc);
+    expect(job.outputs.map((o) => o.output)).toEqual([needsApproval(`write_file ${join(p.home, "notes.txt")} (outside the project)`), needsApproval("write_file src/x.ts")]);
+    expect(read(join(p.home, "notes.txt"))).toBe(original.notes);
     expect(read(join(p.root, "src/x.ts"))).toBe(original.source);
   });
 
@@ -40,7 +41,7 @@ describe("an allow rule does not lift the writes a command makes beside it", () 
     const job = await scriptedJob(calls, { cwd: p.root, home: p.home });
     expect([job.code, job.stdout]).toEqual([0, FINAL + "\n"]);
     for (const o of job.outputs) expect(o.output).toContain("Read-only file system");
-    expect(read(join(p.home, ".bashrc"))).toBe(original.bashrc);
+    expect(read(join(p.home, "notes.txt"))).toBe(original.notes);
     expect(read(join(p.root, "src/x.ts"))).toBe(original.source);
   });
 

@@ -108,7 +108,7 @@ describe("permission rules in config.json, end to end", () => {
     const job = await scriptedJob(calls, { cwd: p.root, home: p.home });
     expect([job.code, job.stdout]).toEqual([4, FINAL + "\n"]);
     const outside = join(p.outer, "outside.txt");
-    const denial = `Denied: read_file ${outside} (outside the project) needs approval, and this run cannot ask (print mode). Allow it with a permission rule (--allow, or config.json) or run with --yolo.`;
+    const denial = `Denied: read_file ${outside} (outside the project) needs approval, and this run cannot ask (print mode). Only a person opens what lies outside the project to the file tools, --yolo does not: an allow rule naming it (--allow 'read_file:~/notes/**'), --add-dir, or sandbox.readable in config.json.`;
     expect(job.outputs.slice(0, 2).map((o) => o.output)).toEqual([denial, denial]);
     expect(job.outputs[2]!.output).toContain("KEY=from-template"); // reads inside the project need no rule
     expect(job.requests.some((r) => r.raw.includes("private notes"))).toBe(false);

@@ -80,7 +80,8 @@ describe.skipIf(!Bun.which("bwrap"))("with bubblewrap", () => {
         bash("echo more >> README"),
         bash("git add README && git commit -qm second"),
         bash("git -c core.pager=cat commit --allow-empty -qm third"),
-        bash("rm -rf .git/objects; echo 'rm -rf ~' > .git/hooks/pre-commit; git config core.hooksPath /tmp/evil; echo rc=$?"),
+        // The hook is written by a program the guard cannot read, so the sandbox is what stops it (a redirection into .git is refused before it runs: runs-later.test.ts).
+        bash(`rm -rf .git/objects; python3 -c "open('.git/hooks/pre-commit','w').write('rm -rf ~')"; git config core.hooksPath /tmp/evil; echo rc=$?`),
       ],
       { cwd: root, args: ["--yolo"], env: { GIT_AUTHOR_NAME: "M", GIT_AUTHOR_EMAIL: "m@example.invalid", GIT_COMMITTER_NAME: "M", GIT_COMMITTER_EMAIL: "m@example.invalid" } },
     );
@@ -92,14 +93,16 @@ describe.skipIf(!Bun.which("bwrap"))("with bubblewrap", () => {
     expect(git("cat-file", "-t", "HEAD")).toBe("commit");
   });
 
-  test.concurrent("the network: reachable by default, cut by --no-network and by config network:false", async () => {
-    const open = await scriptedJob([reach()], { cwd: project(), args: ["--yolo"] });
+  test.concurrent("the network is a person's to give: a command an allow rule approves reaches it, --yolo alone does not; cut by --no-network and by config network:false", async () => {
+    const open = await scriptedJob([reach()], { cwd: project(), args: ["--yolo", "--allow", "bash"] });
     expect(open.outputs[0]!.output).toStartWith("reached");
-    const cut = await scriptedJob([reach()], { cwd: project(), args: ["--yolo", "--no-network"] });
+    const yolo = await scriptedJob([reach()], { cwd: project(), args: ["--yolo"] });
+    expect(yolo.outputs[0]!.output).not.toContain("reached");
+    const cut = await scriptedJob([reach()], { cwd: project(), args: ["--yolo", "--allow", "bash", "--no-network"] });
     expect(cut.outputs[0]!.output).not.toContain("reached");
     const home = tempDir("sbx-net-home");
     writeFileSync(join(home, "config.json"), JSON.stringify({ network: false }));
-    const configured = await scriptedJob([reach()], { cwd: project(), home, args: ["--yolo"] });
+    const configured = await scriptedJob([reach()], { cwd: project(), home, args: ["--yolo", "--allow", "bash"] });
     expect(configured.outputs[0]!.output).not.toContain("reached");
   });
 });

@@ -121,12 +121,13 @@ describe("createAuthorize", () => {
     const sessionAllows = new SessionAllows();
     const { ask, seen } = asker({ answer: "always" }, { answer: "yes" });
     const auth = make({ ask, sessionAllows });
-    expect(await auth(req(bash, { command: "git log -1" }))).toEqual({ allowed: true, sandbox: "workspace-write" });
+    // Each approval here is a person's (an answer, or the "always" they gave), so each earns byPerson.
+    expect(await auth(req(bash, { command: "git log -1" }))).toEqual({ allowed: true, sandbox: "workspace-write", byPerson: true });
     expect(seen[0]!.always).toEqual(["git log *"]);
     expect(sessionAllows.list()).toEqual([{ tool: "bash", pattern: "git log *" }]);
-    expect(await auth(req(bash, { command: "git log --oneline" }))).toEqual({ allowed: true, sandbox: "workspace-write" });
+    expect(await auth(req(bash, { command: "git log --oneline" }))).toEqual({ allowed: true, sandbox: "workspace-write", byPerson: true });
     expect(seen).toHaveLength(1);
-    expect(await auth(req(bash, { command: "git status" }))).toEqual({ allowed: true, sandbox: "workspace-write" });
+    expect(await auth(req(bash, { command: "git status" }))).toEqual({ allowed: true, sandbox: "workspace-write", byPerson: true });
     expect(seen).toHaveLength(2);
     // deny beats always
     expect(await auth(req(bash, { command: "git push -f" }))).toMatchObject({ allowed: false });
@@ -169,13 +170,38 @@ describe("the sandbox level an authorization gives a command", () => {
 
   test("approved by --yolo, a rule or the person: workspace-write; the guard and deny rules still refuse", async () => {
     expect(await make({ yolo: true })(req(bash, { command: "make" }))).toEqual({ allowed: true, sandbox: "workspace-write" });
-    expect(await make({ rules: [{ decision: "allow", tool: "bash", pattern: "make*" }] })(req(bash, { command: "make" }))).toEqual({ allowed: true, sandbox: "workspace-write" });
-    expect(await make({ ask: async () => ({ answer: "yes" }) })(req(bash, { command: "make" }))).toEqual({ allowed: true, sandbox: "workspace-write" });
+    expect(await make({ rules: [{ decision: "allow", tool: "bash", pattern: "make*" }] })(req(bash, { command: "make" }))).toEqual({ allowed: true, sandbox: "workspace-write", byPerson: true });
+    expect(await make({ ask: async () => ({ answer: "yes" }) })(req(bash, { command: "make" }))).toEqual({ allowed: true, sandbox: "workspace-write", byPerson: true });
     expect((await make({ yolo: true, confine: async () => true })(req(bash, { command: "cat .env" }))).allowed).toBe(false);
     expect((await make({ confine: async () => true, rules: [{ decision: "deny", tool: "bash", pattern: "ls*" }] })(req(bash, { command: "ls" }))).allowed).toBe(false);
   });
 
   test("a write tool in print mode is still denied: the sandbox only confines commands", async () => {
     expect((await make({ confine: async () => true })(req(writeFile, { path: "a.txt", content: "x" }))).allowed).toBe(false);
+  });
+});
+
+describe("what only a person gives: the home to the file tools, the network to a command", () => {
+  test("--yolo does not open the home: print mode denies, the REPL asks, a rule naming it opens it", async () => {
+    const notes = path.join(home, "notes.md");
+    expect(await make({ yolo: true })(req(readFile, { path: notes }))).toMatchObject({ allowed: false, reason: expect.stringContaining("--yolo does not") });
+    const { ask, seen } = asker({ answer: "yes" });
+    expect(await make({ yolo: true, ask })(req(readFile, { path: notes }))).toEqual({ allowed: true });
+    expect(seen).toHaveLength(1);
+    expect(await make({ yolo: true, rules: [{ decision: "allow", tool: "read_file", pattern: "~/*.md" }] })(req(readFile, { path: notes }))).toEqual({ allowed: true });
+    expect(await make({ yolo: true, reach: { writable: [home], readable: [] } })(req(writeFile, { path: notes, content: "" }))).toEqual({ allowed: true });
+  });
+
+  test("a command earns byPerson from an allow rule, an always or a key press, also under --yolo; never from --yolo alone", async () => {
+    const rule = [{ decision: "allow" as const, tool: "bash", pattern: "make*" }];
+    expect(await make({ yolo: true })(req(bash, { command: "make" }))).toEqual({ allowed: true, sandbox: "workspace-write" });
+    expect(await make({ yolo: true, rules: rule })(req(bash, { command: "make" }))).toEqual({ allowed: true, sandbox: "workspace-write", byPerson: true });
+    // Part of the chain allowed by a rule, the rest only by --yolo: nobody approved all of it.
+    expect(await make({ yolo: true, rules: rule })(req(bash, { command: "make && curl x" }))).toEqual({ allowed: true, sandbox: "workspace-write" });
+    const sessionAllows = new SessionAllows();
+    sessionAllows.add("bash", ["make *"]);
+    expect(await make({ yolo: true, sessionAllows })(req(bash, { command: "make all" }))).toEqual({ allowed: true, sandbox: "workspace-write", byPerson: true });
+    expect(await make({ yolo: true, ask: async () => ({ answer: "yes" }) })(req(bash, { command: "make" }))).toEqual({ allowed: true, sandbox: "workspace-write" });
+    expect(await make({ confine: async () => true })(req(bash, { command: "make" }))).toEqual({ allowed: true, sandbox: "read-only" });
   });
 });

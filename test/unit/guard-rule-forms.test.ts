@@ -33,7 +33,7 @@ const asking = (command: string, rules: Rule[]) => judged(command, rules).filter
 describe("a file an allowed command writes is judged as a write_file of it", () => {
   const rules = [bash("allow", "git *"), bash("allow", "ls *"), bash("allow", "curl *"), bash("allow", "sort *"), bash("allow", "gcc *"), bash("allow", "cp *")];
   const table: [string, string[]][] = [
-    ["git --version > ~/.bashrc", [`write_file ${home}/.bashrc (outside the project)`]],
+    ["git --version > ~/notes.txt", [`write_file ${home}/notes.txt (outside the project)`]],
     ["ls > src/x.ts", ["write_file src/x.ts"]],
     ["ls >> notes.md 2>&1", ["write_file notes.md"]],
     ["git diff --output=x.patch", ["write_file x.patch"]],

@@ -12,7 +12,7 @@ test("the guard's refusal of where a write really lands; the path is judged as i
   const root = join(base, "project");
   mkdirSync(join(base, "home/.ssh"), { recursive: true });
   mkdirSync(root);
-  const refused = createWriteCheck(join(base, "home"));
+  const refused = createWriteCheck({ home: join(base, "home") });
   expect(refused("write_file", join(root, "keys/.ssh/authorized_keys"), root)).toStartWith("guard: secret file keys/.ssh/authorized_keys — the guard never lets anything write");
   expect(refused("edit_file", join(root, "config/.env.local"), root)).toStartWith("guard: secret file config/.env.local — ");
   expect(refused("write_file", join(root, "src/a.ts"), root)).toBeUndefined();

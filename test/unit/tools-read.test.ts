@@ -24,7 +24,7 @@ describe("read_file", () => {
     symlinkSync(outside.root, join(project.root, "shared"));
     symlinkSync("keys", join(project.root, "docs"));
     // The judge sees only the path where the read lands: the name the model gave (docs/.env) is not a secret's.
-    const ctx = project.ctx({ readDenied: (abs, real) => real === true && abs.endsWith("/keys/.env") });
+    const ctx = project.ctx({ readDenied: (abs, asked) => asked !== undefined && abs.endsWith("/keys/.env") });
     expect((await call(readFile, { path: "shared/notes.md" }, ctx)).output).toBe("     1\tshared notes\n");
     const refused = await toolError(readFile, { path: "docs/.env" }, ctx);
     expect(refused).not.toContain("TOKEN");
