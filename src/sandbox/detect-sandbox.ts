@@ -20,7 +20,7 @@ export async function detectSandbox(platform: NodeJS.Platform = process.platform
   if (!found.ok) return { kind: "none", why: found.why, fix: "install bubblewrap from the system's packages (apt-get install bubblewrap, dnf install bubblewrap, pacman -S bubblewrap)" };
   const path = found.program.path;
   // Present is not enough: a kernel or container may refuse the namespaces bwrap needs.
-  const probe = Bun.spawnSync([path, "--die-with-parent", "--unshare-pid", "--cap-drop", "ALL", "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "true"], { stdout: "ignore", stderr: "pipe" });
+  const probe = Bun.spawnSync([path, "--die-with-parent", "--unshare-pid", "--cap-drop", "ALL", "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "/bin/sh", "-c", ":"], { stdout: "ignore", stderr: "pipe" });
   if (probe.exitCode === 0) return { kind: "bwrap", path, program: found.program };
   const said = probe.stderr.toString().trim().split("\n")[0] || `exit code ${probe.exitCode}`;
   return {

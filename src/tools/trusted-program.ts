@@ -55,7 +55,8 @@ export function findTrusted(name: string, dirs: readonly string[] = systemDirs()
   }
   const onPath = Bun.which(name);
   if (refused.length) return { ok: false, why: `${name} was refused: ${refused[0]}` };
-  return { ok: false, why: onPath ? `${name} is not in a system folder (only ${onPath}, which is not trusted: a folder on PATH may be the project's or the home's)` : `${name} is not installed in ${dirs.join(", ")}` };
+  const unused = onPath ? ` (${onPath}, found on PATH, is not used: a folder on PATH may be the project's or the home's)` : "";
+  return { ok: false, why: `${name} is not installed in ${dirs.join(", ")}${unused}` };
 }
 
 /** Whether the program is still the file that was vetted (same inode, size and times); else why not. */

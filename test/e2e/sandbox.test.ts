@@ -26,15 +26,16 @@ afterAll(() => service.stop(true));
 const reach = () => bash(`exec 3<>/dev/tcp/127.0.0.1/${service.port} && printf 'GET / HTTP/1.0\\r\\n\\r\\n' >&3 && cat <&3 | tail -1`);
 
 describe.skipIf(!Bun.which("bwrap"))("with bubblewrap", () => {
-  test.concurrent("--yolo: workspace-write — the project is writable, the rest of the disk and the home are not", async () => {
+  test.concurrent("--yolo: workspace-write — the project is writable; the home, other folders and the system are not", async () => {
     const root = project();
     const home = tempDir("sbx-home");
     const outside = tempDir("sbx-outside");
-    const job = await scriptedJob([bash(`echo made > made.txt && echo no > ${outside}/x.txt; echo no > ~/y.txt; echo tmp > /tmp/t && cat /tmp/t`)], { cwd: root, home, args: ["--yolo"] });
+    const job = await scriptedJob([bash(`echo made > made.txt && echo no > ${outside}/x.txt; echo no > ~/y.txt; echo no > /usr/shiro-y.txt; echo tmp > /tmp/t && cat /tmp/t`)], { cwd: root, home, args: ["--yolo"] });
     expect(job.code).toBe(0);
     expect(readFileSync(join(root, "made.txt"), "utf8")).toBe("made\n");
     expect(existsSync(join(outside, "x.txt"))).toBe(false);
     expect(existsSync(join(home, "y.txt"))).toBe(false);
+    expect(existsSync("/usr/shiro-y.txt")).toBe(false);
     expect(job.outputs[0]!.output).toContain("Read-only file system");
     expect(job.outputs[0]!.output).toContain("tmp");
   });
@@ -46,14 +47,18 @@ describe.skipIf(!Bun.which("bwrap"))("with bubblewrap", () => {
     expect(job.outputs[0]!.output).toContain("Read-only file system");
   });
 
-  test.concurrent("a secret file a command creates is removed, the model is told which, and the run exits 4", async () => {
+  test.concurrent("a secret file a command creates is kept for the person, hidden from the next command, the model told which, and the run exits 4", async () => {
     const root = project();
     mkdirSync(join(root, "deploy"));
     // Names the guard cannot read in the command's text: only the check after the command sees them.
-    const job = await scriptedJob([bash(`python3 -c "open('deploy/.en'+'v.prod','w').write('T=planted'); open('tls.'+'KEY','w')"; echo ok > fine.txt`)], { cwd: root, args: ["--yolo"] });
+    const job = await scriptedJob(
+      [bash(`python3 -c "open('deploy/.en'+'v.prod','w').write('T=planted-'+'value-9f3'); open('tls.'+'KEY','w')"; echo ok > fine.txt`), bash(`python3 -c "print(open('deploy/.en'+'v.prod').read())"`)],
+      { cwd: root, args: ["--yolo"] },
+    );
     expect(job.code).toBe(4);
-    expect(existsSync(join(root, "deploy/.env.prod"))).toBe(false);
-    expect(existsSync(join(root, "tls.KEY"))).toBe(false);
+    expect(readFileSync(join(root, "deploy/.env.prod"), "utf8")).toBe("T=planted-value-9f3");
+    expect(existsSync(join(root, "tls.KEY"))).toBe(true);
+    expect(job.requests.some((r) => r.raw.includes("planted-value-9f3"))).toBe(false);
     expect(readFileSync(join(root, "fine.txt"), "utf8")).toBe("ok\n");
     expect(job.outputs[0]!.output).toContain("deploy/.env.prod, tls.KEY");
   });
@@ -114,14 +119,9 @@ test.concurrent("--sandbox off: commands run as they are (a write outside the pr
   expect(noticeLines(job.stderr, "--sandbox off")).toHaveLength(1);
 });
 
-test.concurrent("no bwrap on PATH: one line says what to install, commands fall back to the guard (print mode denies them)", async () => {
-  // A PATH with the tools a command needs, but not bwrap.
-  const bin = tempDir("nobwrap-bin");
-  for (const tool of ["bash", "sh", "ls", "cat", "git", "env"]) {
-    const found = Bun.which(tool);
-    if (found) symlinkSync(found, join(bin, tool));
-  }
-  const job = await scriptedJob([bash("ls"), bash("ls -a")], { cwd: project(), env: { PATH: bin } });
+test.concurrent("no bwrap in the system folders: one line says what to install, commands fall back to the guard (print mode denies them)", async () => {
+  // The system folders searched, none of which holds bwrap (a folder that does not exist).
+  const job = await scriptedJob([bash("ls"), bash("ls -a")], { cwd: project(), env: { SHIRO_SYSTEM_DIRS: join(tempDir("nobwrap"), "none") } });
   expect(noticeLines(job.stderr, "no sandbox for commands")).toEqual([expect.stringContaining("install it (apt-get install bubblewrap")]);
   expect(job.code).toBe(4);
   expect(job.outputs.every((o) => o.output.startsWith("Denied:"))).toBe(true);
@@ -151,21 +151,7 @@ test("shiro doctor names the sandbox in force and why, the config read, the base
   expect(lines).toContain("base URL: http://127.0.0.1:9/v1 (from OPENAI_BASE_URL)");
   expect(lines).toContain("API key: set (OPENAI_API_KEY)");
   expect(r.stdout + r.stderr).not.toContain("sk-doctor-must-not-print-this");
-  const bare = await runShiro(["doctor"], { cwd: project(), home, env: { PATH: "/nonexistent" } });
-  expect(bare.stdout).toContain("sandbox: none: bubblewrap (bwrap) is not on PATH; install it");
+  const bare = await runShiro(["doctor"], { cwd: project(), home, env: { SHIRO_SYSTEM_DIRS: "/nonexistent" } });
+  expect(bare.stdout).toContain("sandbox: none: bwrap is not installed in /nonexistent");
 });
 
-test.concurrent("a bwrap that cannot make its namespaces (user namespaces refused) is found out before any command, said once, and the guard takes over", async () => {
-  const bin = tempDir("refused-bin");
-  for (const tool of ["bash", "sh", "ls", "cat", "env"]) {
-    const found = Bun.which(tool);
-    if (found) symlinkSync(found, join(bin, tool));
-  }
-  writeFileSync(join(bin, "bwrap"), "#!/bin/sh\necho 'bwrap: setting up uid map: Permission denied' >&2\nexit 1\n", { mode: 0o755 });
-  const job = await scriptedJob([bash("ls"), bash("ls -a")], { cwd: project(), env: { PATH: bin } });
-  expect(noticeLines(job.stderr, "no sandbox for commands")).toEqual([
-    expect.stringContaining("bwrap cannot create its namespaces here (bwrap: setting up uid map: Permission denied); allow unprivileged user namespaces"),
-  ]);
-  expect(job.code).toBe(4);
-  expect(job.outputs.every((o) => o.output.startsWith("Denied:"))).toBe(true);
-});
