@@ -122,7 +122,7 @@ test.concurrent("--sandbox off: commands run as they are (a write outside the pr
 test.concurrent("no bwrap in the system folders: one line says what to install, commands fall back to the guard (print mode denies them)", async () => {
   // The system folders searched, none of which holds bwrap (a folder that does not exist).
   const job = await scriptedJob([bash("ls"), bash("ls -a")], { cwd: project(), env: { SHIRO_SYSTEM_DIRS: join(tempDir("nobwrap"), "none") } });
-  expect(noticeLines(job.stderr, "no sandbox for commands")).toEqual([expect.stringContaining("install it (apt-get install bubblewrap")]);
+  expect(noticeLines(job.stderr, "no sandbox for commands")).toEqual([expect.stringContaining("install bubblewrap from the system's packages (apt-get install bubblewrap")]);
   expect(job.code).toBe(4);
   expect(job.outputs.every((o) => o.output.startsWith("Denied:"))).toBe(true);
 });
