@@ -25,8 +25,12 @@ function plantBwrap(l: EscapeLayout, canary: string) {
 /** The project's tool folders first on PATH, as an activated venv and `npm run` put them. */
 const plantedPath = (l: EscapeLayout) => `${join(l.root, ".venv/bin")}:${join(l.root, "node_modules/.bin")}:${process.env.PATH}`;
 
-// Reads of the home's and the neighbours' secrets, and a write outside the project.
-const REACH = ["cat ~/.npmrc ~/.bashrc ../.env ../sib/.env", "echo planted > ../outside.txt; echo planted >> ~/.npmrc"];
+// Reads of the home's and the neighbours' secrets, and writes outside the project. The names are computed
+// (the guard cannot see them), so what stops them is the sandbox; each ends by saying it ran.
+const hidden = (name: string) => `$(echo ${Buffer.from(name).toString("base64")} | base64 -d)`;
+const READ_OUTSIDE = `cat ~/${hidden(".npmrc")} ~/.bashrc ../${hidden(".env")} ../sib/${hidden(".env")} ../sib/README.md; echo "tok=$GH_TOKEN"; echo ran-read`;
+const WRITE_OUTSIDE = `echo planted > ../outside.txt; echo planted >> ~/${hidden(".npmrc")}; echo planted > ~/new-dotfile; echo ran-write`;
+const REACH = [READ_OUTSIDE, WRITE_OUTSIDE];
 
 describe.skipIf(bwrapAbsent)("a bwrap planted on PATH is never the sandbox (needs /usr/bin/bwrap)", () => {
   for (const [name, args] of [["print-mode default (no --yolo)", []], ["--yolo", ["--yolo"]]] as const) {
@@ -41,6 +45,7 @@ describe.skipIf(bwrapAbsent)("a bwrap planted on PATH is never the sandbox (need
       expect(changedOutside(l, before)).toEqual([]);
       // Control: the same mode still runs commands — a project file is read; at --yolo a write in the project lands.
       expect(run.outputs[0]).toContain(l.readme.trim());
+      expect([run.outputs[1], run.outputs[2]].map((o) => o?.match(/ran-\w+/)?.[0])).toEqual(["ran-read", "ran-write"]);
       expect(exists(join(l.root, "inside.txt"))).toBe(args.length > 0);
     });
   }
@@ -61,7 +66,17 @@ describe.skipIf(bwrapAbsent)("a bwrap planted on PATH is never the sandbox (need
     expect(leaks(l, run)).toEqual([]);
     expect(changedOutside(l, before)).toEqual([]);
     expect(run.outputs[2]).toContain(l.readme.trim());
+    expect([run.outputs[3], run.outputs[4]].map((o) => o?.match(/ran-\w+/)?.[0])).toEqual(["ran-read", "ran-write"]);
     expect(readFileSync(join(l.root, "inside.txt"), "utf8")).toBe("inside\n");
+  });
+
+  test.concurrent("control: the planted bwrap, found on that PATH, confines nothing and leaves its canary", () => {
+    const l = escapeLayout("escape-bwrap-control");
+    const canary = join(l.base, "canary-bwrap");
+    plantBwrap(l, canary);
+    const ran = Bun.spawnSync(["sh", "-c", `bwrap --ro-bind / / -- sh -c 'cat ~/${hidden(".npmrc")}'`], { cwd: l.root, env: { PATH: plantedPath(l), HOME: l.home }, timeout: 10_000 });
+    expect(exists(canary)).toBe(true);
+    expect([...l.markers].filter(([m]) => ran.stdout.toString().includes(m)).map(([, rel]) => rel)).toEqual(["home/.npmrc"]);
   });
 
   test.concurrent("shiro doctor with the planted PATH names the system's bwrap, not the planted one", async () => {
@@ -83,14 +98,15 @@ describe.skipIf(bwrapAbsent)("the home and the project's neighbours are hidden (
     const before = outsideFiles(l);
     const run = await escapeRun(
       l,
-      ["cat README", "cat ~/.bashrc ~/.npmrc ../.env ../sib/.env ../sib/README.md; ls -a ~ ~/code ..; echo \"tok=$GH_TOKEN\"", "bash -ic 'echo \"i=$GH_TOKEN\"'", `cat ${join(l.home, ".npmrc")} $(getent passwd $(id -un) | cut -d: -f6)/.npmrc`],
+      ["cat README", `${READ_OUTSIDE}; ls -a ~ ~/code ..`, "bash -ic 'echo \"i=$GH_TOKEN\"'; echo ran-interactive", `cat ${l.home}/${hidden(".npmrc")} "$(getent passwd $(id -un) | cut -d: -f6)/${hidden(".npmrc")}"; echo ran-passwd`],
       { args: ["--yolo"] },
     );
     expect(run.outputs[0]).toContain(l.readme.trim());
-    expect(run.outputs.length).toBe(4);
+    for (const [i, tag] of [[1, "ran-read"], [2, "ran-interactive"], [3, "ran-passwd"]] as const) expect(run.outputs[i]).toContain(tag);
     expect(leaks(l, run)).toEqual([]);
-    expect(run.outputs[1]).not.toContain(".npmrc");
-    expect(run.outputs[1]).not.toContain("sib");
+    // What `ls -a ~ ~/code ..` lists: the way down to the project, no dotfile, no sibling.
+    const listed = run.outputs[1]!.split("ran-read")[1]!.split("\n").filter((line) => line && !line.endsWith(":") && !line.startsWith("Exit code"));
+    expect([...new Set(listed)].sort()).toEqual([".", "..", "code", "proj"]);
     expect(changedOutside(l, before)).toEqual([]);
   });
 });
@@ -100,7 +116,7 @@ describe.skipIf(bwrapAbsent)("/proc names no masked path (needs /usr/bin/bwrap)"
     const l = escapeLayout("escape-proc");
     const run = await escapeRun(
       l,
-      ["cat /proc/1/cmdline | tr '\\0' ' '; echo; echo ---; cat /proc/*/cmdline 2>/dev/null | tr '\\0' ' '; echo; echo ---; cat /proc/self/mountinfo | wc -l", "cat .env; cat README"],
+      ["cat /proc/1/cmdline | tr '\\0' ' '; echo; echo ---; cat /proc/*/cmdline 2>/dev/null | tr '\\0' ' '; echo; echo ---; cat /proc/self/mountinfo | wc -l", `cat ${hidden(".env")}; cat README`],
       { args: ["--yolo"] },
     );
     const [proc, env] = run.outputs;

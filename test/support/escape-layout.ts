@@ -61,9 +61,12 @@ export function escapeLayout(prefix: string): EscapeLayout {
   put("home/code/proj/README", () => readme);
   const projectEnvMarker = [...markers].find(([, rel]) => rel === "home/code/proj/.env")![0];
   const layout: EscapeLayout = { ...l, outer: code, root, code, sibling: join(code, "sib"), markers, readme, projectEnv: join(root, ".env"), projectEnvMarker };
-  assertDisposable(layout);
+  assertDisposable(pathsOf(layout));
   return layout;
 }
+
+/** The layout's folders alone, for attack-layout's check that each lies in the run's temp folder. */
+export const pathsOf = (l: EscapeLayout): Layout => ({ base: l.base, home: l.home, outer: l.code, root: l.root, tmp: l.tmp, shiroHome: l.shiroHome });
 
 export const bash = (command: string, timeout_ms = 15_000): PlannedCall => ({ name: "bash", arguments: { command, timeout_ms } });
 
@@ -75,7 +78,7 @@ export async function escapeRun(
   commands: (string | PlannedCall)[],
   opts: { args?: string[]; env?: Record<string, string>; timeoutMs?: number } = {},
 ): Promise<EscapeRun> {
-  assertDisposable(l);
+  assertDisposable(pathsOf(l));
   const calls = commands.map((c) => (typeof c === "string" ? bash(c) : c));
   const server = await startStrictServer({ defaultModel: sequenceModel(calls, FINAL) });
   try {
