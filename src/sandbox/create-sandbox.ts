@@ -10,6 +10,7 @@ import { commandAftermath, identityOf } from "./command-aftermath.ts";
 import { detectSandbox, type SandboxSupport } from "./detect-sandbox.ts";
 import { findSecrets } from "./find-secrets.ts";
 import { gitProtection } from "./git-protection.ts";
+import { pidsGroup } from "./pids-cgroup.ts";
 import { isPlainGit } from "./plain-git.ts";
 import { createSecretScanner } from "./secret-scanner.ts";
 import { sandboxExecProfile } from "./sandbox-exec-profile.ts";
@@ -108,7 +109,8 @@ export function createSandbox(opts: SandboxOptions): Sandbox {
           const note = level === "read-only" ? { note: READ_ONLY_NOTE } : {};
           if (s.kind === "sandbox-exec") return { argv: [s.path, "-p", sandboxExecProfile(policy, macTempDirs()), ...argv], check, ...note };
           const bwrap = bwrapArgs(policy, argv);
-          return { argv: [s.path, "--args", "4", ...bwrap.command], fd4: argsBytes(bwrap.options), check, ...note };
+          const group = pidsGroup(MAX_PROCS);
+          return { argv: [s.path, "--args", "4", ...bwrap.command], fd4: argsBytes(bwrap.options), check, ...note, ...(group ? { group } : {}) };
         },
       };
     },

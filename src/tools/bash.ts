@@ -40,7 +40,7 @@ export const bash = defineTool({
     // stdin stays /dev/null; slot 3 is the lifeline that kills the group should shiro die (command-argv.ts).
     // The sandbox (if any) wraps the shell; the lifeline stays outside it, watching the whole group.
     const prepared = ctx.sandbox?.prepare(shellArgv(args.command), ctx.root, args.command) ?? { argv: shellArgv(args.command), check: () => ({ notes: [], denied: false }) };
-    const proc = Bun.spawn(commandArgv(prepared.argv), {
+    const proc = Bun.spawn(commandArgv(prepared.argv, LIFELINE, prepared.group?.procs), {
       cwd: ctx.root,
       env: ctx.env,
       stdio: ["ignore", "pipe", "pipe", LIFELINE ? "pipe" : "ignore", prepared.fd4 ? "pipe" : "ignore"],
@@ -97,6 +97,7 @@ export const bash = defineTool({
       clearTimeout(timer);
       // Killed: the lifeline stays armed until the SIGKILL, so a shiro that exits sooner still kills the rest.
       if (!escalation) lifeline.release();
+      prepared.group?.release();
       ctx.signal.removeEventListener("abort", onAbort);
       ctx.interrupt?.removeEventListener("abort", onInterrupt);
     }

@@ -17,7 +17,13 @@ export const LIFELINE = process.platform !== "win32";
 /** How the bash tool runs a command, before any sandbox wraps it. */
 export const shellArgv = (command: string): string[] => ["bash", "-lc", command];
 
-/** The argv the bash tool spawns: `argv` (the shell, perhaps in its sandbox) behind the lifeline watcher unless told not to. */
-export function commandArgv(argv: readonly string[], lifeline = LIFELINE): string[] {
-  return lifeline ? ["/bin/sh", "-c", WATCHER, "shiro-lifeline", ...argv] : [...argv];
+/**
+ * The argv the bash tool spawns: `argv` (the shell, perhaps in its sandbox) behind the lifeline watcher
+ * unless told not to. With `procs` (a pids cgroup's procs file), the watcher joins that group before
+ * anything starts, so every process of the command counts; if it cannot, nothing runs.
+ */
+export function commandArgv(argv: readonly string[], lifeline = LIFELINE, procs?: string): string[] {
+  if (!lifeline) return [...argv];
+  if (!procs) return ["/bin/sh", "-c", WATCHER, "shiro-lifeline", ...argv];
+  return ["/bin/sh", "-c", `echo $$ > "$1" || exit 125; shift\n${WATCHER}`, "shiro-lifeline", procs, ...argv];
 }

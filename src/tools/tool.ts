@@ -13,6 +13,8 @@ export type PreparedCommand = {
   check(): { notes: string[]; denied: boolean };
   /** Bytes fed to the program on fd 4 (bubblewrap's `--args`: its arguments, kept out of /proc/<pid>/cmdline). */
   fd4?: Uint8Array;
+  /** A pids cgroup the command runs in (its procs file), and its removal once the command is over. */
+  group?: { procs: string; release(): void };
   /** A line for the result the model reads (e.g. that it ran read-only). */
   note?: string;
 };
