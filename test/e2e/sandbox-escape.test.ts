@@ -47,7 +47,7 @@ describe.skipIf(bwrapAbsent)("a bwrap planted on PATH is never the sandbox (need
       expect(run.outputs[0]).toContain(l.readme.trim());
       expect([run.outputs[1], run.outputs[2]].map((o) => o?.match(/ran-\w+/)?.[0])).toEqual(["ran-read", "ran-write"]);
       expect(exists(join(l.root, "inside.txt"))).toBe(args.length > 0);
-    });
+    }, 25_000);
   }
 
   test.concurrent("planted by the first command of a --yolo run: later commands still run in the real sandbox", async () => {
@@ -68,7 +68,7 @@ describe.skipIf(bwrapAbsent)("a bwrap planted on PATH is never the sandbox (need
     expect(run.outputs[2]).toContain(l.readme.trim());
     expect([run.outputs[3], run.outputs[4]].map((o) => o?.match(/ran-\w+/)?.[0])).toEqual(["ran-read", "ran-write"]);
     expect(readFileSync(join(l.root, "inside.txt"), "utf8")).toBe("inside\n");
-  });
+  }, 25_000);
 
   test.concurrent("control: the planted bwrap, found on that PATH, confines nothing and leaves its canary", () => {
     const l = escapeLayout("escape-bwrap-control");
@@ -77,7 +77,7 @@ describe.skipIf(bwrapAbsent)("a bwrap planted on PATH is never the sandbox (need
     const ran = Bun.spawnSync(["sh", "-c", `bwrap --ro-bind / / -- sh -c 'cat ~/${hidden(".npmrc")}'`], { cwd: l.root, env: { PATH: plantedPath(l), HOME: l.home }, timeout: 10_000 });
     expect(exists(canary)).toBe(true);
     expect([...l.markers].filter(([m]) => ran.stdout.toString().includes(m)).map(([, rel]) => rel)).toEqual(["home/.npmrc"]);
-  });
+  }, 25_000);
 
   test.concurrent("shiro doctor with the planted PATH names the system's bwrap, not the planted one", async () => {
     const l = escapeLayout("escape-bwrap-doctor");
@@ -89,7 +89,7 @@ describe.skipIf(bwrapAbsent)("a bwrap planted on PATH is never the sandbox (need
     expect(said).not.toContain(join(l.root, ".venv"));
     expect(said).not.toContain(join(l.root, "node_modules"));
     expect(exists(canary)).toBe(false);
-  });
+  }, 25_000);
 });
 
 describe.skipIf(bwrapAbsent)("the home and the project's neighbours are hidden (needs /usr/bin/bwrap)", () => {
@@ -108,7 +108,7 @@ describe.skipIf(bwrapAbsent)("the home and the project's neighbours are hidden (
     const listed = run.outputs[1]!.split("ran-read")[1]!.split("\n").filter((line) => line && !line.endsWith(":") && !line.startsWith("Exit code"));
     expect([...new Set(listed)].sort()).toEqual([".", "..", "code", "proj"]);
     expect(changedOutside(l, before)).toEqual([]);
-  });
+  }, 25_000);
 });
 
 describe.skipIf(bwrapAbsent)("/proc names no masked path (needs /usr/bin/bwrap)", () => {
@@ -126,5 +126,5 @@ describe.skipIf(bwrapAbsent)("/proc names no masked path (needs /usr/bin/bwrap)"
     expect(proc).not.toContain(l.projectEnv);
     expect(proc).not.toContain(".env");
     expect(leaks(l, run)).toEqual([]);
-  });
+  }, 25_000);
 });
