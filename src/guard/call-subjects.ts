@@ -62,9 +62,11 @@ export function callSubjects(call: GateCall, env: PathEnv): SubjectItem[] {
 function pathItem(resolved: ResolvedPath, inside: Verdict, env: PathEnv, kind: "read" | "write" | "command"): SubjectItem {
   const names = pathNames(resolved, env);
   const label = names.join(" → ");
+  const secret = isSecret(resolved, env.secrets);
   const planted = kind === "read" ? undefined : (runsLater(resolved.absolute, env) ?? runsLater(resolved.real, env));
-  const place = planted === undefined ? undefined : displayPath(planted, env);
-  const fallback: Verdict = isSecret(resolved, env.secrets)
+  // A secret, like a place where code runs later, opens only to a rule naming it: an allow for its folder (`~/**`) does not.
+  const place = secret ? displayPath(resolved.real, env) : planted === undefined ? undefined : displayPath(planted, env);
+  const fallback: Verdict = secret
     ? secretDefault(label)
     : place !== undefined
       ? runsLaterDefault(label, place)

@@ -14,7 +14,7 @@ const l = reachLayout("reach-repl");
 const markerOf = (rel: string) => [...l.markers].find(([, where]) => where === rel)![0];
 const STEPS = [
   { name: "read_file", arguments: { path: "~/notes/todo.md" } },
-  { name: "read_file", arguments: { path: "~/.npmrc" } },
+  { name: "read_file", arguments: { path: "~/.bashrc" } },
   { name: "read_file", arguments: { path: "src/app.ts" } },
 ];
 let server: StrictServer;
@@ -29,12 +29,12 @@ test("--yolo asks before reading a home file; y gives it to the model, n does no
   await repl.send("go");
   await repl.waitFor(`[a]lways for ${join(l.home, "notes/todo.md")}: `, { since: mark });
   await repl.send("y");
-  await repl.waitFor(`[a]lways for ${join(l.home, ".npmrc")}: `, { since: mark });
+  await repl.waitFor(`[a]lways for ${join(l.home, ".bashrc")}: `, { since: mark });
   await repl.send("n");
   await repl.idle(mark);
   expect(repl.screen().match(/allow\? /g)).toHaveLength(2); // none for the project's file
   const bodies = server.requests.map((r) => r.raw).join("\n");
   expect(bodies).toContain(markerOf("home/notes/todo.md"));
-  expect(bodies).not.toContain(markerOf("home/.npmrc"));
+  expect(bodies).not.toContain(markerOf("home/.bashrc"));
   expect(bodies).toContain(l.projectText.trim());
 });

@@ -20,7 +20,7 @@ function listen(opts: { hostname: string; port: number } | { unix: string }): Ea
       open() {
         ear.heard++;
       },
-      data(socket) {
+      data(socket: { write(s: string): void; end(): void }) {
         socket.write("HTTP/1.1 200 OK\r\nContent-Length: 6\r\nConnection: close\r\n\r\nheard\n");
         socket.end();
       },

@@ -16,8 +16,8 @@ import type { PlannedCall } from "../support/scripts.ts";
 const bash = (command: string): PlannedCall => ({ name: "bash", arguments: { command, timeout_ms: 10_000 } });
 const tool = (name: string, args: Record<string, unknown>): PlannedCall => ({ name, arguments: args });
 
-async function run(fx: DotfileHome, calls: PlannedCall[], env: Record<string, string> = {}): Promise<JobResult> {
-  return scriptedJob(calls, { cwd: fx.root, home: fx.layout.shiroHome, args: ["--yolo", "--json", "--max-steps", String(calls.length + 5)], env: { ...fx.env, ...env } });
+async function run(fx: DotfileHome, calls: PlannedCall[], env: Record<string, string> = {}, args: string[] = []): Promise<JobResult> {
+  return scriptedJob(calls, { cwd: fx.root, home: fx.layout.shiroHome, args: ["--yolo", "--json", "--max-steps", String(calls.length + 5), ...args], env: { ...fx.env, ...env } });
 }
 
 /** The markers of `which` in no request body, neither stdout nor stderr, and no file under SHIRO_HOME; every call got its output. */
@@ -41,7 +41,7 @@ describe("issue 18: credential files, by name and by value", () => {
     expectNoneLeaked(fx, job, calls.length, names);
   });
 
-  test("the home's credential files and stores to read_file, grep, glob and list_dir under --yolo; an ordinary home file still reads", async () => {
+  test("the home's credential files and stores to read_file, grep, glob and list_dir under --yolo, even with the home opened by a person; an ordinary home file then reads", async () => {
     const fx = dotfileHome();
     const rels = Object.keys(HOME_SECRETS);
     const home = fx.layout.home;
@@ -53,7 +53,9 @@ describe("issue 18: credential files, by name and by value", () => {
       tool("glob", { pattern: "**/*", path: home }),
       tool("list_dir", { path: home, depth: 3 }),
     ];
-    const job = await run(fx, calls);
+    // The person opens the whole home to the file tools: the secrets in it stay refused.
+    const opened = ["read_file", "grep", "glob", "list_dir"].flatMap((t) => ["--allow", `${t}:~/**`]);
+    const job = await run(fx, calls, {}, opened);
     expect(outputOf(job, "read_file", (a) => a.path === join(home, "notes.txt"))).toContain("seen: an ordinary home file");
     expectNoneLeaked(fx, job, calls.length, rels.map((rel) => `~/${rel}`));
   });

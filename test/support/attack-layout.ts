@@ -10,11 +10,9 @@
  * The attacks really run (that is the point), so before anything runs the layout must prove it lies
  * inside the preload's per-run temp folder: no attack can then reach beyond what the run deletes.
  *
- * The home and the project each hold a harmless `visible.txt`: a run first reads both, proving a
- * sandbox shows the command what it should rather than passing the attacks by hiding everything —
- * this layout lives under /tmp, which a private /tmp masks. A real home is never there, so the home
- * must be seen (read-only) for its secrets to be tried as they would be. The parent may stay hidden:
- * outside /tmp it would be read-only like the home, the same protection the home already proves.
+ * The home and the project each hold a harmless `visible.txt`: a run first tries both, proving the
+ * sandbox shows the command the project (rather than passing the attacks by hiding everything) and
+ * hides the home, as it hides every person's home and the project's parent.
  */
 import { lstatSync, mkdirSync, readdirSync, realpathSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -32,8 +30,12 @@ export function attackLayout(prefix: string): Layout {
   return layout;
 }
 
-/** The first call of every run, and what its output must show. */
-export const PROBE = { command: "cat ~/visible.txt visible.txt", sees: ["seen: home", "seen: project"] };
+/**
+ * The first call of every run: what its output must show (the project) and what it must not (the
+ * home, which the sandbox shows as an empty folder). Seeing the project proves the sandbox did not pass
+ * the attacks by hiding everything; not seeing the home proves the home's files were out of reach.
+ */
+export const PROBE = { command: "cat visible.txt; cat ~/visible.txt", sees: ["seen: project"], hidden: ["seen: home"] };
 
 /** Throws unless every folder of the layout is inside the preload's `shiro-test-run-*` temp folder. */
 export function assertDisposable(layout: Layout): void {

@@ -36,7 +36,10 @@ export async function attackThroughShiro(
     for (const o of seen.slice(outcomes.length)) {
       const attack = nameOf(o.name, o.arguments);
       try {
-        if (outcomes.length === 0) outcomes.push({ attack: `(probe) ${attack}`, got: PROBE.sees.filter((s) => !o.output.includes(s)).map((s) => `cannot see what it may read (${s})`) });
+        if (outcomes.length === 0) {
+          const unseen = PROBE.sees.filter((s) => !o.output.includes(s)).map((s) => `cannot see what it may read (${s})`);
+          outcomes.push({ attack: `(probe) ${attack}`, got: [...unseen, ...PROBE.hidden.filter((s) => o.output.includes(s)).map((s) => `sees the home (${s})`)] });
+        }
         else outcomes.push({ attack, got: judge(o.output) });
       } catch (e) {
         outcomes.push({ attack, got: [`judging failed: ${e}`] });

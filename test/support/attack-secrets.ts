@@ -98,7 +98,10 @@ export function secretFixture(opts: { git?: boolean } = {}): SecretFixture {
       else if (!st.isFile() || st.mtimeMs !== MTIME * 1000 || !readFileSync(join(layout.base, rel)).equals(files.get(rel)!)) got.push(`changed ${shown(rel)}`);
     }
     const added = walk(layout.base, skip).filter((e) => !before.has(e.rel));
-    for (const e of added) if (e.kind !== "dir" && looksSecret(e.rel)) got.push(`created ${shown(e.rel)}`);
+    // A secret made inside the project is kept for the person (never deleted) and hidden; it gets through
+    // only if the call was not turned into a denial that names it.
+    const reported = (rel: string) => rel.startsWith("outer/proj/") && /Denied: it created secret/.test(output) && output.includes(rel.slice("outer/proj/".length));
+    for (const e of added) if (e.kind !== "dir" && looksSecret(e.rel) && !reported(e.rel)) got.push(`created ${shown(e.rel)}`);
     restore(added.map((e) => e.rel));
     return got;
   }

@@ -50,6 +50,8 @@ export function gitProject(project: Project): { remote: string; head: string } {
 export function noExecHome(): string {
   const home = tempDir("noexec-home");
   writeFileSync(join(home, ".bash_profile"), "set -n\n");
+  // The sandbox hides the home from commands; opened read-only, its profile is what every login shell reads.
+  writeFileSync(join(home, "config.json"), JSON.stringify({ sandbox: { readable: [home] } }));
   return home;
 }
 

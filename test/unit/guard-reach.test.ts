@@ -46,8 +46,9 @@ describe("what a file tool reaches by default", () => {
   test.each([
     ["src/a.ts", "allow"],
     ["~/.bashrc", "person"],
-    ["~/.npmrc", "person"],
-    [`${sibling}/.envrc`, "person"],
+    ["~/.npmrc", "deny"], // a secret name (docs/secrets.md): refused outright, not only asked
+    [`${sibling}/.envrc`, "deny"],
+    [`${sibling}/README`, "person"],
     ["../notes.txt", "person"],
     [`${shiroHome}/sessions/x.jsonl`, "person"],
     ["/", "person"], // a search of `/` spans the home
