@@ -79,6 +79,7 @@ export async function startSession(opts: StartOptions): Promise<Runtime> {
     readable: config.readableDirs,
     warn,
     isSecretPath: secretFiles.isSecretPath,
+    rules,
   });
   // The file tools reach the project and the added folders; `$SHIRO_HOME` only opens to a person.
   const reach = { writable: config.writableDirs, readable: config.readableDirs, shiroHome: config.home };

@@ -10,6 +10,9 @@ import { commandAftermath, identityOf } from "./command-aftermath.ts";
 import { detectSandbox, type SandboxSupport } from "./detect-sandbox.ts";
 import { findSecrets } from "./find-secrets.ts";
 import { gitProtection } from "./git-protection.ts";
+import { isSecretPath } from "../guard/secret-path.ts";
+import type { Rule } from "../guard/rules.ts";
+import { deniedPaths } from "./denied-paths.ts";
 import { pidsGroup } from "./pids-cgroup.ts";
 import { isPlainGit } from "./plain-git.ts";
 import { createSecretScanner } from "./secret-scanner.ts";
@@ -30,6 +33,8 @@ export type SandboxOptions = {
   detect?: () => Promise<SandboxSupport>;
   /** Which files are secret (config `secretFiles` too): what the sandbox masks. Built-in names when unset. */
   isSecretPath?: (path: string) => boolean;
+  /** The person's permission rules: a deny on a path for every tool masks that path too. */
+  rules?: readonly Rule[];
 };
 
 /** This run's sandbox for commands: what is in force (probed on first use), and one command's confinement. */
@@ -49,7 +54,10 @@ export function createSandbox(opts: SandboxOptions): Sandbox {
   let found: Promise<SandboxSupport | "off"> | undefined;
   // One per project folder, kept for the run: a rescan reads only the folders that changed.
   const scanners = new Map<string, ReturnType<typeof createSecretScanner>>();
-  const scannerOf = (root: string) => scanners.get(root) ?? scanners.set(root, createSecretScanner(root, opts.isSecretPath)).get(root)!;
+  const denials = new Map<string, ReturnType<typeof deniedPaths>>();
+  const deniedIn = (root: string) => denials.get(root) ?? denials.set(root, deniedPaths(opts.rules ?? [], root, opts.home)).get(root)!;
+  const isSecret = opts.isSecretPath ?? isSecretPath;
+  const scannerOf = (root: string) => scanners.get(root) ?? scanners.set(root, createSecretScanner(root, (p) => isSecret(p) || deniedIn(root).test(p))).get(root)!;
   // The person's home as the system knows it too, when HOME points elsewhere: neither is shown to a command.
   const homes = [...new Set([opts.home, passwdHome()].filter((h): h is string => !!h && h !== "/"))];
   const support = () =>
@@ -88,7 +96,7 @@ export function createSandbox(opts: SandboxOptions): Sandbox {
           const quarantine = join(opts.shiroHome, "quarantine");
           const check = () => (writes ? commandAftermath({ root, quarantine, before, knownIds, after: scanner.scan() }) : { notes: [], denied: false });
           if (!confined) return { argv, check };
-          const secrets = findSecrets({ root, home: opts.home, shiroHome: opts.shiroHome, project: before.secrets, isSecretPath: opts.isSecretPath });
+          const secrets = findSecrets({ root, home: opts.home, shiroHome: opts.shiroHome, project: [...before.secrets, ...deniedIn(root).outside], isSecretPath: opts.isSecretPath });
           const layout = sandboxLayout({ root, homes, network, readable: opts.readable ?? [] });
           const git = level === "workspace-write" ? gitProtection(root, before.gits, isPlainGit(command, root, opts.home)) : [];
           const seen = [root, ...(opts.writable ?? []), ...layout.readable];
