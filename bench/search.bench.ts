@@ -13,7 +13,7 @@ const RUNS = 7;
 
 /**
  * grep and glob over a generated 100,001-file tree, each against the command-line tool doing the same
- * job: grep with ripgrep on PATH and without it (the JavaScript scan) against plain `rg`, glob against
+ * job: grep with ripgrep and without it (the JavaScript scan) against plain `rg`, glob against
  * `find`. The tools run in this process with what the runtime gives them (the per-file read check,
  * the secret globs); commands are spawned. Tool and command runs alternate, so the load of a shared
  * machine falls on both alike; the figures are medians.
@@ -23,12 +23,13 @@ export async function bench(): Promise<string[]> {
   try {
     const files = wideTree(root, 100_000);
     const check = createReadCheck({ rules: [] });
-    const ctx = (PATH: string): ToolContext => ({ root, signal: new AbortController().signal, env: { PATH }, readDenied: (path) => check("grep", path, root), secretGlobs: SECRET_GLOBS });
-    const withRg = ctx(process.env.PATH ?? "");
-    const withoutRg = ctx("/nonexistent");
+    const ctx: ToolContext = { root, signal: new AbortController().signal, env: { PATH: process.env.PATH ?? "" }, readDenied: (path) => check("grep", path, root), secretGlobs: SECRET_GLOBS };
+    // grep takes rg from the system folders only: without it is a run whose SHIRO_SYSTEM_DIRS holds none.
+    const withRg = undefined;
+    const withoutRg = "/nonexistent";
     const rg = ["rg", "--no-config", "-n", "needle"];
     const rgGlob = ["rg", "--no-config", "-n", "-g", "*.txt", "needle"];
-    const rows: [string, AnyTool, Record<string, string>, ToolContext, string[], number?][] = [
+    const rows: [string, AnyTool, Record<string, string>, string | undefined, string[], number?][] = [
       ["grep needle, with rg         vs rg       ", grep, { pattern: "needle" }, withRg, rg, 1.5],
       ["grep needle, without rg      vs rg       ", grep, { pattern: "needle" }, withoutRg, rg, 3],
       ["grep needle *.txt, with rg   vs rg -g    ", grep, { pattern: "needle", glob: "*.txt" }, withRg, rgGlob, 1.5],
@@ -37,8 +38,8 @@ export async function bench(): Promise<string[]> {
       ["glob **/*.txt                vs find .    ", glob, { pattern: "**/*.txt" }, withRg, ["find", ".", "-name", "*.txt"]],
     ];
     const lines = [`tree: ${files.toLocaleString("en-US")} files, 100 to a folder; median wall ms of ${RUNS} alternating runs`];
-    for (const [label, tool, args, context, command, aim] of rows) {
-      const { tool: toolMs, command: commandMs } = await alternate(tool, args, context, command, root);
+    for (const [label, tool, args, systemDirs, command, aim] of rows) {
+      const { tool: toolMs, command: commandMs } = await alternate(tool, args, ctx, systemDirs, command, root);
       lines.push(`${label}: ${toolMs.toFixed(0).padStart(4)} ms vs ${commandMs.toFixed(0).padStart(4)} ms → ${(toolMs / commandMs).toFixed(2)}×${aim ? ` (aim ≤ ${aim}×)` : ""}`);
     }
     return lines;
@@ -47,12 +48,15 @@ export async function bench(): Promise<string[]> {
   }
 }
 
-async function alternate(tool: AnyTool, args: unknown, ctx: ToolContext, command: string[], cwd: string) {
+async function alternate(tool: AnyTool, args: unknown, ctx: ToolContext, systemDirs: string | undefined, command: string[], cwd: string) {
   const toolTimes: number[] = [];
   const commandTimes: number[] = [];
+  const before = process.env.SHIRO_SYSTEM_DIRS;
+  const set = (value: string | undefined) => (value === undefined ? delete process.env.SHIRO_SYSTEM_DIRS : (process.env.SHIRO_SYSTEM_DIRS = value));
   for (let i = 0; i <= RUNS; i++) {
     let start = performance.now();
-    const out = await tool.run(tool.schema.parse(args), ctx);
+    set(systemDirs);
+    const out = await tool.run(tool.schema.parse(args), ctx).finally(() => set(before));
     if (out.isError || out.output.startsWith("No ")) throw new Error(`${tool.name} found nothing: ${out.output}`);
     if (i > 0) toolTimes.push(performance.now() - start);
     start = performance.now();

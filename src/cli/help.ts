@@ -34,10 +34,14 @@ Options
       --deny <rule>      e.g. 'bash:npm test*' (repeatable; after config's)
       --reasoning-effort <e>
                          minimal, low, medium, high or xhigh
-      --yolo             approve what would ask: not the guard, not
-                         the file tools outside the project
+      --yolo             approve what would ask, inside the box: no network,
+                         no file tool outside the project, never the guard
       --sandbox <mode>   read-only, workspace-write (default) or off
-      --no-network       commands in the sandbox get no network
+      --network          every command gets the network (else only those
+                         a person approved)
+      --no-network       no command gets the network, approved or not
+      --add-dir <dir>    a folder commands may write besides the project
+                         (repeatable)
   -c, --continue         continue the newest session in this folder
   -r, --resume <id>      resume a session by id or unique prefix
       --no-instructions  ignore AGENTS.md files

@@ -114,11 +114,11 @@ export function createSandbox(opts: SandboxOptions): Sandbox {
             readOnly: git,
             maxProcs: MAX_PROCS,
           };
-          const note = level === "read-only" ? { note: READ_ONLY_NOTE } : {};
-          if (s.kind === "sandbox-exec") return { argv: [s.path, "-p", sandboxExecProfile(policy, macTempDirs()), ...argv], check, ...note };
+          const told = { ...(level === "read-only" ? { note: READ_ONLY_NOTE } : {}), ...(network ? {} : { offline: true }) };
+          if (s.kind === "sandbox-exec") return { argv: [s.path, "-p", sandboxExecProfile(policy, macTempDirs()), ...argv], check, ...told };
           const bwrap = bwrapArgs(policy, argv);
           const group = pidsGroup(MAX_PROCS);
-          return { argv: [s.path, "--args", "4", ...bwrap.command], fd4: argsBytes(bwrap.options), check, ...note, ...(group ? { group } : {}) };
+          return { argv: [s.path, "--args", "4", ...bwrap.command], fd4: argsBytes(bwrap.options), check, ...told, ...(group ? { group } : {}) };
         },
       };
     },

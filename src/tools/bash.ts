@@ -5,6 +5,7 @@ import { defineTool, type PreparedCommand } from "./tool.ts";
 import { CappedOutput } from "./capped-output.ts";
 import { commandArgv, LIFELINE, shellArgv } from "./command-argv.ts";
 import { holdLifeline } from "./lifeline.ts";
+import { looksOffline, OFFLINE_NOTE } from "./network-failure.ts";
 
 export const BASH_DEFAULT_TIMEOUT_MS = 120_000;
 export const BASH_MAX_TIMEOUT_MS = 600_000;
@@ -91,8 +92,10 @@ export const bash = defineTool({
         killGroup();
         await pipes;
       }
-      const result = report(output.text(), code, ending, timeoutMs, ctx.signal.reason);
-      return withAftermath(result, prepared);
+      const text = output.text();
+      const result = report(text, code, ending, timeoutMs, ctx.signal.reason);
+      const wantedNetwork = !!prepared.offline && ending === "exit" && code !== 0 && looksOffline(text);
+      return withAftermath(result, prepared, wantedNetwork);
     } finally {
       clearTimeout(timer);
       // Killed: the lifeline stays armed until the SIGKILL, so a shiro that exits sooner still kills the rest.
@@ -126,10 +129,10 @@ async function pump(stream: ReadableStream<Uint8Array>, take: (chunk: string) =>
   take(decoder.decode());
 }
 
-/** The sandbox's word on the command: that it ran read-only, and what it left that counts as a denial. */
-function withAftermath(result: { output: string; isError: boolean }, prepared: PreparedCommand) {
+/** The sandbox's word on the command: that it ran read-only or failed for want of network, and what it left that counts as a denial. */
+function withAftermath(result: { output: string; isError: boolean }, prepared: PreparedCommand, wantedNetwork: boolean) {
   const after = prepared.check();
-  const notes = [...(prepared.note ? [prepared.note] : []), ...after.notes];
+  const notes = [...(prepared.note ? [prepared.note] : []), ...(wantedNetwork ? [OFFLINE_NOTE] : []), ...after.notes];
   if (!notes.length) return result;
   return { output: `${result.output}\n${notes.join("\n")}`, isError: result.isError || after.denied, ...(after.denied ? { denied: true } : {}) };
 }

@@ -1,16 +1,26 @@
-/** Where ripgrep is, per PATH the tools ran with (null: not there, or found unusable); looked up once each. */
-const located = new Map<string, string | null>();
+import { findTrusted, systemDirs } from "./trusted-program.ts";
+
+/**
+ * Where ripgrep is, per list of system folders (one list, so one lookup, in a run): the path, or why
+ * there is none. PATH is never searched: grep runs rg outside any sandbox, and an `rg` planted in a
+ * project folder on PATH (`node_modules/.bin`, a venv) would run on every search.
+ */
+const located = new Map<string, { rg: string } | { why: string }>();
 let told = false;
 
-/** ripgrep (`rg`) on the tools' PATH, unless it was not there or failed to run earlier in this process. */
-export function findRipgrep(PATH = ""): string | undefined {
-  if (!located.has(PATH)) located.set(PATH, Bun.which("rg", { PATH }));
-  return located.get(PATH) ?? undefined;
+/** ripgrep (`rg`) from the system folders, unless it is not there or failed to run earlier in this process. */
+export function findRipgrep(dirs: readonly string[] = systemDirs()): { rg: string } | { why: string } {
+  const key = dirs.join(":");
+  if (!located.has(key)) {
+    const found = findTrusted("rg", dirs);
+    located.set(key, found.ok ? { rg: found.program.path } : { why: found.why });
+  }
+  return located.get(key)!;
 }
 
 /** After a ripgrep that does not take grep's flags (too old, or something else named rg): never again this run. */
-export function ripgrepUnusable(PATH = ""): void {
-  located.set(PATH, null);
+export function ripgrepUnusable(rg: string, dirs: readonly string[] = systemDirs()): void {
+  located.set(dirs.join(":"), { why: `${rg} cannot run grep's searches` });
 }
 
 /**

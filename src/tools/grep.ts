@@ -54,19 +54,20 @@ export const grep = defineTool({
   },
 });
 
-/** ripgrep when it is on PATH and can take the pattern; else (or when it cannot run it) the JavaScript scan. */
+/** ripgrep when a system folder has it and it can take the pattern; else (or when it cannot run it) the JavaScript scan. */
 async function searchFolder(scope: SearchScope, regex: RegExp, matches: MatchList, ctx: ToolContext): Promise<Found> {
-  const rg = findRipgrep(ctx.env.PATH);
+  const found = findRipgrep();
+  const rg = "rg" in found ? found.rg : undefined;
   const rust = rustRegex(regex.source);
   if (rg && rust !== undefined) {
     const secretGlobs = ctx.secretGlobs ?? [];
     const outcome = await ripgrepSearch({ rg, scope, rust, regex, secretGlobs, env: ctx.env, signal: ctx.signal, matches });
     if ("refused" in outcome) return { refused: outcome.refused, tooLarge: [], cut: false };
     if (outcome.broken) {
-      ripgrepUnusable(ctx.env.PATH);
+      ripgrepUnusable(rg);
       noticeNoRipgrep(ctx.notice, `${rg} cannot run this search (${outcome.unusable})`);
     }
-  } else if (!rg) noticeNoRipgrep(ctx.notice, "ripgrep (rg) is not on PATH");
+  } else if ("why" in found) noticeNoRipgrep(ctx.notice, found.why);
   const secret = secretTest(ctx.secretGlobs);
   let unopened = 0;
   // Counted as the rg listing counts them: the secrets grep would have searched (those the glob takes).

@@ -17,6 +17,8 @@ export type PreparedCommand = {
   group?: { procs: string; release(): void };
   /** A line for the result the model reads (e.g. that it ran read-only). */
   note?: string;
+  /** It runs in a sandbox without network: a failure that reads like one for want of network gets a line saying so. */
+  offline?: boolean;
 };
 
 /** Where a command runs (an OS sandbox, or none); the bash tool hands it the shell's argv and the command as written. */

@@ -8,7 +8,7 @@ import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { tempDir } from "../support/run-shiro.ts";
 import { outputOf, scriptedJob } from "../support/scripted-job.ts";
-import { pathOf } from "../support/path-of.ts";
+import { findTrusted } from "../../src/tools/trusted-program.ts";
 import type { PlannedCall } from "../support/scripts.ts";
 
 const CANARIES = ["canary-dotenv-7f3a", "canary-local-91bc", "canary-pem-55de", "canary-rsa-0c4e", "canary-passwd-e2a1", "canary-homekey-4b7f"];
@@ -50,12 +50,13 @@ const calls: PlannedCall[] = [
 
 const ENGINES: [string, Record<string, string>][] = [
   ["with ripgrep", {}],
-  ["without ripgrep", { PATH: pathOf(["bash", "sh", "git"]) }],
+  // grep takes rg from the system folders alone: a run whose folders hold none searches without it.
+  ["without ripgrep", { SHIRO_SYSTEM_DIRS: "/nonexistent-no-rg" }],
 ];
 
 describe("secret files and links out of the project, through the read tools, default rules", () => {
   for (const [engine, env] of ENGINES) {
-    test.skipIf(engine === "with ripgrep" && !Bun.which("rg"))(`grep ${engine}, glob, list_dir, read_file: no secret byte reaches the model; what was left out is said`, async () => {
+    test.skipIf(engine === "with ripgrep" && !findTrusted("rg").ok)(`grep ${engine}, glob, list_dir, read_file: no secret byte reaches the model; what was left out is said`, async () => {
       const { root, home } = fixture();
       const job = await scriptedJob(calls, { cwd: root, home, env });
       const sent = job.requests.map((r) => r.raw).join("\n");
@@ -75,7 +76,7 @@ describe("secret files and links out of the project, through the read tools, def
       expect(out("read_file", (a) => a.path === "src/passwd.txt")).toStartWith("Denied: ");
       expect(out("read_file", (a) => a.path === "src/deploy-key.txt")).toStartWith("Denied: permission rule deny");
       expect(out("read_file", (a) => a.path === "src/settings.txt")).toStartWith("Denied: permission rule deny");
-      if (engine === "without ripgrep") expect(job.stderr.match(/ripgrep \(rg\) is not on PATH/g)).toHaveLength(1);
+      if (engine === "without ripgrep") expect(job.stderr.match(/grep: rg is not (installed|in a system folder).*; searching with the built-in scan/g)).toHaveLength(1);
       else expect(job.stderr).not.toContain("ripgrep");
     });
   }

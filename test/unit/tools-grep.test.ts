@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, test } from "bun:test";
+import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { grep } from "../../src/tools/grep.ts";
@@ -6,19 +6,31 @@ import { SECRET_GLOBS } from "../../src/guard/secret-globs.ts";
 import type { ToolContext } from "../../src/tools/tool.ts";
 import { call, tempProject, toolError } from "../support/temp-project.ts";
 import { testToolEnv } from "../support/no-secrets.ts";
+import { findTrusted } from "../../src/tools/trusted-program.ts";
 
 let project: ReturnType<typeof tempProject>;
 afterEach(() => project.cleanup());
 
-// Every behaviour holds with ripgrep on PATH and without it (the JavaScript scan).
-const BACKENDS: [string, Partial<ToolContext>][] = [
-  ["with ripgrep", { env: testToolEnv }],
-  ["without ripgrep", { env: { ...testToolEnv, PATH: "/nonexistent-no-rg" } }],
+// Every behaviour holds with ripgrep and without it (the JavaScript scan). grep takes rg from the
+// system folders only, so "without" is a run whose SHIRO_SYSTEM_DIRS names a folder with no rg.
+const BACKENDS: [string, string | undefined][] = [
+  ["with ripgrep", undefined],
+  ["without ripgrep", "/nonexistent-no-rg"],
 ];
-const hasRg = Bun.which("rg", { PATH: testToolEnv.PATH }) !== null;
+const hasRg = findTrusted("rg").ok;
+const env: Partial<ToolContext> = { env: testToolEnv };
 
-for (const [backend, env] of BACKENDS) {
+/** SHIRO_SYSTEM_DIRS as `dirs` for each test of the enclosing describe. */
+function systemDirsInTests(dirs: string | undefined) {
+  const before = process.env.SHIRO_SYSTEM_DIRS;
+  const set = (value: string | undefined) => (value === undefined ? delete process.env.SHIRO_SYSTEM_DIRS : (process.env.SHIRO_SYSTEM_DIRS = value));
+  beforeEach(() => set(dirs));
+  afterEach(() => set(before));
+}
+
+for (const [backend, dirs] of BACKENDS) {
   describe.skipIf(backend === "with ripgrep" && !hasRg)(`grep ${backend}`, () => {
+    systemDirsInTests(dirs);
     const ctx = (extra: Partial<ToolContext> = {}) => project.ctx({ ...env, ...extra });
     const out = async (args: Record<string, string>, extra?: Partial<ToolContext>) => (await call(grep, args, ctx(extra))).output;
 
@@ -105,14 +117,18 @@ describe("grep over files larger than 5 MB", () => {
     expect((await call(grep, { pattern: "needle" }, project.ctx({ env: testToolEnv }))).output).toBe("big.log:2: needle");
   });
 
-  test("without ripgrep they are named as not searched, never a silent 'No matches'", async () => {
-    project = big();
-    const out = (await call(grep, { pattern: "needle" }, project.ctx(BACKENDS[1]![1]))).output;
-    expect(out).toBe("No matches for /needle/ in the project root.\n[not searched, over 5 MB: big.log]");
+  describe("without ripgrep", () => {
+    systemDirsInTests(BACKENDS[1]![1]);
+    test("they are named as not searched, never a silent 'No matches'", async () => {
+      project = big();
+      const out = (await call(grep, { pattern: "needle" }, project.ctx(env))).output;
+      expect(out).toBe("No matches for /needle/ in the project root.\n[not searched, over 5 MB: big.log]");
+    });
   });
 });
 
-describe.each(BACKENDS)("grep %s: a folder named like a secret", (backend, env) => {
+describe.each(BACKENDS)("grep %s: a folder named like a secret", (backend, dirs) => {
+  systemDirsInTests(dirs);
   test.skipIf(backend === "with ripgrep" && !hasRg)("is left out whole and counted once", async () => {
     project = tempProject({ ".ssh/config": "Host x\n", ".ssh/known_hosts": "Host y\n", "certs.key/readme.txt": "Host z\n", "a.txt": "Host a\n" });
     expect((await call(grep, { pattern: "Host" }, project.ctx({ ...env, secretGlobs: SECRET_GLOBS }))).output).toBe(
