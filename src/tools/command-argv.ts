@@ -1,3 +1,5 @@
+import { findTrusted } from "./trusted-program.ts";
+
 /**
  * The watcher a command runs beside (POSIX sh). fd 3 is its lifeline: a socket from shiro that shiro
  * never writes to until the command has ended. A byte means "done": the watcher leaves, and redirected
@@ -14,8 +16,16 @@ exec "$@" 3<&-`;
 /** Windows has neither /bin/sh nor process groups to kill: commands run there without a watcher. */
 export const LIFELINE = process.platform !== "win32";
 
+let bash: string | undefined;
+/**
+ * The shell, by absolute path from the system folders (found once): a `bash` planted on PATH, in a
+ * project folder, is never the shell shiro starts. Where none is there (a system keeping bash
+ * elsewhere), the name alone, as before.
+ */
+const shell = () => (bash ??= ((found) => (found.ok ? found.program.path : "bash"))(findTrusted("bash")));
+
 /** How the bash tool runs a command, before any sandbox wraps it. */
-export const shellArgv = (command: string): string[] => ["bash", "-lc", command];
+export const shellArgv = (command: string): string[] => [shell(), "-lc", command];
 
 /**
  * The argv the bash tool spawns: `argv` (the shell, perhaps in its sandbox) behind the lifeline watcher
