@@ -1,11 +1,13 @@
-import { existsSync, mkdirSync, readFileSync, rmdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 
 /** A pids cgroup for one command: the file its first process writes its pid to, and its removal once the command is over. */
-export type PidsGroup = { procs: string; release(): void };
+export type PidsGroup = { procs: string; release(): Promise<void> };
 
 let base: string | null | undefined;
 let made = 0;
+// How long a finished command's last processes (the lifeline watcher, a pid namespace being torn down) may take to go.
+const EMPTY_WAIT_MS = 3000;
 
 /** Where this process may make pids cgroups: cgroup v1's pids hierarchy, or v2's root when it delegates pids. */
 function cgroupBase(): string | null {
@@ -14,8 +16,31 @@ function cgroupBase(): string | null {
   const v1 = join(v2, "pids");
   const delegates = (dir: string) => existsSync(join(dir, "cgroup.subtree_control")) && readFileSync(join(dir, "cgroup.subtree_control"), "utf8").split(/\s+/).includes("pids");
   base = existsSync(join(v1, "cgroup.procs")) ? v1 : delegates(v2) ? v2 : null;
+  if (base) removeStale(base);
   return base;
 }
+
+/** Groups left by a shiro that was killed before it could remove them: empty ones of dead processes go. */
+function removeStale(at: string): void {
+  for (const name of readdirSync(at)) {
+    const pid = /^shiro-(\d+)-\d+$/.exec(name)?.[1];
+    if (pid === undefined || Number(pid) === process.pid || isAlive(Number(pid))) continue;
+    try {
+      rmdirSync(join(at, name));
+    } catch {
+      // Still holds processes: not ours to touch.
+    }
+  }
+}
+
+const isAlive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === "EPERM";
+  }
+};
 
 /**
  * RLIMIT_NPROC never binds root (the kernel exempts it), so for root a fork loop inside the sandbox is
@@ -34,17 +59,17 @@ export function pidsGroup(max: number): PidsGroup | undefined {
     base = null; // not ours to use after all (read-only, or refused): stop trying
     return undefined;
   }
-  return {
-    procs: join(dir, "cgroup.procs"),
-    release: () => removeWhenEmpty(dir, 60),
-  };
+  return { procs: join(dir, "cgroup.procs"), release: () => removeWhenEmpty(dir) };
 }
 
-// The last processes of a killed command can take a moment to be reaped; an empty group is removed then.
-function removeWhenEmpty(dir: string, tries: number): void {
-  try {
-    rmdirSync(dir);
-  } catch {
-    if (tries > 0) setTimeout(() => removeWhenEmpty(dir, tries - 1), 50).unref();
+// A group can only be removed once empty; the command has ended, so its processes are on their way out.
+async function removeWhenEmpty(dir: string): Promise<void> {
+  for (const until = Date.now() + EMPTY_WAIT_MS; ; await Bun.sleep(10)) {
+    try {
+      rmdirSync(dir);
+      return;
+    } catch {
+      if (Date.now() > until) return; // left for removeStale the next time shiro starts
+    }
   }
 }

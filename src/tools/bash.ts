@@ -100,7 +100,8 @@ export const bash = defineTool({
       clearTimeout(timer);
       // Killed: the lifeline stays armed until the SIGKILL, so a shiro that exits sooner still kills the rest.
       if (!escalation) lifeline.release();
-      prepared.group?.release();
+      // Its pids cgroup goes once empty (moments after the command; at most a few seconds after a kill).
+      await prepared.group?.release();
       ctx.signal.removeEventListener("abort", onAbort);
       ctx.interrupt?.removeEventListener("abort", onInterrupt);
     }

@@ -14,7 +14,7 @@ export type PreparedCommand = {
   /** Bytes fed to the program on fd 4 (bubblewrap's `--args`: its arguments, kept out of /proc/<pid>/cmdline). */
   fd4?: Uint8Array;
   /** A pids cgroup the command runs in (its procs file), and its removal once the command is over. */
-  group?: { procs: string; release(): void };
+  group?: { procs: string; release(): Promise<void> };
   /** A line for the result the model reads (e.g. that it ran read-only). */
   note?: string;
   /** It runs in a sandbox without network: a failure that reads like one for want of network gets a line saying so. */

@@ -4,7 +4,7 @@
  * (a container without cgroups) the test says so and is skipped.
  */
 import { expect, test } from "bun:test";
-import { existsSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { MAX_PROCS } from "../../src/sandbox/create-sandbox.ts";
 import { tempDir } from "../support/run-shiro.ts";
@@ -15,6 +15,7 @@ const canLimitRoot = process.getuid?.() !== 0 || existsSync("/sys/fs/cgroup/pids
 const bash = (command: string) => ({ name: "bash", arguments: { command, timeout_ms: 20_000 } });
 // A marker no other process on the machine has in its command line.
 const MARK = `30.${process.pid}7`;
+const groups = () => (existsSync("/sys/fs/cgroup/pids") ? readdirSync("/sys/fs/cgroup/pids").filter((n) => n.startsWith("shiro-")) : []);
 const alive = () => Bun.spawnSync(["pgrep", "-f", `sleep ${MARK}`]).stdout.toString().trim().split("\n").filter(Boolean).length;
 
 test.skipIf(!hasBwrap || !canLimitRoot)(`a burst of ${MAX_PROCS + 500} background processes stops at the limit, the machine answers, and none outlives the command`, async () => {
@@ -30,6 +31,7 @@ try:
 except OSError:
     pass
 print('running=%d' % n)"`;
+  const groupsBefore = groups();
   const job = await scriptedJob([bash(burst), bash("cat README")], { cwd: root, args: ["--yolo"] });
   const running = Number(/running=(\d+)/.exec(job.outputs[0]!.output)?.[1] ?? "NaN");
   expect(running).toBeLessThanOrEqual(MAX_PROCS);
@@ -37,4 +39,18 @@ print('running=%d' % n)"`;
   // The control: the next command of the same run works.
   expect(job.outputs[1]!.output).toContain("hello");
   expect(alive()).toBe(0);
+  // Each command's pids cgroup (as root) is removed once the command is over.
+  expect(groups().filter((g) => !groupsBefore.includes(g))).toEqual([]);
 }, 60_000);
+
+test.skipIf(!hasBwrap || process.getuid?.() !== 0 || !existsSync("/sys/fs/cgroup/pids/cgroup.procs"))("as root, a pids cgroup left by a shiro killed with -9 is removed by the next run; a command's own is gone when it ends", async () => {
+  // No process ever has this pid (above the kernel's pid_max): the group is stale by construction.
+  const stale = "/sys/fs/cgroup/pids/shiro-999999999-0";
+  mkdirSync(stale, { recursive: true });
+  const root = tempDir("limits-stale");
+  const before = groups();
+  const job = await scriptedJob([bash("echo ran")], { cwd: root, args: ["--yolo"] });
+  expect(job.outputs[0]!.output).toContain("ran");
+  expect(existsSync(stale)).toBe(false);
+  expect(groups().filter((g) => !before.includes(g))).toEqual([]);
+});
