@@ -91,7 +91,7 @@ export async function startSession(opts: StartOptions): Promise<Runtime> {
   };
   // Tools never see a secret variable, and no output shows one's value: not the model, nor a person, nor a file.
   const secrets = toolEnv(process.env, config.envPass);
-  const known = createKnownSecretValues({ root: cwd, home: homedir(), isSecretPath: secretFiles.isSecretPath, hiddenEnv: secrets.hidden });
+  const known = createKnownSecretValues({ root: cwd, home: homedir(), isSecretPath: secretFiles.isSecretPath, hiddenEnv: secrets.hidden, projectSecrets: () => sandbox.projectSecrets(cwd) });
   const redactor = createLiveRedactor(() => [{ name: API_KEY_VAR, value: config.apiKey }, ...known()]);
   const runtime: Runtime = createRuntime({
     config: { ...config, ...(opts.textFormat ? { textFormat: opts.textFormat } : {}), ...(flags.maxCost !== undefined ? { maxCostUsd: flags.maxCost } : {}) },

@@ -46,11 +46,24 @@ export function runsLater(path: string, env: PathEnv): string | undefined {
   const parts = path.split(sep);
   const git = parts.findIndex((part) => part.toLowerCase() === ".git");
   if (git > 0) return parts.slice(0, git + 1).join(sep);
-  const home = env.fs.realpath(env.home) ?? env.home;
-  const inHome = (place: string) => [join(env.home, place), join(home, place)].find((at) => isInside(path.toLowerCase(), at.toLowerCase()));
-  for (const place of HOME_PLACES) if (inHome(place)) return inHome(place);
+  const lower = path.toLowerCase();
+  // Paths here are absolute and normalised: a prefix up to a separator is the same test as isInside, far cheaper.
+  const home = homePlaces(env.home, env.fs.realpath(env.home) ?? env.home).find((place) => lower === place.lower || lower.startsWith(place.lower + sep));
+  if (home) return home.shown;
   const shiro = env.reach?.shiroHome;
   if (shiro === undefined) return undefined;
   const places = [shiro, env.fs.realpath(shiro) ?? shiro].flatMap((dir) => SHIRO_PLACES.map((place) => join(dir, place)));
   return places.find((at) => isInside(path, at));
+}
+
+// Every write a call makes is judged against each place: joined and lower-cased once per home, not per path.
+const byHome = new Map<string, { lower: string; shown: string }[]>();
+function homePlaces(home: string, realHome: string): { lower: string; shown: string }[] {
+  const key = `${home}\0${realHome}`;
+  let places = byHome.get(key);
+  if (!places) {
+    places = HOME_PLACES.flatMap((place) => [home, realHome].map((dir) => ({ lower: join(dir, place).toLowerCase(), shown: join(dir, place) })));
+    byHome.set(key, places);
+  }
+  return places;
 }

@@ -34,7 +34,9 @@ export function isSecretPath(path: string): boolean {
   if (SECRET_EXTENSIONS.some((ext) => name.endsWith(ext))) return true;
   if ((name.includes("service-account") && name.endsWith(".json")) || name.startsWith("terraform.tfstate")) return true;
   if (PRIVATE_KEY_PREFIXES.some((prefix) => name.startsWith(prefix)) && !name.endsWith(".pub")) return true;
-  const lower = path.toLowerCase().split(sep).join("/");
+  const lower = sep === "/" ? path.toLowerCase() : path.toLowerCase().split(sep).join("/");
+  // Every secret folder and place begins with a dot folder (`.ssh`, `.config/gh`…): most paths have none.
+  if (!lower.includes("/.")) return false;
   return DIRS.some((dir) => dir.test(lower)) || PLACES.some((place) => place.test(lower));
 }
 

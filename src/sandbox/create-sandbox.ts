@@ -15,7 +15,7 @@ import type { Rule } from "../guard/rules.ts";
 import { deniedPaths } from "./denied-paths.ts";
 import { pidsGroup } from "./pids-cgroup.ts";
 import { isPlainGit } from "./plain-git.ts";
-import { createSecretScanner } from "./secret-scanner.ts";
+import { createSecretScanner, type ProjectScan } from "./secret-scanner.ts";
 import { sandboxExecProfile } from "./sandbox-exec-profile.ts";
 import { sandboxLayout } from "./sandbox-layout.ts";
 import { capLevel, type NetworkMode, type SandboxMode } from "./sandbox-mode.ts";
@@ -44,8 +44,16 @@ export type Sandbox = {
   /** A command nobody approved may still run — read-only — when an OS sandbox is in force. */
   canConfine(): Promise<boolean>;
   at(grant: Grant): Promise<CommandSandbox>;
+  /**
+   * The project's secret files as last scanned, for whoever else needs them (the redactor's values):
+   * scanned again only when that scan is older than a moment. Every command scans before and after
+   * it runs, so what a command made is always in the latest scan.
+   */
+  projectSecrets(root: string): string[];
 };
 
+// A burst of tool calls shares one scan; a file a person adds between them is seen within this long.
+const REUSE_SCAN_MS = 2000;
 const READ_ONLY_NOTE = "It ran in a read-only sandbox (nobody approved writes for it): only /tmp is writable, and it is private to this command.";
 // Enough for a parallel build or a test runner's workers; a runaway loop of forks stops here.
 export const MAX_PROCS = 1024;
@@ -58,6 +66,12 @@ export function createSandbox(opts: SandboxOptions): Sandbox {
   const deniedIn = (root: string) => denials.get(root) ?? denials.set(root, deniedPaths(opts.rules ?? [], root, opts.home)).get(root)!;
   const isSecret = opts.isSecretPath ?? isSecretPath;
   const scannerOf = (root: string) => scanners.get(root) ?? scanners.set(root, createSecretScanner(root, (p) => isSecret(p) || deniedIn(root).test(p))).get(root)!;
+  const latest = new Map<string, { at: number; scan: ProjectScan }>();
+  const scanNow = (root: string) => {
+    const scan = scannerOf(root).scan();
+    latest.set(root, { at: Date.now(), scan });
+    return scan;
+  };
   // The person's home as the system knows it too, when HOME points elsewhere: neither is shown to a command.
   const homes = [...new Set([opts.home, passwdHome()].filter((h): h is string => !!h && h !== "/"))];
   const support = () =>
@@ -72,6 +86,11 @@ export function createSandbox(opts: SandboxOptions): Sandbox {
     })());
 
   return {
+    projectSecrets(root) {
+      const last = latest.get(root);
+      const scan = last && Date.now() - last.at < REUSE_SCAN_MS ? last.scan : scanNow(root);
+      return scan.secrets.filter((p) => isSecret(p));
+    },
     support,
     canConfine: async () => {
       const s = await support();
@@ -88,13 +107,12 @@ export function createSandbox(opts: SandboxOptions): Sandbox {
           // The program vetted at start must still be the one that runs: a swapped bwrap would confine nothing.
           const swapped = s !== "off" && s.kind === "bwrap" ? changedSince(s.program) : undefined;
           if (swapped) throw new ToolError(`Not run: the sandbox program ${swapped}; restart shiro so it can check the program again.`);
-          const scanner = scannerOf(root);
-          const before = scanner.scan();
+          const before = scanNow(root);
           const writes = !confined || level === "workspace-write";
           // Identities of the secrets there now: one moved by the command is still the same secret, not a new one.
           const knownIds = new Set(writes ? before.secrets.map(identityOf).filter((id): id is string => !!id) : []);
           const quarantine = join(opts.shiroHome, "quarantine");
-          const check = () => (writes ? commandAftermath({ root, quarantine, before, knownIds, after: scanner.scan() }) : { notes: [], denied: false });
+          const check = () => (writes ? commandAftermath({ root, quarantine, before, knownIds, after: scanNow(root) }) : { notes: [], denied: false });
           if (!confined) return { argv, check };
           const secrets = findSecrets({ root, home: opts.home, shiroHome: opts.shiroHome, project: [...before.secrets, ...deniedIn(root).outside], isSecretPath: opts.isSecretPath });
           const layout = sandboxLayout({ root, homes, network, readable: opts.readable ?? [] });

@@ -10,7 +10,14 @@ import { createHeadSecretValues } from "./head-secret-values.ts";
 import { createSecretFileValues, type SecretFile } from "./secret-file-values.ts";
 import { looksLikeSecret, secretValues, urlPasswords } from "./secret-values.ts";
 
-export type KnownSecretsOptions = { root: string; home: string; isSecretPath: (path: string) => boolean; hiddenEnv: readonly HiddenVar[] };
+export type KnownSecretsOptions = {
+  root: string;
+  home: string;
+  isSecretPath: (path: string) => boolean;
+  hiddenEnv: readonly HiddenVar[];
+  /** The project's secret files, from a scan shared with the sandbox; a scanner of its own when absent. */
+  projectSecrets?: () => string[];
+};
 
 /**
  * Every secret value shiro knows of, for the redactor: what the project's and the home's secret files
@@ -19,7 +26,7 @@ export type KnownSecretsOptions = { root: string; home: string; isSecretPath: (p
  * that look secret. Cheap to call again: files are read only when they changed (secret-file-values.ts).
  */
 export function createKnownSecretValues(opts: KnownSecretsOptions): () => NamedValue[] {
-  const scanner = createSecretScanner(opts.root, opts.isSecretPath);
+  const projectSecrets = opts.projectSecrets ?? ((scanner) => () => scanner.scan().secrets)(createSecretScanner(opts.root, opts.isSecretPath));
   const fileValues = createSecretFileValues();
   const headValues = createHeadSecretValues(opts.root, opts.isSecretPath);
   const envValues = opts.hiddenEnv.flatMap(({ name, value }) => [
@@ -29,7 +36,7 @@ export function createKnownSecretValues(opts: KnownSecretsOptions): () => NamedV
   const label = (path: string) => (isInside(path, opts.root) ? relative(opts.root, path) : isInside(path, opts.home) ? `~/${relative(opts.home, path)}` : path);
   const secretFile = (path: string): SecretFile => ({ path, label: label(path), parse: secretValues });
   return () => {
-    const project = scanner.scan().secrets.flatMap(filesIn);
+    const project = projectSecrets().flatMap(filesIn);
     const home = [...names(opts.home).map((n) => join(opts.home, n)).filter(opts.isSecretPath), ...homeStores(opts.home), ...SECRET_DIRS.flatMap((d) => filesIn(join(opts.home, d)))];
     const files = [...new Set([...project, ...home])].map(secretFile);
     files.push({ path: join(opts.root, ".git", "config"), label: ".git/config", parse: (_, text) => urlPasswords(text) });
