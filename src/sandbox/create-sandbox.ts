@@ -9,6 +9,7 @@ import { argsBytes, bwrapArgs } from "./bwrap-argv.ts";
 import { commandAftermath, identityOf } from "./command-aftermath.ts";
 import { detectSandbox, type SandboxSupport } from "./detect-sandbox.ts";
 import { findSecrets } from "./find-secrets.ts";
+import { gitIdentity } from "./git-identity.ts";
 import { gitProtection } from "./git-protection.ts";
 import { isSecretPath } from "../guard/secret-path.ts";
 import type { Rule } from "../guard/rules.ts";
@@ -72,6 +73,13 @@ export function createSandbox(opts: SandboxOptions): Sandbox {
     latest.set(root, { at: Date.now(), scan });
     return scan;
   };
+  let identity: Record<string, string> | undefined;
+  // Hiding the home and its tool folders' existence is the same for every command of a project: found once.
+  const layouts = new Map<string, ReturnType<typeof sandboxLayout>>();
+  const layoutOf = (root: string, network: boolean) => {
+    const key = `${root}\0${network}`;
+    return layouts.get(key) ?? layouts.set(key, sandboxLayout({ root, homes, network, readable: opts.readable ?? [] })).get(key)!;
+  };
   // The person's home as the system knows it too, when HOME points elsewhere: neither is shown to a command.
   const homes = [...new Set([opts.home, passwdHome()].filter((h): h is string => !!h && h !== "/"))];
   const support = () =>
@@ -115,7 +123,7 @@ export function createSandbox(opts: SandboxOptions): Sandbox {
           const check = () => (writes ? commandAftermath({ root, quarantine, before, knownIds, after: scanNow(root) }) : { notes: [], denied: false });
           if (!confined) return { argv, check };
           const secrets = findSecrets({ root, home: opts.home, shiroHome: opts.shiroHome, project: [...before.secrets, ...deniedIn(root).outside], isSecretPath: opts.isSecretPath });
-          const layout = sandboxLayout({ root, homes, network, readable: opts.readable ?? [] });
+          const layout = layoutOf(root, network);
           const git = level === "workspace-write" ? gitProtection(root, before.gits, isPlainGit(command, root, opts.home)) : [];
           const seen = [root, ...(opts.writable ?? []), ...layout.readable];
           // A mask inside a hidden folder is moot (and bwrap would have nothing to mount it on) unless that part is shown again.
@@ -130,6 +138,7 @@ export function createSandbox(opts: SandboxOptions): Sandbox {
             maskFiles: secrets.files.filter(visible),
             maskDirs: secrets.dirs.filter(visible),
             readOnly: git,
+            setenv: (identity ??= gitIdentity(opts.home)),
             maxProcs: MAX_PROCS,
           };
           const told = { ...(level === "read-only" ? { note: READ_ONLY_NOTE } : {}), ...(network ? {} : { offline: true }) };

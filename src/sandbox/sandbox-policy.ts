@@ -18,6 +18,8 @@ export type SandboxPolicy = {
   maskDirs: readonly string[];
   /** Parts of a writable project that stay read-only: what git runs later, outside any sandbox. */
   readOnly: readonly string[];
+  /** Variables set inside (the person's git identity, which the hidden home's .gitconfig no longer gives). */
+  setenv: Readonly<Record<string, string>>;
   /** The most processes the command may have at once (RLIMIT_NPROC; a pids cgroup where that does not bind). */
   maxProcs: number;
 };

@@ -15,6 +15,7 @@ const policy = (over: Partial<SandboxPolicy> = {}): SandboxPolicy => ({
   readable: [],
   writable: [],
   readOnly: [],
+  setenv: {},
   maxProcs: 64,
   ...over,
 });
