@@ -18,6 +18,7 @@ import { pidsGroup } from "./pids-cgroup.ts";
 import { isPlainGit } from "./plain-git.ts";
 import { createSecretScanner, type ProjectScan } from "./secret-scanner.ts";
 import { sandboxExecProfile } from "./sandbox-exec-profile.ts";
+import { repositoryTop } from "./repository-top.ts";
 import { sandboxLayout } from "./sandbox-layout.ts";
 import { capLevel, type NetworkMode, type SandboxMode } from "./sandbox-mode.ts";
 import type { SandboxPolicy } from "./sandbox-policy.ts";
@@ -66,7 +67,10 @@ export function createSandbox(opts: SandboxOptions): Sandbox {
   const denials = new Map<string, ReturnType<typeof deniedPaths>>();
   const deniedIn = (root: string) => denials.get(root) ?? denials.set(root, deniedPaths(opts.rules ?? [], root, opts.home)).get(root)!;
   const isSecret = opts.isSecretPath ?? isSecretPath;
-  const scannerOf = (root: string) => scanners.get(root) ?? scanners.set(root, createSecretScanner(root, (p) => isSecret(p) || deniedIn(root).test(p))).get(root)!;
+  // A command sees the whole repository when shiro started below its top, so the scan for secrets covers all of it.
+  const tops = new Map<string, string>();
+  const topOf = (root: string) => tops.get(root) ?? tops.set(root, repositoryTop(root, homes)).get(root)!;
+  const scannerOf = (root: string) => scanners.get(root) ?? scanners.set(root, createSecretScanner(topOf(root), (p) => isSecret(p) || deniedIn(root).test(p))).get(root)!;
   const latest = new Map<string, { at: number; scan: ProjectScan }>();
   const scanNow = (root: string) => {
     const scan = scannerOf(root).scan();
@@ -78,7 +82,7 @@ export function createSandbox(opts: SandboxOptions): Sandbox {
   const layouts = new Map<string, ReturnType<typeof sandboxLayout>>();
   const layoutOf = (root: string, network: boolean) => {
     const key = `${root}\0${network}`;
-    return layouts.get(key) ?? layouts.set(key, sandboxLayout({ root, homes, network, readable: opts.readable ?? [] })).get(key)!;
+    return layouts.get(key) ?? layouts.set(key, sandboxLayout({ root, top: topOf(root), homes, network, readable: opts.readable ?? [] })).get(key)!;
   };
   // The person's home as the system knows it too, when HOME points elsewhere: neither is shown to a command.
   const homes = [...new Set([opts.home, passwdHome()].filter((h): h is string => !!h && h !== "/"))];

@@ -20,15 +20,17 @@ export type Layout = { hide: string[]; readable: string[] };
  * shown read-only; /run hidden when offline (it holds the session bus, docker.sock, agent sockets).
  * A folder holding the project is hidden only above it; the project, added folders and tools are bound again.
  */
-export function sandboxLayout(o: { root: string; homes: readonly string[]; network: boolean; readable: readonly string[] }): Layout {
-  const parent = dirname(o.root);
-  const candidates = [...o.homes.filter((h) => h !== o.root && !isInside(h, o.root)), ...(parent !== "/" && !isSystem(parent) ? [parent] : []), ...(o.network ? [] : ["/run"])];
+export function sandboxLayout(o: { root: string; top?: string; homes: readonly string[]; network: boolean; readable: readonly string[] }): Layout {
+  // Shown from the repository's top (read-only above the root) when shiro started below it; hidden beyond.
+  const top = o.top ?? o.root;
+  const parent = dirname(top);
+  const candidates = [...o.homes.filter((h) => h !== top && !isInside(h, top)), ...(parent !== "/" && !isSystem(parent) ? [parent] : []), ...(o.network ? [] : ["/run"])];
   // Outermost first; one inside another hidden folder is hidden with it.
   const sorted = [...new Set(candidates)].sort((a, b) => a.length - b.length);
   const hide = sorted.filter((dir, i) => !sorted.slice(0, i).some((outer) => isInside(dir, outer)) && !isInside(dir, "/tmp"));
   const tools = o.homes.flatMap((home) => TOOL_FOLDERS.map((f) => join(home, f))).filter((dir) => existsSync(dir));
   // One inside the project is visible already (and binding it again would undo the project's own level).
-  const readable = [...new Set([...tools, ...o.readable])].filter((dir) => !isInside(dir, o.root));
+  const readable = [...new Set([...(top === o.root ? [] : [top]), ...tools, ...o.readable])].filter((dir) => !isInside(dir, o.root));
   return { hide, readable };
 }
 

@@ -80,6 +80,12 @@ describe("sandbox layout", () => {
     expect(sandboxLayout({ root: "/proj", homes: ["/root"], network: true, readable: [] }).hide).toEqual(["/root"]);
   });
 
+  test("started below a repository's top: the top is shown read-only and its parent hidden instead of the package's", () => {
+    const layout = sandboxLayout({ root: "/home/u/code/mono/packages/app", top: "/home/u/code/mono", homes: ["/home/u"], network: true, readable: [] });
+    expect(layout.hide).toEqual(["/home/u"]);
+    expect(layout.readable).toEqual(["/home/u/code/mono"]);
+  });
+
   test("a project that is the home hides only its siblings (other homes); readable folders inside the project are not bound again", () => {
     const layout = sandboxLayout({ root: "/home/u", homes: ["/home/u"], network: true, readable: ["/home/u/docs", "/opt/shared"] });
     expect(layout.hide).toEqual(["/home"]);
