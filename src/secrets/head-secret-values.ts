@@ -2,6 +2,7 @@ import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import type { NamedValue } from "../agent/redact.ts";
+import { findTrusted } from "../tools/trusted-program.ts";
 import { secretValues } from "./secret-values.ts";
 
 const MAX_FILES = 100;
@@ -37,8 +38,13 @@ function committedSecrets(root: string, head: string, isSecretPath: (path: strin
   });
 }
 
+// This git runs outside any sandbox: from the system folders, never a `git` planted on PATH (`node_modules/.bin`).
+let trustedGit: string | null | undefined;
+
 function git(root: string, args: string[]): string | undefined {
-  const r = spawnSync("git", ["--no-pager", "-C", root, ...args], { encoding: "utf8", maxBuffer: MAX_BYTES * MAX_FILES, stdio: ["ignore", "pipe", "ignore"] });
+  trustedGit ??= ((found) => (found.ok ? found.program.path : null))(findTrusted("git"));
+  if (!trustedGit) return undefined;
+  const r = spawnSync(trustedGit, ["--no-pager", "-C", root, ...args], { encoding: "utf8", maxBuffer: MAX_BYTES * MAX_FILES, stdio: ["ignore", "pipe", "ignore"] });
   return r.status === 0 ? r.stdout : undefined;
 }
 
