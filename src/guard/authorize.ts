@@ -47,11 +47,10 @@ export type AuthorizeOptions = {
 export function createAuthorize(opts: AuthorizeOptions): Authorize {
   const home = opts.home ?? homedir();
   const fs = opts.fs ?? diskFs;
-  const secrets = opts.secrets ? { secrets: opts.secrets } : {};
-  const guard = createGuard({ home, fs, ...secrets });
+  const guard = createGuard({ home, fs, secrets: opts.secrets });
   return async ({ tool, args, root }) => {
     if (tool.kind === "meta") return { allowed: true };
-    const env: PathEnv = { root, home, fs, ...secrets, ...(opts.reach ? { reach: opts.reach } : {}) };
+    const env: PathEnv = { root, home, fs, secrets: opts.secrets, reach: opts.reach };
     let call: GateCall;
     try {
       const subject = tool.subject(args);

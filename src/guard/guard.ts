@@ -21,7 +21,7 @@ export function createGuard(opts: { home?: string; fs?: PathFs; secrets?: Secret
   const home = opts.home ?? homedir();
   const fs = opts.fs ?? diskFs;
   return (call) => {
-    const env: PathEnv = { root: call.root, home, fs, ...(opts.secrets ? { secrets: opts.secrets } : {}) };
+    const env: PathEnv = { root: call.root, home, fs, secrets: opts.secrets };
     if (call.kind === "meta") return undefined;
     if (call.kind === "write") {
       for (const path of call.subject.paths ?? []) {

@@ -39,14 +39,13 @@ const needsPerson = (verdict: Verdict) => verdict.decision === "ask" && verdict.
 
 function judge(opts: ReadCheckOptions, fs: PathFs) {
   const home = opts.home ?? homedir();
-  const secrets = opts.secrets ? { secrets: opts.secrets } : {};
-  const guard = createGuard({ home, fs, ...secrets });
+  const guard = createGuard({ home, fs, secrets: opts.secrets });
   const none = new SessionAllows();
   return (tool: string, path: string, root: string): Verdict => {
     const call: GateCall = { tool, kind: "read", args: { path }, root, subject: { paths: [path] } };
     const denial = [guard(call), ...(opts.extraChecks ?? []).map((check) => check(call))].find((v) => v?.decision === "deny");
     if (denial) return denial;
-    const env = { root, home, fs, ...secrets, ...(opts.reach ? { reach: opts.reach } : {}) };
+    const env = { root, home, fs, secrets: opts.secrets, reach: opts.reach };
     return callSubjects(call, env)
       .map((item) => judgeSubject(tool, item, opts.rules, none, home))
       .reduce(stricter, { decision: "allow" } as Verdict);

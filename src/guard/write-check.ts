@@ -18,14 +18,13 @@ export type WriteCheckOptions = { home?: string; rules?: readonly Rule[]; reach?
  */
 export function createWriteCheck(opts: WriteCheckOptions = {}): (tool: string, path: string, root: string) => string | undefined {
   const home = opts.home ?? homedir();
-  const secrets = opts.secrets ? { secrets: opts.secrets } : {};
-  const guard = createGuard({ home, fs: asItStands, ...secrets });
+  const guard = createGuard({ home, fs: asItStands, secrets: opts.secrets });
   const none = new SessionAllows();
   return (tool, path, root) => {
     const call = { tool, kind: "write" as const, args: { path }, root, subject: { paths: [path] } };
     const verdict = guard(call);
     if (verdict?.decision === "deny") return verdict.reason;
-    const env = { root, home, fs: asItStands, ...secrets, ...(opts.reach ? { reach: opts.reach } : {}) };
+    const env = { root, home, fs: asItStands, secrets: opts.secrets, reach: opts.reach };
     for (const item of callSubjects(call, env)) {
       const judged = item.place === undefined ? undefined : judgeSubject(tool, item, opts.rules ?? [], none, home);
       if (judged?.decision === "deny") return judged.reason;
