@@ -11,9 +11,9 @@
  * model was sent (every request body), each call's output and shiro's exit, so a test judges outcomes.
  * Unlike attack-run's PROBE, nothing here expects the home to be readable: the home is hidden now.
  */
-import { randomBytes } from "node:crypto";
-import { existsSync, lstatSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { existsSync, lstatSync, mkdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { marker, markedFiles } from "./marked-files.ts";
 import { assertDisposable, attackLayout, layoutEnv, walk, type Layout } from "./attack-layout.ts";
 import { runShiro, type ShiroRun } from "./run-shiro.ts";
 import { FINAL } from "./scripted-job.ts";
@@ -36,28 +36,19 @@ export type EscapeLayout = Layout & {
 export const bwrapAbsent = !existsSync("/usr/bin/bwrap");
 export const isRoot = process.getuid?.() === 0;
 
-const mark = (tag: string) => `${tag}${randomBytes(8).toString("hex")}`;
 
 export function escapeLayout(prefix: string): EscapeLayout {
   const l = attackLayout(prefix);
   const code = join(l.home, "code");
   const root = join(code, "proj");
   mkdirSync(root, { recursive: true });
-  const markers = new Map<string, string>();
-  const put = (rel: string, text: (m: string) => string, tag?: string) => {
-    const m = tag ? mark(tag) : "";
-    if (tag) markers.set(m, rel);
-    mkdirSync(dirname(join(l.base, rel)), { recursive: true });
-    writeFileSync(join(l.base, rel), text(m));
-  };
-  put("home/.bashrc", (m) => `# the person's own\nexport GH_TOKEN=${m}\n`, "leakbashrc");
-  put("home/.npmrc", (m) => `//registry.npmjs.org/:_authToken=${m}\n`, "leaknpmrc");
-  put("home/.profile", () => "# login shell\n");
+  const { markers, put, dotfiles } = markedFiles(l.base);
+  dotfiles();
   put("home/code/.env", (m) => `PARENT_KEY=${m}\n`, "leakparentenv");
   put("home/code/sib/.env", (m) => `API_KEY=${m}\n`, "leaksibenv");
   put("home/code/sib/README.md", (m) => `sibling ${m}\n`, "leaksibling");
   put("home/code/proj/.env", (m) => `PROJECT_KEY=${m}\n`, "leakprojenv");
-  const readme = `project says ${mark("fine")}\n`;
+  const readme = `project says ${marker("fine")}\n`;
   put("home/code/proj/README", () => readme);
   const projectEnvMarker = [...markers].find(([, rel]) => rel === "home/code/proj/.env")![0];
   const layout: EscapeLayout = { ...l, outer: code, root, code, sibling: join(code, "sib"), markers, readme, projectEnv: join(root, ".env"), projectEnvMarker };
