@@ -62,9 +62,10 @@ export function pidsGroup(max: number): PidsGroup | undefined {
   return { procs: join(dir, "cgroup.procs"), release: () => removeWhenEmpty(dir) };
 }
 
-// A group can only be removed once empty; the command has ended, so its processes are on their way out.
+// A group can only be removed once empty; the command has ended, so its processes are on their way out
+// (the lifeline watcher leaves a moment after it is told): look again often at first, then less.
 async function removeWhenEmpty(dir: string): Promise<void> {
-  for (const until = Date.now() + EMPTY_WAIT_MS; ; await Bun.sleep(10)) {
+  for (let tries = 0, until = Date.now() + EMPTY_WAIT_MS; ; await Bun.sleep(tries++ < 20 ? 1 : 10)) {
     try {
       rmdirSync(dir);
       return;
