@@ -1,5 +1,6 @@
 import { join, sep } from "node:path";
 import { isInside } from "../tools/resolve-path.ts";
+import { configuredHooks } from "./git-config.ts";
 import type { PathEnv } from "./resolve-path.ts";
 
 // Files and folders in the home whose contents a person's own git or shell runs later, outside any sandbox.
@@ -38,7 +39,8 @@ const SHIRO_PLACES = ["config.json", "registry", "skills", "AGENTS.md", "memory"
 
 /**
  * The place a write to `path` would plant code that runs later, outside the sandbox, or undefined: a
- * `.git` folder or file anywhere (config, hooks, modules — or a new one), a shell's start-up file, git's
+ * `.git` folder or file anywhere (config, hooks, modules — or a new one), the folder the project's
+ * `core.hooksPath` names, a shell's start-up file, git's
  * own settings, `~/.ssh`, what `$SHIRO_HOME` holds (its config holds the permission rules). Home places
  * are matched in any letter case.
  */
@@ -46,6 +48,9 @@ export function runsLater(path: string, env: PathEnv): string | undefined {
   const parts = path.split(sep);
   const git = parts.findIndex((part) => part.toLowerCase() === ".git");
   if (git > 0) return parts.slice(0, git + 1).join(sep);
+  // The project's own hooks folder, when its git config names one (husky's `.husky`): as good as .git/hooks.
+  const hooks = configuredHooks(join(env.fs.realpath(env.root) ?? env.root, ".git"));
+  if (hooks !== undefined && isInside(path, hooks)) return hooks;
   const lower = path.toLowerCase();
   // Paths here are absolute and normalised: a prefix up to a separator is the same test as isInside, far cheaper.
   const home = homePlaces(env.home, env.fs.realpath(env.home) ?? env.home).find((place) => lower === place.lower || lower.startsWith(place.lower + sep));

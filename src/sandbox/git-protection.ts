@@ -1,5 +1,7 @@
 import { existsSync, mkdirSync, statSync } from "node:fs";
 import { join } from "node:path";
+import { configuredHooks } from "../guard/git-config.ts";
+import { isInside } from "../tools/resolve-path.ts";
 
 // What git runs later, outside any sandbox, from a repository: its config (fsmonitor, pager, aliases,
 // includes), its hooks, and its submodules' own configs and hooks.
@@ -14,9 +16,16 @@ const MADE_WHEN_MISSING = ["hooks", "modules"];
  */
 export function gitProtection(root: string, gits: readonly string[], plainGit: boolean): string[] {
   const out: string[] = [];
-  for (const git of gits.length ? gits : []) {
+  // Only the writable project's own: a scan of a whole monorepo holds its sibling packages' repositories too.
+  for (const git of gits.filter((path) => isInside(path, root))) {
     const st = statSync(git, { throwIfNoEntry: false });
     if (!st) continue;
+    // A hooks folder the config names (`.husky`) runs at the next commit like .git/hooks: read-only, made when missing.
+    const hooks = st.isDirectory() ? configuredHooks(git) : undefined;
+    if (hooks !== undefined && isInside(hooks, root)) {
+      if (!existsSync(hooks)) mkdirSync(hooks, { recursive: true });
+      out.push(hooks);
+    }
     if (!st.isDirectory() || !plainGit) {
       out.push(git);
       continue;
@@ -27,5 +36,5 @@ export function gitProtection(root: string, gits: readonly string[], plainGit: b
     }
     out.push(...CODE.map((name) => join(git, name)).filter((path) => existsSync(path)));
   }
-  return out.filter((path) => path.startsWith(root));
+  return out;
 }

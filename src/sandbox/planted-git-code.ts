@@ -1,23 +1,7 @@
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
+import { configSettings } from "../guard/git-config.ts";
 import { gitCode } from "../guard/git-code.ts";
-
-/** `[section "sub"]` + `key = value` lines → `section.sub.key` settings, as git reads them (loosely: enough to judge). */
-export function configSettings(text: string): { key: string; value: string }[] {
-  const settings: { key: string; value: string }[] = [];
-  let section = "";
-  for (const raw of text.split("\n")) {
-    const line = raw.replace(/^\s+/, "");
-    const header = /^\[\s*([^\]\s"]+)(?:\s+"((?:[^"\\]|\\.)*)")?\s*\]/.exec(line);
-    if (header) {
-      section = header[2] === undefined ? header[1]!.toLowerCase() : `${header[1]!.toLowerCase()}.${header[2]}`;
-      continue;
-    }
-    const pair = /^([A-Za-z][A-Za-z0-9-]*)\s*(?:=\s*(.*))?$/.exec(line.replace(/\s*[#;].*$/, ""));
-    if (pair && section) settings.push({ key: `${section}.${pair[1]!.toLowerCase()}`, value: (pair[2] ?? "true").replace(/^"(.*)"$/, "$1") });
-  }
-  return settings;
-}
 
 /**
  * Why a git repository a command made (`dir/.git`, a folder or a `gitdir:` file) would run code when
