@@ -23,8 +23,9 @@ export function commandAftermath(o: { root: string; quarantine: string; before: 
   const old = new Set(o.before.secrets);
   const created = o.after.secrets.filter((path) => !old.has(path) && !o.knownIds.has(identityOf(path) ?? ""));
   const oldGits = new Set(o.before.gits);
+  // A repository that was there, moved with its folder (`mv vendor/lib vendor/lib2`), is the person's own: not new.
   const planted = o.after.gits.flatMap((path) => {
-    if (oldGits.has(path)) return [];
+    if (oldGits.has(path) || o.knownIds.has(identityOf(path) ?? "")) return [];
     const why = plantedGitCode(path);
     return why ? [{ path, why }] : [];
   });

@@ -121,8 +121,8 @@ export function createSandbox(opts: SandboxOptions): Sandbox {
           if (swapped) throw new ToolError(`Not run: the sandbox program ${swapped}; restart shiro so it can check the program again.`);
           const before = scanNow(root);
           const writes = !confined || level === "workspace-write";
-          // Identities of the secrets there now: one moved by the command is still the same secret, not a new one.
-          const knownIds = new Set(writes ? before.secrets.map(identityOf).filter((id): id is string => !!id) : []);
+          // Identities of the secrets and repositories there now: one the command moved is still the same, not a new one.
+          const knownIds = new Set(writes ? [...before.secrets, ...before.gits].map(identityOf).filter((id): id is string => !!id) : []);
           const quarantine = join(opts.shiroHome, "quarantine");
           const check = () => (writes ? commandAftermath({ root, quarantine, before, knownIds, after: scanNow(root) }) : { notes: [], denied: false });
           if (!confined) return { argv, check };

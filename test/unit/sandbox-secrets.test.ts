@@ -71,6 +71,17 @@ test("after a command, a git repository it made that would run code is moved who
   expect(kept).toContain("evil__.git/config");
 });
 
+test("after a command, a repository of the person's that it moved with its folder is left where it went, hooks and all", () => {
+  const root = layout(["vendor/lib/.git/HEAD", "vendor/lib/.git/hooks/pre-commit", "vendor/lib/src.c"]);
+  const scanner = createSecretScanner(root);
+  const before = scanner.scan();
+  const knownIds = new Set([...before.secrets, ...before.gits].map((p) => identityOf(p)!));
+  renameSync(join(root, "vendor/lib"), join(root, "vendor/lib2"));
+  const after = commandAftermath({ root, quarantine: join(root, "..", `q-moved-${Date.now()}`), before, knownIds, after: scanner.scan() });
+  expect(after).toEqual({ notes: [], denied: false });
+  expect(existsSync(join(root, "vendor/lib2/.git/hooks/pre-commit"))).toBe(true);
+});
+
 test("the scanner trusts a folder it read only while its change time holds: a secret planted and the folder's mtime set back (touch -r) is seen", async () => {
   const root = layout(["a/b/c/keep.txt", "a/notes.txt", "z/y.txt"]);
   const past = new Date(Date.now() - 60_000);
