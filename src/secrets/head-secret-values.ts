@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { readFileSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
 import type { NamedValue } from "../agent/redact.ts";
 import { findTrusted } from "../tools/trusted-program.ts";
@@ -64,7 +64,10 @@ export function headCommit(dotGit: string): string | undefined {
   return readText(join(common, "packed-refs"))?.match(new RegExp(`^([0-9a-f]{40,64}) ${ref.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}$`, "m"))?.[1];
 }
 
+// Asked on every tool call, mostly of files that are not there (a `.git` folder read as a `gitdir:` file, no
+// `commondir`): a stat first, since a failed read costs an exception each time.
 function readText(path: string): string | undefined {
+  if (!statSync(path, { throwIfNoEntry: false })?.isFile()) return undefined;
   try {
     return readFileSync(path, "utf8");
   } catch {

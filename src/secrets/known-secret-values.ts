@@ -10,6 +10,8 @@ import { createHeadSecretValues } from "./head-secret-values.ts";
 import { createSecretFileValues, type SecretFile } from "./secret-file-values.ts";
 import { looksLikeSecret, secretValues, urlPasswords } from "./secret-values.ts";
 
+const RELIST_MS = 2000;
+
 export type KnownSecretsOptions = {
   root: string;
   home: string;
@@ -35,12 +37,20 @@ export function createKnownSecretValues(opts: KnownSecretsOptions): () => NamedV
   ]);
   const label = (path: string) => (isInside(path, opts.root) ? relative(opts.root, path) : isInside(path, opts.home) ? `~/${relative(opts.home, path)}` : path);
   const secretFile = (path: string): SecretFile => ({ path, label: label(path), parse: secretValues });
-  return () => {
-    const project = projectSecrets().flatMap(filesIn);
+  const list = (secrets: readonly string[]) => {
     const home = [...names(opts.home).map((n) => join(opts.home, n)).filter(opts.isSecretPath), ...homeStores(opts.home), ...SECRET_DIRS.flatMap((d) => filesIn(join(opts.home, d)))];
-    const files = [...new Set([...project, ...home])].map(secretFile);
+    const files = [...new Set([...secrets.flatMap(filesIn), ...home])].map(secretFile);
     files.push({ path: join(opts.root, ".git", "config"), label: ".git/config", parse: (_, text) => urlPasswords(text) });
-    return [...envValues, ...fileValues(files), ...headValues()];
+    return files;
+  };
+  // Which files hold secrets is listed again when the project's change, or after a moment (the home's change
+  // only by the person's hand: no command or tool may write there); what each holds is checked on every call.
+  let listed: { at: number; key: string; files: SecretFile[] } | undefined;
+  return () => {
+    const secrets = projectSecrets();
+    const key = secrets.join("\0");
+    if (!listed || listed.key !== key || Date.now() - listed.at > RELIST_MS) listed = { at: Date.now(), key, files: list(secrets) };
+    return [...envValues, ...fileValues(listed.files), ...headValues()];
   };
 }
 
