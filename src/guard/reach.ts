@@ -1,17 +1,10 @@
 import { dirname, sep } from "node:path";
 import { isInside } from "../tools/resolve-path.ts";
-import type { PathEnv, ResolvedPath } from "./resolve-path.ts";
+import type { PathEnv, Reach, ResolvedPath } from "./resolve-path.ts";
+
+export type { Reach };
 import type { Verdict } from "./verdict.ts";
 
-/** What the file tools may reach besides the project: the added folders, and the places only a person opens. */
-export type Reach = {
-  /** `--add-dir`, `sandbox.writable`: read and written as the project is. */
-  writable: readonly string[];
-  /** `sandbox.readable`: read as the project is. */
-  readable: readonly string[];
-  /** `$SHIRO_HOME`: sessions, memory and config, which only a person opens to a tool. */
-  shiroHome?: string;
-};
 
 const OUTSIDE = "outside the project";
 const KEPT = "only a person opens it";

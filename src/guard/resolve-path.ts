@@ -3,7 +3,6 @@ import { homedir } from "node:os";
 import { join, relative, resolve, sep } from "node:path";
 import { isInside } from "../tools/resolve-path.ts";
 import type { SecretNames } from "./secret-names.ts";
-import type { Reach } from "./reach.ts";
 
 /** `absolute`: the path as written, made absolute; `real`: where it lands after every symlink. */
 export type ResolvedPath = { absolute: string; real: string; insideRoot: boolean };
@@ -15,6 +14,16 @@ export type PathFs = {
   /** The target of a symlink (dangling or not), or undefined when `path` is not a symlink. */
   readlink(path: string): string | undefined;
   isDirectory(path: string): boolean;
+};
+
+/** What the file tools may reach besides the project: the added folders, and the places only a person opens. */
+export type Reach = {
+  /** `--add-dir`, `sandbox.writable`: read and written as the project is. */
+  writable: readonly string[];
+  /** `sandbox.readable`: read as the project is. */
+  readable: readonly string[];
+  /** `$SHIRO_HOME`: sessions, memory and config, which only a person opens to a tool. */
+  shiroHome?: string;
 };
 
 /** Where paths are judged from: the project root, the home `~` stands for, the disk, which names are secret (built-in ones when unset), and what file tools reach beyond the root. */

@@ -1,6 +1,7 @@
 import { basename, dirname, sep } from "node:path";
-import type { ResolvedPath } from "./resolve-path.ts";
-import type { SecretNames } from "./secret-names.ts";
+
+/** What these tests need of a session's names (secret-names.ts builds them): said here, so nothing here imports back. */
+type Names = { isSecretPath(path: string): boolean; samples: readonly string[] };
 
 const SECRET_NAMES = new Set([
   ".env", ".envrc", ".netrc", ".pgpass", ".npmrc", ".pypirc", ".git-credentials", ".vault-token", "credentials.json", ".lesshst", ".zhistory", ".histfile",
@@ -41,7 +42,7 @@ export function isSecretPath(path: string): boolean {
 }
 
 /** A path is secret when it is one as written or where its symlinks lead (by the built-in names, or `names`). */
-export const isSecret = (resolved: ResolvedPath, names?: SecretNames): boolean => {
+export const isSecret = (resolved: { absolute: string; real: string }, names?: Names): boolean => {
   const test = names?.isSecretPath ?? isSecretPath;
   return test(resolved.absolute) || test(resolved.real);
 };
@@ -50,7 +51,7 @@ export const isSecret = (resolved: ResolvedPath, names?: SecretNames): boolean =
  * Whether a shell glob in a command (`.e*`, `*.pem`, `id_?sa`) could expand to a secret name. Bare
  * wildcards (`*`, `*.*`) are not counted: they would make every `grep foo *` suspect.
  */
-export function globMayNameSecret(word: string, names?: SecretNames): boolean {
+export function globMayNameSecret(word: string, names?: Names): boolean {
   if (!/[*?[]/.test(word)) return false;
   const name = basename(word);
   if (name.replace(/[*?[\]]/g, "").length < 2) return false;
