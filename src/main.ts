@@ -6,6 +6,8 @@ import { VERSION } from "./version.ts";
 const ALONE = new Map([["--version", "version"], ["-v", "version"], ["--help", "help"], ["-h", "help"]]);
 
 async function main(argv: string[]): Promise<number> {
+  // The sandbox's own launcher (shiro re-executed by itself): nothing else of shiro loads.
+  if (argv[0] === "__landlock") (await import("./sandbox/landlock-launch.ts")).landlockLaunch();
   const alone = argv.length === 1 ? ALONE.get(argv[0]!) : undefined;
   const flags = alone ? undefined : (await import("./cli/args.ts")).parseFlags(argv);
   if (alone === "version" || flags?.version) return say(`shiro ${VERSION}`);
