@@ -6,6 +6,7 @@ import { closedObject } from "../store/closed-object.ts";
 import type { Pricing } from "../store/cost.ts";
 import { readJson } from "../store/read-json.ts";
 import { SANDBOX_MODES, type NetworkMode, type SandboxMode } from "../sandbox/sandbox-mode.ts";
+import { SANDBOX_BACKENDS, type SandboxBackend } from "../sandbox/detect-sandbox.ts";
 import { REASONING_EFFORTS, type ReasoningEffort } from "../wire/reasoning-effort.ts";
 import { validUrl, type Flags } from "./args.ts";
 import { UsageError } from "./usage-error.ts";
@@ -18,6 +19,7 @@ const passedVar = z
   .refine((name) => name.toUpperCase() !== API_KEY_VAR, `${API_KEY_VAR} is shiro's own key and never reaches a tool`);
 
 const sandboxModeSchema = z.enum(SANDBOX_MODES as [SandboxMode, ...SandboxMode[]]);
+const backendSchema = z.enum(SANDBOX_BACKENDS as [SandboxBackend, ...SandboxBackend[]]);
 const folder = z.string().min(1, "must be a folder path");
 
 const usdPerMillion = z.number().nonnegative("must be a price in US dollars per 1M tokens, ≥ 0");
@@ -39,7 +41,7 @@ export const configFileSchema = closedObject({
   /** USD per 1M tokens by model id, for models shiro has no price for (or whose price changed). */
   pricing: z.record(z.string().min(1), closedObject({ input: usdPerMillion, cachedInput: usdPerMillion.optional(), output: usdPerMillion })).optional(),
   /** A mode alone (`"read-only"`), or the mode with the folders and variables commands get. */
-  sandbox: z.union([sandboxModeSchema, closedObject({ mode: sandboxModeSchema.optional(), writable: z.array(folder).optional(), readable: z.array(folder).optional(), env: z.array(passedVar).optional() })]).optional(),
+  sandbox: z.union([sandboxModeSchema, closedObject({ mode: sandboxModeSchema.optional(), backend: backendSchema.optional(), writable: z.array(folder).optional(), readable: z.array(folder).optional(), env: z.array(passedVar).optional() })]).optional(),
   /** true: every command gets the network; unset: only those a person approved; false: none (as --no-network). */
   network: z.boolean().optional(),
   /** More names (globs) of secret files, masked and refused like the built-in ones. */
@@ -66,6 +68,8 @@ export type Config = {
   reasoningEffort?: ReasoningEffort;
   pricing: Pricing;
   sandbox: SandboxMode;
+  /** Which OS sandbox: `auto` (bubblewrap, else Landlock), or one forced (SHIRO_SANDBOX_BACKEND, `sandbox.backend`). */
+  sandboxBackend: SandboxBackend;
   /** Absolute folders commands (and file tools) may write besides the project: `--add-dir`, `sandbox.writable`. */
   writableDirs: string[];
   /** Absolute folders commands (and file tools) may read besides the project: `sandbox.readable`. */
@@ -113,6 +117,7 @@ export async function loadConfig(flags: Flags, env: NodeJS.ProcessEnv): Promise<
     pricing: file.pricing ?? {},
     // Unset, the mode is workspace-write: approved commands may write the project, others run read-only.
     sandbox: flags.sandbox ?? sandboxFile.mode ?? "workspace-write",
+    sandboxBackend: envBackend(env.SHIRO_SANDBOX_BACKEND) ?? sandboxFile.backend ?? "auto",
     writableDirs: [...(sandboxFile.writable ?? []).map((d) => folderPath(d, `sandbox.writable in ${path}`)), ...flags.addDirs.map((d) => folderPath(d, "--add-dir"))],
     readableDirs: (sandboxFile.readable ?? []).map((d) => folderPath(d, `sandbox.readable in ${path}`)),
     network: flags.noNetwork || file.network === false ? "off" : flags.network || file.network === true ? "on" : "approved",
@@ -134,6 +139,12 @@ function folderPath(dir: string, what: string): string {
   }
   if (!statSync(real).isDirectory()) throw new UsageError(`${what}: ${dir} is not a folder`);
   return real;
+}
+
+function envBackend(value: string | undefined): SandboxBackend | undefined {
+  if (!value?.trim()) return undefined;
+  if ((SANDBOX_BACKENDS as readonly string[]).includes(value)) return value as SandboxBackend;
+  throw new UsageError(`SHIRO_SANDBOX_BACKEND must be one of ${SANDBOX_BACKENDS.join(", ")}, got "${value}"`);
 }
 
 const nonBlank = (s: string | undefined) => (s && s.trim() !== "" ? s : undefined);

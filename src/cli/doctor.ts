@@ -1,6 +1,7 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { describeSupport, type SandboxSupport } from "../sandbox/detect-sandbox.ts";
+import { landlockGaps } from "../sandbox/landlock-gaps.ts";
 import { VERSION } from "../version.ts";
 import type { Config } from "./config.ts";
 
@@ -28,6 +29,7 @@ export function doctorReport(config: Config, env: NodeJS.ProcessEnv, support: Sa
     `shiro ${VERSION} (bun ${Bun.version}, ${process.platform} ${process.arch})`,
     `sandbox: ${sandbox}`,
     `  mode ${config.sandbox}: ${support.kind === "none" && config.sandbox !== "off" ? MODE_MEANING.off : MODE_MEANING[config.sandbox]}`,
+    ...(support.kind === "landlock" && config.sandbox !== "off" ? [`  not held under Landlock: ${landlockGaps(support.abi).join("; ")}`] : []),
     `  network in the sandbox: ${NETWORK_MEANING[config.network]}`,
     `config: ${configPath}${existsSync(configPath) ? " (read)" : " (none; defaults in force)"}`,
     `state: ${config.home}${env.SHIRO_HOME ? " (SHIRO_HOME)" : ""}`,

@@ -1,6 +1,7 @@
 import { homedir } from "node:os";
 import { join } from "node:path";
-import { createSandbox } from "../sandbox/create-sandbox.ts";
+import { createSandbox, type Sandbox } from "../sandbox/create-sandbox.ts";
+import { UsageError } from "./usage-error.ts";
 import type { Authorize } from "../agent/run-tool-call.ts";
 import type { AskAnswer, AskRequest } from "../guard/authorize.ts";
 import { createAuthorize } from "../guard/authorize.ts";
@@ -80,7 +81,9 @@ export async function startSession(opts: StartOptions): Promise<Runtime> {
     warn,
     isSecretPath: secretFiles.isSecretPath,
     rules,
+    backend: config.sandboxBackend,
   });
+  await refuseUnavailableBackend(config, sandbox);
   // The file tools reach the project and the added folders; `$SHIRO_HOME` only opens to a person.
   const reach = { writable: config.writableDirs, readable: config.readableDirs, shiroHome: config.home };
   const gate = createAuthorize({ rules, reach, extraChecks: plugins.checks, yolo: flags.yolo, sessionAllows: new SessionAllows(), ask: opts.ask, confine: sandbox.canConfine, secrets: secretFiles });
@@ -114,4 +117,11 @@ export async function startSession(opts: StartOptions): Promise<Runtime> {
     redactor,
   });
   return runtime;
+}
+
+/** A backend forced by `sandbox.backend` or SHIRO_SANDBOX_BACKEND must run: never a silent fallback to none. */
+async function refuseUnavailableBackend(config: Config, sandbox: Sandbox): Promise<void> {
+  if (config.sandbox === "off" || (config.sandboxBackend !== "bwrap" && config.sandboxBackend !== "landlock")) return;
+  const support = await sandbox.support();
+  if (support !== "off" && support.kind === "none") throw new UsageError(`sandbox backend ${config.sandboxBackend} cannot run here: ${support.why}; ${support.fix}`);
 }

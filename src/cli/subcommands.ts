@@ -69,7 +69,7 @@ export async function runSubcommand(name: string, args: string[], config: Config
     case "doctor": {
       parse(args, {}, 0, "usage: shiro doctor");
       const [{ doctorReport }, { detectSandbox }] = await Promise.all([import("./doctor.ts"), import("../sandbox/detect-sandbox.ts")]);
-      doctorReport(config, process.env, await detectSandbox()).forEach((line) => out(line));
+      doctorReport(config, process.env, await detectSandbox({ backend: config.sandboxBackend })).forEach((line) => out(line));
       return 0;
     }
     default:

@@ -7,13 +7,15 @@ import { changedSince } from "../tools/trusted-program.ts";
 import { isInside } from "../tools/resolve-path.ts";
 import { argsBytes, bwrapArgs } from "./bwrap-argv.ts";
 import { commandAftermath, identityOf } from "./command-aftermath.ts";
-import { detectSandbox, type SandboxSupport } from "./detect-sandbox.ts";
+import { describeSupport, detectSandbox, type SandboxBackend, type SandboxSupport } from "./detect-sandbox.ts";
+import { landlockGaps } from "./landlock-gaps.ts";
 import { findSecrets } from "./find-secrets.ts";
 import { gitIdentity } from "./git-identity.ts";
 import { gitProtection } from "./git-protection.ts";
 import { isSecretPath } from "../guard/secret-path.ts";
 import type { Rule } from "../guard/rules.ts";
 import { deniedPaths } from "./denied-paths.ts";
+import { landlockCommand } from "./landlock-command.ts";
 import { pidsGroup } from "./pids-cgroup.ts";
 import { isPlainGit } from "./plain-git.ts";
 import { createSecretScanner, type ProjectScan } from "./secret-scanner.ts";
@@ -25,6 +27,8 @@ import type { SandboxPolicy } from "./sandbox-policy.ts";
 
 export type SandboxOptions = {
   mode: SandboxMode;
+  /** Which OS sandbox (`auto`: bubblewrap where it runs, else Landlock). */
+  backend?: SandboxBackend;
   network: NetworkMode;
   home: string;
   shiroHome: string;
@@ -92,8 +96,11 @@ export function createSandbox(opts: SandboxOptions): Sandbox {
         opts.warn("--sandbox off: commands run without an OS sandbox, under the guard alone");
         return "off" as const;
       }
-      const detected = await (opts.detect ?? detectSandbox)();
-      if (detected.kind === "none") opts.warn(`no sandbox for commands: ${detected.why}; ${detected.fix}. They run under the guard alone`);
+      const detected = await (opts.detect ?? (() => detectSandbox({ backend: opts.backend })))();
+      // A forced backend that cannot run is the caller's error to raise (start-session), not a fallback to announce.
+      const forced = opts.backend === "bwrap" || opts.backend === "landlock";
+      if (detected.kind === "none" && !forced) opts.warn(`no sandbox for commands: ${detected.why}; ${detected.fix}. They run under the guard alone`);
+      if (detected.kind === "landlock") opts.warn(`commands run under Landlock (${describeSupport(detected)}); it does not hold: ${landlockGaps(detected.abi).join("; ")}`);
       return detected;
     })());
 
@@ -147,9 +154,18 @@ export function createSandbox(opts: SandboxOptions): Sandbox {
           };
           const told = { ...(level === "read-only" ? { note: READ_ONLY_NOTE } : {}), ...(network ? {} : { offline: true }) };
           if (s.kind === "sandbox-exec") return { argv: [s.path, "-p", sandboxExecProfile(policy, macTempDirs()), ...argv], check, ...told };
-          const bwrap = bwrapArgs(policy, argv);
           const group = pidsGroup(MAX_PROCS);
-          return { argv: [s.path, "--args", "4", ...bwrap.command], fd4: argsBytes(bwrap.options), check, ...told, ...(group ? { group } : {}) };
+          const limit = group ? { group } : {};
+          if (s.kind === "landlock") {
+            const landlock = landlockCommand(policy, argv, s.abi);
+            const checkThenTidy = () => {
+              landlock.removeTmp();
+              return check();
+            };
+            return { argv: landlock.argv, fd4: landlock.fd4, check: checkThenTidy, ...told, ...limit };
+          }
+          const bwrap = bwrapArgs(policy, argv);
+          return { argv: [s.path, "--args", "4", ...bwrap.command], fd4: argsBytes(bwrap.options), check, ...told, ...limit };
         },
       };
     },

@@ -10,7 +10,8 @@ export const landlockPlanSchema = z.strictObject({
   scoped: z.string(),
   rules: z.array(z.strictObject({ path: z.string().min(1), access: z.string() })),
   argv: z.array(z.string()).min(1),
-  env: z.record(z.string(), z.string()),
+  /** Set over the environment the launcher was started with (the private TMPDIR, the person's git identity). */
+  setenv: z.record(z.string(), z.string()),
   cwd: z.string().min(1),
 });
 export type LandlockPlan = z.infer<typeof landlockPlanSchema>;
@@ -39,7 +40,8 @@ export function landlockLaunch(): never {
       scoped: BigInt(plan.scoped),
       rules: plan.rules.map((r) => ({ path: r.path, access: BigInt(r.access) })),
     });
-    execve(plan.argv, plan.env);
+    const env = Object.fromEntries(Object.entries(process.env).filter((e): e is [string, string] => e[1] !== undefined));
+    execve(plan.argv, { ...env, ...plan.setenv });
   } catch (err) {
     process.stderr.write(`shiro: the Landlock sandbox could not start the command: ${(err as Error).message.split("\n")[0]}\n`);
     process.exit(126);

@@ -25,10 +25,10 @@ async function launch(command: string, grants: { path: string; access: bigint }[
       scoped: String(SCOPE.ABSTRACT_UNIX_SOCKET | SCOPE.SIGNAL),
       rules: [...SYSTEM.map((path) => ({ path, access: READ })), ...grants].map((r) => ({ path: r.path, access: String(r.access) })),
       argv: ["/bin/bash", "-c", command],
-      env: { PATH: "/usr/bin:/bin" },
+      setenv: {},
       cwd: "/",
     });
-  const proc = Bun.spawn([BINARY, "__landlock"], { stdio: ["ignore", "pipe", "pipe", "ignore", "pipe"] });
+  const proc = Bun.spawn([BINARY, "__landlock"], { env: { PATH: "/usr/bin:/bin" }, stdio: ["ignore", "pipe", "pipe", "ignore", "pipe"] });
   const fd = proc.stdio[4] as number;
   const { writeSync, closeSync } = await import("node:fs");
   writeSync(fd, plan);

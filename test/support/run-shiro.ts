@@ -27,6 +27,8 @@ export type ShiroOptions = {
   stdin?: string | StdinFeed;
   env?: Record<string, string | undefined>;
   timeoutMs?: number;
+  /** A command the binary runs under (`unshare … setpriv …`: a machine that refuses namespaces). */
+  wrap?: readonly string[];
 };
 
 export const tempDir = (prefix: string) => mkdtempSync(join(tmpdir(), `shiro-${prefix}-`));
@@ -43,7 +45,7 @@ export async function runShiro(args: string[], opts: ShiroOptions): Promise<Shir
 
 async function spawnRun(args: string[], opts: ShiroOptions, [home, shiroHome]: string[]): Promise<ShiroRun> {
   const started = performance.now();
-  const proc = Bun.spawn([BINARY, ...args], {
+  const proc = Bun.spawn([...(opts.wrap ?? []), BINARY, ...args], {
     cwd: opts.cwd,
     stdin: opts.stdin === undefined ? "ignore" : "pipe",
     stdout: "pipe",

@@ -13,7 +13,7 @@ export type JobResult = ShiroRun & {
   outputs: (VisibleOutput & { request: number })[];
 };
 
-export type JobOptions = { cwd: string; home?: string; args?: string[]; env?: Record<string, string | undefined> };
+export type JobOptions = { cwd: string; home?: string; args?: string[]; env?: Record<string, string | undefined>; wrap?: readonly string[] };
 
 export const FINAL = "Finished; I reported what happened.";
 
@@ -24,6 +24,7 @@ export async function scriptedJob(steps: Step[], opts: JobOptions): Promise<JobR
       cwd: opts.cwd,
       ...(opts.home ? { home: opts.home } : {}),
       env: { OPENAI_BASE_URL: server.url, ...opts.env },
+      ...(opts.wrap ? { wrap: opts.wrap } : {}),
     });
     return { ...run, requests: [...server.requests], outputs: outputsInOrder(server.requests) };
   } finally {

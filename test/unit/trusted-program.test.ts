@@ -50,7 +50,7 @@ test("a vetted program that is replaced afterwards is no longer the program that
 
 test("a bwrap that cannot make its namespaces (user namespaces refused) is no sandbox, and the reason names bwrap's own words", async () => {
   const bin = fakeProgram("bwrap", "#!/bin/sh\necho 'bwrap: setting up uid map: Permission denied' >&2\nexit 1\n");
-  const support = await detectSandbox("linux", () => ({ ok: true, program: { path: join(bin, "bwrap"), identity: "" } }));
+  const support = await detectSandbox({ platform: "linux", find: () => ({ ok: true, program: { path: join(bin, "bwrap"), identity: "" } }), abi: () => 0 });
   expect(support.kind).toBe("none");
   if (support.kind === "none") {
     expect(support.why).toBe("bwrap cannot create its namespaces here (bwrap: setting up uid map: Permission denied)");
