@@ -28,7 +28,7 @@ function layout() {
 const leaked = (requests: { raw: string }[], ...markers: string[]) => markers.filter((m) => requests.some((r) => r.raw.includes(m)));
 
 let heard = 0;
-let listener: ReturnType<typeof Bun.listen>;
+let listener: { port: number; stop(closeActive?: boolean): void };
 beforeAll(() => {
   listener = Bun.listen({ hostname: "127.0.0.1", port: 0, socket: { open: () => void heard++, data() {} } });
 });

@@ -15,7 +15,7 @@ import { TEST_API_KEY } from "../support/test-key.ts";
 
 const bash = (command: string) => ({ name: "bash", arguments: { command } });
 let heard = 0;
-let listener: ReturnType<typeof Bun.listen>;
+let listener: { port: number; stop(closeActive?: boolean): void };
 beforeAll(() => {
   listener = Bun.listen({ hostname: "127.0.0.1", port: 0, socket: { open: () => void heard++, data() {} } });
 });

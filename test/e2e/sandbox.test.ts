@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { landlockAbi } from "../../src/sandbox/landlock-syscalls.ts";
 import { runShiro, tempDir } from "../support/run-shiro.ts";
 import { scriptedJob } from "../support/scripted-job.ts";
 import type { PlannedCall } from "../support/scripts.ts";
@@ -119,10 +120,21 @@ test.concurrent("--sandbox off: commands run as they are (a write outside the pr
   expect(noticeLines(job.stderr, "--sandbox off")).toHaveLength(1);
 });
 
-test.concurrent("no bwrap in the system folders: one line says what to install, commands fall back to the guard (print mode denies them)", async () => {
+test.concurrent("no bwrap in the system folders: Landlock takes over where the kernel has it, said once; the commands still run, sandboxed", async () => {
   // The system folders searched, none of which holds bwrap (a folder that does not exist).
   const job = await scriptedJob([bash("ls"), bash("ls -a")], { cwd: project(), env: { SHIRO_SYSTEM_DIRS: join(tempDir("nobwrap"), "none") } });
-  expect(noticeLines(job.stderr, "no sandbox for commands")).toEqual([expect.stringContaining("install bubblewrap from the system's packages (apt-get install bubblewrap")]);
+  if (landlockAbi() === 0) {
+    expect(noticeLines(job.stderr, "no sandbox for commands")).toEqual([expect.stringContaining("install bubblewrap from the system's packages (apt-get install bubblewrap")]);
+    return;
+  }
+  expect(noticeLines(job.stderr, "commands run under Landlock")).toEqual([expect.stringContaining("as bubblewrap cannot run: bwrap is not installed in")]);
+  expect(job.code).toBe(0);
+  expect(job.outputs.map((o) => o.output.startsWith("README"))).toEqual([true, false]);
+});
+
+test.concurrent("no sandbox at all (sandbox.backend none): said once, commands fall back to the guard (print mode denies them)", async () => {
+  const job = await scriptedJob([bash("ls"), bash("ls -a")], { cwd: project(), env: { SHIRO_SANDBOX_BACKEND: "none" } });
+  expect(noticeLines(job.stderr, "no sandbox for commands")).toEqual([expect.stringContaining("sandbox.backend is none")]);
   expect(job.code).toBe(4);
   expect(job.outputs.every((o) => o.output.startsWith("Denied:"))).toBe(true);
 });
@@ -152,6 +164,6 @@ test("shiro doctor names the sandbox in force and why, the config read, the base
   expect(lines).toContain("API key: set (OPENAI_API_KEY)");
   expect(r.stdout + r.stderr).not.toContain("sk-doctor-must-not-print-this");
   const bare = await runShiro(["doctor"], { cwd: project(), home, env: { SHIRO_SYSTEM_DIRS: "/nonexistent" } });
-  expect(bare.stdout).toContain("sandbox: none: bwrap is not installed in /nonexistent");
+  expect(bare.stdout).toContain(landlockAbi() ? "as bubblewrap cannot run: bwrap is not installed in /nonexistent" : "sandbox: none: bwrap is not installed in /nonexistent");
 });
 

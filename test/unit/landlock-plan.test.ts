@@ -9,7 +9,7 @@ import { tempDir } from "../support/run-shiro.ts";
 const policy = (root: string, over: Partial<SandboxPolicy> = {}): SandboxPolicy => ({
   root, level: "workspace-write", network: false, hide: [], readable: [], writable: [], maskFiles: [], maskDirs: [], readOnly: [], setenv: {}, maxProcs: 64, ...over,
 });
-const ruleFor = (rules: { path: string; access: bigint }[], path: string) => rules.find((r) => r.path === path)?.access;
+const ruleFor = (rules: readonly { path: string; access: bigint }[], path: string) => rules.find((r) => r.path === path)?.access;
 
 test("a secret is left out: the folders on the way to it get their listing alone, everything beside them its own rights, a link no rule", () => {
   const root = tempDir("ll-plan");
