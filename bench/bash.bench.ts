@@ -34,6 +34,13 @@ export async function bench(): Promise<string[]> {
       const ctx = { ...base, sandbox: await sandbox.at({ level, byPerson: false }) };
       lines.push(`  in the sandbox, ${level}: median ${(await medianMs(RUNS, () => bash.run({ command: "true" }, ctx))).toFixed(2)} ms`);
     }
+    const landlock = createSandbox({ mode: "workspace-write", backend: "landlock", network: "on", home: root, shiroHome: join(root, "none"), warn: () => {} });
+    if (await landlock.canConfine()) {
+      for (const level of ["read-only", "workspace-write"] as const) {
+        const ctx = { ...base, sandbox: await landlock.at({ level, byPerson: false }) };
+        lines.push(`  under Landlock, ${level}: median ${(await medianMs(RUNS, () => bash.run({ command: "true" }, ctx))).toFixed(2)} ms`);
+      }
+    }
     return lines;
   } finally {
     process.env.HOME = home;

@@ -6,7 +6,7 @@ import { landlockRuleset } from "./landlock-plan.ts";
 import type { SandboxPolicy } from "./sandbox-policy.ts";
 
 /** shiro itself, as the launcher: the compiled binary, or `bun src/main.ts` when run from the sources. */
-const self = () => (Bun.main.startsWith("/$bunfs/") ? [process.execPath] : [process.execPath, Bun.main]);
+const self = () => (Bun.main.startsWith("/$bunfs/") ? [process.execPath] : [process.execPath, join(import.meta.dir, "../main.ts")]);
 
 /**
  * One command under Landlock: shiro re-executed as its launcher, the plan on fd 4, a private temporary

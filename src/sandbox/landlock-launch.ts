@@ -1,20 +1,34 @@
 import { readFileSync } from "node:fs";
-import { z } from "zod";
 import { dropCapabilities, execve, restrictSelf } from "./landlock-syscalls.ts";
 
 /** What the launcher is handed on fd 4: the ruleset (rights as decimal strings: JSON has no 64-bit integers), and the command. */
-export const landlockPlanSchema = z.strictObject({
-  abi: z.number().int().min(1),
-  handledFs: z.string(),
-  handledNet: z.string(),
-  scoped: z.string(),
-  rules: z.array(z.strictObject({ path: z.string().min(1), access: z.string() })),
-  argv: z.array(z.string()).min(1),
+export type LandlockPlan = {
+  abi: number;
+  handledFs: string;
+  handledNet: string;
+  scoped: string;
+  rules: { path: string; access: string }[];
+  argv: string[];
   /** Set over the environment the launcher was started with (the private TMPDIR, the person's git identity). */
-  setenv: z.record(z.string(), z.string()),
-  cwd: z.string().min(1),
-});
-export type LandlockPlan = z.infer<typeof landlockPlanSchema>;
+  setenv: Record<string, string>;
+  cwd: string;
+};
+
+// Checked by hand, not with zod: this runs before every command under Landlock, and loading zod is most of its start.
+const isRights = (v: unknown): v is string => typeof v === "string" && /^\d+$/.test(v);
+const isText = (v: unknown): v is string => typeof v === "string" && v !== "";
+function planOf(raw: unknown): LandlockPlan {
+  const p = raw as Partial<LandlockPlan> | null;
+  const bad = (field: string) => new Error(`its plan on fd 4 is not valid at ${field}`);
+  if (typeof p !== "object" || p === null) throw bad("the top");
+  if (!Number.isInteger(p.abi) || p.abi! < 1) throw bad("abi");
+  for (const field of ["handledFs", "handledNet", "scoped"] as const) if (!isRights(p[field])) throw bad(field);
+  if (!Array.isArray(p.rules) || !p.rules.every((r) => isText(r?.path) && isRights(r?.access))) throw bad("rules");
+  if (!Array.isArray(p.argv) || p.argv.length === 0 || !p.argv.every(isText)) throw bad("argv");
+  if (typeof p.setenv !== "object" || p.setenv === null || !Object.values(p.setenv).every((v) => typeof v === "string")) throw bad("setenv");
+  if (!isText(p.cwd)) throw bad("cwd");
+  return p as LandlockPlan;
+}
 
 /** The hidden subcommand's name: `shiro __landlock` (never typed by a person). */
 export const LAUNCHER = "__landlock";
@@ -26,12 +40,7 @@ export const LAUNCHER = "__landlock";
  */
 export function landlockLaunch(): never {
   try {
-    const parsed = landlockPlanSchema.safeParse(JSON.parse(readFileSync(4, "utf8")));
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0]!;
-      throw new Error(`its plan on fd 4 is not valid at ${issue.path.join(".") || "the top"}: ${issue.message}`);
-    }
-    const plan = parsed.data;
+    const plan = planOf(JSON.parse(readFileSync(4, "utf8")));
     process.chdir(plan.cwd);
     dropCapabilities();
     restrictSelf(plan.abi, {
