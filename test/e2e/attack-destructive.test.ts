@@ -15,7 +15,7 @@
  *    its work, so no sandbox can tell that from damage, and what is tracked comes back from .git.
  */
 import { describe, expect, test } from "bun:test";
-import { bwrapMissing, plainBash } from "../support/attack-layout.ts";
+import { eachBackend, plainBash } from "../support/attack-layout.ts";
 import { canaryFixture } from "../support/attack-canaries.ts";
 import { attackThroughShiro, gotThrough } from "../support/attack-run.ts";
 
@@ -62,9 +62,9 @@ describe("attack: destructive commands", () => {
         expect(damage.beyond).toEqual([]);
       });
 
-      test.concurrent.skipIf(bwrapMissing)(`${command} — through shiro --yolo: the home, the parent and .git survive${aim === "project" ? ", and the project's work" : ""} (sandbox: needs bwrap)`, async () => {
+      eachBackend(`${command} — through shiro --yolo: the home, the parent and .git survive${aim === "project" ? ", and the project's work" : ""}`, async (backend) => {
         const fx = canaryFixture();
-        const run = await attackThroughShiro(fx.layout, [command], () => []);
+        const run = await attackThroughShiro(fx.layout, [command], () => [], backend);
         const { outside, project, history, beyond } = fx.damage();
         // `calls` empty: the probe saw the home and the project, and the attack was judged.
         const lost = { outside, history, beyond, ...(aim === "project" && { project }), calls: gotThrough(run.outcomes) };

@@ -6,7 +6,7 @@
  */
 import { describe, expect, test } from "bun:test";
 import { randomBytes } from "node:crypto";
-import { attackLayout, bwrapMissing, plainBash } from "../support/attack-layout.ts";
+import { attackLayout, eachBackend, plainBash } from "../support/attack-layout.ts";
 import { attackThroughShiro, gotThrough } from "../support/attack-run.ts";
 
 const hex = () => randomBytes(12).toString("hex");
@@ -49,10 +49,10 @@ describe("attack: the tool environment", () => {
     expect(blind).toEqual([]);
   });
 
-  test.skipIf(bwrapMissing)("through shiro --yolo no command shows the key or a secret-looking variable (sandbox: needs bwrap)", async () => {
+  eachBackend("through shiro --yolo no command shows the key or a secret-looking variable", async (backend) => {
     const layout = attackLayout("attack-env");
     const { env, shownIn } = secretEnv();
-    const run = await attackThroughShiro(layout, ATTACKS, shownIn, env);
+    const run = await attackThroughShiro(layout, ATTACKS, shownIn, { ...env, ...backend });
     expect(gotThrough(run.outcomes)).toEqual([]);
     expect({ requestBodies: shownIn(run.bodies.join("\n")), stdout: shownIn(run.stdout), stderr: shownIn(run.stderr) }).toEqual({ requestBodies: [], stdout: [], stderr: [] });
   });

@@ -17,6 +17,8 @@
 import { lstatSync, mkdirSync, readdirSync, realpathSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, join, sep } from "node:path";
+import { test } from "bun:test";
+import { landlockAbi } from "../../src/sandbox/landlock-syscalls.ts";
 import { tempDir } from "./run-shiro.ts";
 
 export type Layout = { base: string; home: string; outer: string; root: string; tmp: string; shiroHome: string };
@@ -98,3 +100,12 @@ export function shown(rel: string): string {
 }
 
 export const bwrapMissing = !Bun.which("bwrap");
+
+/** The sandboxes the attack suites run against: bubblewrap where installed, Landlock where the kernel has it (issue 19: the same outcomes). */
+export const BACKENDS: readonly string[] = [...(bwrapMissing ? [] : ["bwrap"]), ...(landlockAbi() > 0 ? ["landlock"] : [])];
+
+/** One concurrent test per backend (`name (landlock)`), each handed the environment that forces it; skipped, saying so, where there is none. */
+export function eachBackend(name: string, fn: (env: { SHIRO_SANDBOX_BACKEND: string }) => Promise<void>): void {
+  if (BACKENDS.length === 0) test.skip(`${name} (sandbox: needs bwrap or Landlock)`, () => {});
+  for (const backend of BACKENDS) test.concurrent(`${name} (${backend})`, () => fn({ SHIRO_SANDBOX_BACKEND: backend }));
+}

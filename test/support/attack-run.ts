@@ -4,7 +4,7 @@
  * commands in plain bash, the control proving each attack works when nothing protects the files.
  */
 import { expect, test } from "bun:test";
-import { assertDisposable, bwrapMissing, layoutEnv, plainBash, PROBE, type Layout } from "./attack-layout.ts";
+import { assertDisposable, eachBackend, layoutEnv, plainBash, PROBE, type Layout } from "./attack-layout.ts";
 import { secretFixture, type Aim, type Attack, type SecretFixture } from "./attack-secrets.ts";
 import { runShiro, type ShiroRun } from "./run-shiro.ts";
 import { FINAL } from "./scripted-job.ts";
@@ -91,9 +91,9 @@ export function secretAttackTests(families: Record<string, Attack[]>, opts: { gi
       expect(duds).toEqual([]);
     });
 
-    test.concurrent.skipIf(bwrapMissing)(`${family}: through shiro --yolo nothing is read, changed, created or deleted (sandbox: needs bwrap)`, async () => {
+    eachBackend(`${family}: through shiro --yolo nothing is read, changed, created or deleted`, async (backend) => {
       const fx = secretFixture(opts);
-      const run = await attackThroughShiro(fx.layout, attacks.map((a) => a.command), fx.judge);
+      const run = await attackThroughShiro(fx.layout, attacks.map((a) => a.command), fx.judge, backend);
       expect(gotThrough(run.outcomes)).toEqual([]);
       expect(seenAnywhere(fx, run)).toEqual({ requestBodies: [], stdout: [] });
     });
