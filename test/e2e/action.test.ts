@@ -10,6 +10,7 @@ import { createHash } from "node:crypto";
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { basename, join } from "node:path";
 import { BINARY, REPO } from "../support/binary.ts";
+import { NO_USERNS, simulationHolds } from "../support/no-userns.ts";
 import { tempDir } from "../support/run-shiro.ts";
 import { sequenceModel, visibleOutputs } from "../support/scripts.ts";
 import { startStrictServer, type StrictServer } from "../support/strict-server.ts";
@@ -78,14 +79,14 @@ function outputsOf(path: string): Record<string, string> {
   return out;
 }
 
-async function runAction(inputs: Record<string, string>, env: Record<string, string> = {}) {
+async function runAction(inputs: Record<string, string>, env: Record<string, string> = {}, wrap: readonly string[] = []) {
   const cwd = tempDir("action-ws");
   writeFileSync(join(cwd, "report.txt"), "ok   parses dates\nFAIL rounds money\n");
   writeFileSync(join(cwd, "verdict.schema.json"), JSON.stringify(SCHEMA));
   const [runnerTemp, home, shiroHome] = [tempDir("runner-temp"), tempDir("action-home"), tempDir("action-shirohome")];
   const githubOutput = join(runnerTemp, "github-output");
   const before = api.requests.length;
-  const proc = Bun.spawn(["bash", SCRIPT], {
+  const proc = Bun.spawn([...wrap, "bash", SCRIPT], {
     cwd,
     stdin: "ignore",
     stdout: "pipe",
@@ -109,6 +110,14 @@ async function runAction(inputs: Record<string, string>, env: Record<string, str
 }
 
 describe.skipIf(!Bun.which("curl"))("action/run.sh, end to end", () => {
+  test("on a runner that refuses bwrap its namespaces (Ubuntu 24.04, simulated): no sysctl, no flag — the command runs sandboxed under Landlock and the job passes", async () => {
+    expect(simulationHolds()).toBeUndefined();
+    const r = await runAction({ prompt: "Gate on report.txt", "output-schema": "verdict.schema.json", args: "-m gpt-5" }, {}, NO_USERNS);
+    expect(r.code).toBe(0);
+    // The command nobody approved ran, so a sandbox held it (with none, print mode denies it: exit 4, no echo).
+    expect(JSON.parse(r.outputs.result!)).toEqual({ verdict: "fail", echoed: "hi there" });
+  });
+
   test("a JSON gate: downloads and checks the binary, runs it with the inputs, hands back result, exit code and cost", async () => {
     const r = await runAction({
       prompt: "Gate on report.txt",
