@@ -21,7 +21,7 @@ const NETWORK_MEANING = {
  * `shiro doctor`: what this run would use and why — the version, the sandbox in force, the config
  * file read, the state folder, the base URL and whether a key is set (never its value). Pure.
  */
-export function doctorReport(config: Config, env: NodeJS.ProcessEnv, support: SandboxSupport): string[] {
+export function doctorReport(config: Config, env: NodeJS.ProcessEnv, support: SandboxSupport, landlockAbi = 0): string[] {
   const configPath = join(config.home, "config.json");
   const from = (name: string, fileKey: string) => (env[name] ? `from ${name}` : `from ${fileKey} in config.json`);
   const sandbox = config.sandbox === "off" ? "off (sandbox: \"off\" in config.json)" : describeSupport(support);
@@ -30,6 +30,7 @@ export function doctorReport(config: Config, env: NodeJS.ProcessEnv, support: Sa
     `sandbox: ${sandbox}`,
     `  mode ${config.sandbox}: ${support.kind === "none" && config.sandbox !== "off" ? MODE_MEANING.off : MODE_MEANING[config.sandbox]}`,
     ...(support.kind === "landlock" && config.sandbox !== "off" ? [`  not held under Landlock: ${landlockGaps(support.abi).join("; ")}`] : []),
+    ...(process.platform === "linux" ? [`  the kernel's Landlock: ${landlockAbi ? `ABI ${landlockAbi}` : "none"}${config.sandboxBackend === "auto" ? "" : ` (sandbox.backend ${config.sandboxBackend})`}`] : []),
     `  network in the sandbox: ${NETWORK_MEANING[config.network]}`,
     `config: ${configPath}${existsSync(configPath) ? " (read)" : " (none; defaults in force)"}`,
     `state: ${config.home}${env.SHIRO_HOME ? " (SHIRO_HOME)" : ""}`,

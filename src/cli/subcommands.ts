@@ -68,8 +68,8 @@ export async function runSubcommand(name: string, args: string[], config: Config
     }
     case "doctor": {
       parse(args, {}, 0, "usage: shiro doctor");
-      const [{ doctorReport }, { detectSandbox }] = await Promise.all([import("./doctor.ts"), import("../sandbox/detect-sandbox.ts")]);
-      doctorReport(config, process.env, await detectSandbox({ backend: config.sandboxBackend })).forEach((line) => out(line));
+      const [{ doctorReport }, { detectSandbox }, { landlockAbi }] = await Promise.all([import("./doctor.ts"), import("../sandbox/detect-sandbox.ts"), import("../sandbox/landlock-syscalls.ts")]);
+      doctorReport(config, process.env, await detectSandbox({ backend: config.sandboxBackend }), landlockAbi()).forEach((line) => out(line));
       return 0;
     }
     default:

@@ -1,3 +1,5 @@
+import { pidsGroupsAvailable } from "./pids-cgroup.ts";
+
 /**
  * What the Landlock backend cannot hold that bubblewrap does, on a kernel of this ABI: said by
  * `shiro doctor` and once per run, never silently assumed.
@@ -7,8 +9,8 @@ export function landlockGaps(abi: number): string[] {
     abi >= 4 ? "UDP (only TCP is cut offline)" : "the network (this kernel's Landlock predates TCP rules)",
     "Unix sockets by path outside the project (an agent socket, docker.sock)",
     ...(abi >= 6 ? [] : ["abstract Unix sockets and signals beyond the command"]),
-    "processes that leave their group (setsid) outliving the command",
-    ...(process.getuid?.() === 0 ? [] : ["a process limit"]),
+    // Without a PID namespace, only a pids cgroup (root's) holds the limit and ends what left the group.
+    ...(pidsGroupsAvailable() ? [] : ["processes that leave their group (setsid) outliving the command", "a process limit"]),
     "new or removed entries directly in a folder on the way to a secret or to git's config and hooks (such a folder is granted its listing and each thing in it; in a git project that is the project's top folder)",
     "/tmp (a command gets a private TMPDIR instead)",
   ];

@@ -42,6 +42,9 @@ const isAlive = (pid: number) => {
   }
 };
 
+/** Whether commands run in pids cgroups here (root, with a cgroup to make): the process limit and their end then hold without a PID namespace. */
+export const pidsGroupsAvailable = (): boolean => process.getuid?.() === 0 && cgroupBase() !== null;
+
 /**
  * RLIMIT_NPROC never binds root (the kernel exempts it), so for root a fork loop inside the sandbox is
  * held by a pids cgroup instead, where the machine has one to give. Undefined for other users (their
@@ -65,12 +68,30 @@ export function pidsGroup(max: number): PidsGroup | undefined {
 // A group can only be removed once empty; the command has ended, so its processes are on their way out
 // (the lifeline watcher leaves a moment after it is told): look again often at first, then less.
 async function removeWhenEmpty(dir: string): Promise<void> {
+  // Whatever of the command is left — under Landlock a `setsid` job leaves its group, not this cgroup — ends with it.
+  killAll(dir);
   for (let tries = 0, until = Date.now() + EMPTY_WAIT_MS; ; await Bun.sleep(tries++ < 20 ? 1 : 10)) {
     try {
       rmdirSync(dir);
       return;
     } catch {
       if (Date.now() > until) return; // left for removeStale the next time shiro starts
+    }
+  }
+}
+
+function killAll(dir: string): void {
+  let pids: string[];
+  try {
+    pids = readFileSync(join(dir, "cgroup.procs"), "utf8").split("\n").filter(Boolean);
+  } catch {
+    return;
+  }
+  for (const pid of pids) {
+    try {
+      process.kill(Number(pid), "SIGKILL");
+    } catch {
+      // already gone
     }
   }
 }

@@ -67,10 +67,19 @@ test.skipIf(abi === 0)("shiro doctor names Landlock and what it does not hold", 
   const r = await runShiro(["doctor"], { cwd: tempDir("ll-doctor"), env });
   expect(r.stdout).toContain(`sandbox: Landlock (ABI ${abi})`);
   expect(r.stdout).toContain("not held under Landlock:");
+  expect(r.stdout).toContain(`the kernel's Landlock: ABI ${abi} (sandbox.backend landlock)`);
 });
 
 test("a forced backend that cannot run is one line naming why, exit 2, before anything is sent", async () => {
   const r = await runShiro(["-p", "hi"], { cwd: tempDir("ll-forced"), env: { SHIRO_SANDBOX_BACKEND: "bwrap", SHIRO_SYSTEM_DIRS: "/nonexistent" } });
   expect(r.code).toBe(2);
   expect(r.stderr.trim().split("\n")).toEqual([expect.stringContaining("sandbox backend bwrap cannot run here: bwrap is not installed in /nonexistent")]);
+});
+
+test.skipIf(abi === 0 || process.getuid?.() !== 0 || !existsSync("/sys/fs/cgroup/pids/cgroup.procs"))("as root, a job that leaves its process group (setsid) still ends with the command: its pids cgroup is emptied", async () => {
+  const l = layout();
+  const mark = `31.${process.pid}3`;
+  const job = await scriptedJob([bash(`setsid sleep ${mark} > /dev/null 2>&1 < /dev/null & echo started`)], { cwd: l.root, home: l.home, args: ["--yolo"], env });
+  expect(job.outputs[0]!.output).toContain("started");
+  expect(Bun.spawnSync(["pgrep", "-f", `sleep ${mark}`]).stdout.toString().trim()).toBe("");
 });
