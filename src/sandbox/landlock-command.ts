@@ -25,6 +25,7 @@ export function landlockCommand(policy: SandboxPolicy, argv: readonly string[], 
     argv: [program, ...argv.slice(1)],
     setenv: { ...policy.setenv, TMPDIR: tmp },
     cwd: policy.root,
+    maxProcs: policy.maxProcs,
   };
   return { argv: [...self(), LAUNCHER], fd4: new TextEncoder().encode(JSON.stringify(plan)), removeTmp: () => rmSync(tmp, { recursive: true, force: true }) };
 }

@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import { dropCapabilities, execve, restrictSelf } from "./landlock-syscalls.ts";
+import { dropCapabilities, execve, limitProcesses, restrictSelf } from "./landlock-syscalls.ts";
 
 /** What the launcher is handed on fd 4: the ruleset (rights as decimal strings: JSON has no 64-bit integers), and the command. */
 export type LandlockPlan = {
@@ -12,6 +12,8 @@ export type LandlockPlan = {
   /** Set over the environment the launcher was started with (the private TMPDIR, the person's git identity). */
   setenv: Record<string, string>;
   cwd: string;
+  /** How many more processes the command may have than the user has now (without a pids cgroup: any user but root). */
+  maxProcs?: number;
 };
 
 // Checked by hand, not with zod: this runs before every command under Landlock, and loading zod is most of its start.
@@ -27,6 +29,7 @@ function planOf(raw: unknown): LandlockPlan {
   if (!Array.isArray(p.argv) || p.argv.length === 0 || !p.argv.every(isText)) throw bad("argv");
   if (typeof p.setenv !== "object" || p.setenv === null || !Object.values(p.setenv).every((v) => typeof v === "string")) throw bad("setenv");
   if (!isText(p.cwd)) throw bad("cwd");
+  if (p.maxProcs !== undefined && !(Number.isInteger(p.maxProcs) && p.maxProcs > 0)) throw bad("maxProcs");
   return p as LandlockPlan;
 }
 
@@ -43,6 +46,7 @@ export function landlockLaunch(): never {
     const plan = planOf(JSON.parse(readFileSync(4, "utf8")));
     process.chdir(plan.cwd);
     dropCapabilities();
+    if (plan.maxProcs) limitProcesses(plan.maxProcs);
     restrictSelf(plan.abi, {
       handledFs: BigInt(plan.handledFs),
       handledNet: BigInt(plan.handledNet),

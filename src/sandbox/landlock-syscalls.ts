@@ -1,4 +1,4 @@
-import { closeSync, openSync } from "node:fs";
+import { closeSync, openSync, readdirSync, statSync } from "node:fs";
 import { dlopen, ptr } from "bun:ffi";
 
 /**
@@ -60,6 +60,8 @@ function load() {
     prctl: { args: ["i32", "u64", "u64", "u64", "u64"], returns: "i32" },
     execve: { args: ["ptr", "ptr", "ptr"], returns: "i32" },
     capset: { args: ["ptr", "ptr"], returns: "i32" },
+    getrlimit: { args: ["i32", "ptr"], returns: "i32" },
+    setrlimit: { args: ["i32", "ptr"], returns: "i32" },
   }).symbols;
 }
 const libc = () => (lib ??= load());
@@ -127,6 +129,34 @@ export function dropCapabilities(): void {
   const header = new Uint32Array([CAP_VERSION_3, 0]);
   const data = new Uint32Array(6); // effective, permitted, inheritable — twice (v3 holds 64 capabilities)
   if (c.capset(ptr(header), ptr(data)) !== 0) throw new Error("capset (dropping capabilities) failed");
+}
+
+const RLIMIT_NPROC = 6;
+
+/**
+ * Caps how many processes this one and what it starts may have: RLIMIT_NPROC counts every process of
+ * the user, so the cap is those the user has now plus `more`. Lowered only, soft and hard alike (an
+ * unprivileged process may lower its hard limit, never raise it back).
+ */
+export function limitProcesses(more: number): void {
+  const uid = process.getuid?.();
+  if (uid === undefined || uid === 0) return; // root is not bound by it: a pids cgroup holds root instead
+  const c = libc();
+  const now = new BigUint64Array(2);
+  if (c.getrlimit(RLIMIT_NPROC, ptr(now)) !== 0) return;
+  const cap = BigInt(processesOf(uid) + more);
+  if (now[0]! <= cap) return;
+  c.setrlimit(RLIMIT_NPROC, ptr(new BigUint64Array([cap, cap < now[1]! ? cap : now[1]!])));
+}
+
+/** The user's processes now, from /proc (each one's owner is its folder's). */
+function processesOf(uid: number): number {
+  let count = 0;
+  for (const name of readdirSync("/proc")) {
+    if (!/^\d+$/.test(name)) continue;
+    if (statSync(`/proc/${name}`, { throwIfNoEntry: false })?.uid === uid) count++;
+  }
+  return count;
 }
 
 /** Replaces this process with `argv` (absolute program path first), in `env`; returns only on failure. */
