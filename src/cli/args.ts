@@ -41,11 +41,11 @@ export type Flags = {
   noMemory: boolean;
   version: boolean;
   help: boolean;
-  /** A subcommand (`sessions`, `inspect`, `registry`, `doctor`) and its own arguments. */
+  /** A subcommand (`sessions`, `inspect`, `registry`, `doctor`, `undo`) and its own arguments. */
   command?: { name: string; args: string[] };
 };
 
-export const SUBCOMMANDS = ["sessions", "inspect", "registry", "doctor"] as const;
+export const SUBCOMMANDS = ["sessions", "inspect", "registry", "doctor", "undo"] as const;
 
 const options = {
   print: { type: "boolean", short: "p" },

@@ -11,6 +11,9 @@ Usage
   shiro registry <list|search|add|remove|installed> …
                                  skills and plugins from the registry
   shiro doctor                   the sandbox in force and why, config, base URL
+  shiro undo [--list] [--to <turn>] [-r <session>] [--force] [--json]
+                                 put back the files the newest turn changed
+                                 (docs/undo.md)
 
 Options
   -p, --print            print mode (also when stdin is not a terminal)

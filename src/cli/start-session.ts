@@ -1,5 +1,10 @@
-import { homedir } from "node:os";
+import { mkdtempSync, realpathSync, rmSync } from "node:fs";
+import { homedir, tmpdir } from "node:os";
 import { join } from "node:path";
+import { createCheckpointStore } from "../checkpoint/checkpoint-store.ts";
+import { createCheckpoints } from "../checkpoint/checkpoints.ts";
+import { finishUndos } from "../checkpoint/undo-turns.ts";
+import { openForUndo } from "./undo-command.ts";
 import { createSandbox, type Sandbox } from "../sandbox/create-sandbox.ts";
 import { UsageError } from "./usage-error.ts";
 import type { Authorize } from "../agent/run-tool-call.ts";
@@ -49,6 +54,9 @@ export async function startSession(opts: StartOptions): Promise<Runtime> {
   // A new session's model is known before it is made; a continued one's only once it is read.
   const continuing = flags.continue || flags.resume !== undefined;
   if (!continuing) checkModel(config.model);
+  const checkpointStore = createCheckpointStore(flags.ephemeral ? mkdtempSync(join(tmpdir(), "shiro-checkpoints-")) : join(config.home, "checkpoints"));
+  // An undo a killed shiro left half done is finished before anything else reads the project.
+  if (!flags.ephemeral) await finishUndos({ store: checkpointStore, root: realpathSync(cwd), open: openForUndo(store, warn), warn });
   const session = await openSession(store, { flags, cwd, model: config.model, warn });
   try {
     if (continuing) checkModel(session.state.model);
@@ -115,6 +123,7 @@ export async function startSession(opts: StartOptions): Promise<Runtime> {
     writeRefused: createWriteCheck({ rules, reach, secrets: secretFiles }),
     toolEnv: secrets.env,
     redactor,
+    checkpoints: createCheckpoints({ root: cwd, store: checkpointStore, warn, ...(flags.ephemeral ? { dispose: () => rmSync(checkpointStore.dir, { recursive: true, force: true }) } : {}) }),
   });
   return runtime;
 }

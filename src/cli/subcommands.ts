@@ -10,7 +10,7 @@ import { resolveId } from "./open-session.ts";
 const out = (line: string) => process.stdout.write(line + "\n");
 const err = (line: string) => process.stderr.write(line + "\n");
 
-/** `shiro sessions`, `shiro inspect`, `shiro registry`, `shiro doctor`: script-friendly, no model involved. */
+/** `shiro sessions`, `shiro inspect`, `shiro registry`, `shiro doctor`, `shiro undo`: script-friendly, no model involved. */
 export async function runSubcommand(name: string, args: string[], config: Config): Promise<number> {
   const store = createSessionStore(join(config.home, "sessions"));
   switch (name) {
@@ -71,6 +71,10 @@ export async function runSubcommand(name: string, args: string[], config: Config
       const [{ doctorReport }, { detectSandbox }, { landlockAbi }] = await Promise.all([import("./doctor.ts"), import("../sandbox/detect-sandbox.ts"), import("../sandbox/landlock-syscalls.ts")]);
       doctorReport(config, process.env, await detectSandbox({ backend: config.sandboxBackend }), landlockAbi()).forEach((line) => out(line));
       return 0;
+    }
+    case "undo": {
+      const { undoCommand } = await import("./undo-command.ts");
+      return undoCommand(args, config, { out, err, cwd: process.cwd() });
     }
     default:
       throw new UsageError(`unknown command "${name}"`);

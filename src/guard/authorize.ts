@@ -47,7 +47,7 @@ export type AuthorizeOptions = {
 export function createAuthorize(opts: AuthorizeOptions): Authorize {
   const home = opts.home ?? homedir();
   const fs = opts.fs ?? diskFs;
-  const guard = createGuard({ home, fs, secrets: opts.secrets });
+  const guard = createGuard({ home, fs, secrets: opts.secrets, shiroHome: opts.reach?.shiroHome });
   return async ({ tool, args, root }) => {
     if (tool.kind === "meta") return { allowed: true };
     const env: PathEnv = { root, home, fs, secrets: opts.secrets, reach: opts.reach };

@@ -1,4 +1,6 @@
 import { homedir } from "node:os";
+import { join } from "node:path";
+import { isInside } from "../tools/resolve-path.ts";
 import { destructiveRule, writesDevice } from "./destructive.ts";
 import { diskFs, displayPath, resolvePath, type PathEnv, type PathFs } from "./resolve-path.ts";
 import type { SecretNames } from "./secret-names.ts";
@@ -10,6 +12,7 @@ import type { Check, GateCall, Verdict } from "./verdict.ts";
 
 const SECRET_WHY = "the guard never lets anything write secret files; --yolo and permission rules cannot change this";
 const GIT_WHY = "the guard never lets git show a secret file out of history or the index; --yolo and permission rules cannot change this";
+const SEALED_WHY = "shiro's checkpoints hold copies of every file, secrets too: no tool reads or writes them, whatever the rules say";
 const DESTRUCTIVE_WHY = "the guard never runs this; --yolo and permission rules cannot change this. Ask the user to run it themselves if it is really wanted";
 
 /**
@@ -17,12 +20,18 @@ const DESTRUCTIVE_WHY = "the guard never runs this; --yolo and permission rules 
  * tee, cp/mv, sed -i, dd…, however nested or quoted, through symlinks and in any letter case), git
  * showing a secret file out of history (`git show HEAD:.env`), and commands that destroy what cannot be recovered. It never allows: it only refuses or has no opinion.
  */
-export function createGuard(opts: { home?: string; fs?: PathFs; secrets?: SecretNames } = {}): Check {
+export function createGuard(opts: { home?: string; fs?: PathFs; secrets?: SecretNames; shiroHome?: string } = {}): Check {
   const home = opts.home ?? homedir();
   const fs = opts.fs ?? diskFs;
+  const sealed = opts.shiroHome === undefined ? [] : sealedPlaces(opts.shiroHome, fs);
   return (call) => {
     const env: PathEnv = { root: call.root, home, fs, secrets: opts.secrets };
     if (call.kind === "meta") return undefined;
+    for (const path of sealed.length ? (call.subject.paths ?? []) : []) {
+      const resolved = resolvePath(path, env, env.root);
+      const place = sealed.find((dir) => isInside(resolved.real, dir) || isInside(resolved.absolute, dir));
+      if (place) return deny("checkpoint store", displayPath(resolved.absolute, env), SEALED_WHY);
+    }
     if (call.kind === "write") {
       for (const path of call.subject.paths ?? []) {
         const refusal = secretWrite(path, env, env.root);
@@ -31,6 +40,12 @@ export function createGuard(opts: { home?: string; fs?: PathFs; secrets?: Secret
     }
     return call.subject.command === undefined ? undefined : judgeCommand(call.subject.command, env);
   };
+}
+
+/** The checkpoint store and what `undo --force` kept: sealed to every tool (the sandbox hides them from commands). */
+function sealedPlaces(shiroHome: string, fs: PathFs): string[] {
+  const homes = [...new Set([shiroHome, fs.realpath(shiroHome) ?? shiroHome])];
+  return homes.flatMap((dir) => [join(dir, "checkpoints"), join(dir, "undo-kept")]);
 }
 
 function judgeCommand(command: string, env: PathEnv): Verdict | undefined {

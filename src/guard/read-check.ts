@@ -39,7 +39,7 @@ const needsPerson = (verdict: Verdict) => verdict.decision === "ask" && verdict.
 
 function judge(opts: ReadCheckOptions, fs: PathFs) {
   const home = opts.home ?? homedir();
-  const guard = createGuard({ home, fs, secrets: opts.secrets });
+  const guard = createGuard({ home, fs, secrets: opts.secrets, shiroHome: opts.reach?.shiroHome });
   const none = new SessionAllows();
   return (tool: string, path: string, root: string): Verdict => {
     const call: GateCall = { tool, kind: "read", args: { path }, root, subject: { paths: [path] } };

@@ -18,7 +18,7 @@ export type WriteCheckOptions = { home?: string; rules?: readonly Rule[]; reach?
  */
 export function createWriteCheck(opts: WriteCheckOptions = {}): (tool: string, path: string, root: string) => string | undefined {
   const home = opts.home ?? homedir();
-  const guard = createGuard({ home, fs: asItStands, secrets: opts.secrets });
+  const guard = createGuard({ home, fs: asItStands, secrets: opts.secrets, shiroHome: opts.reach?.shiroHome });
   const none = new SessionAllows();
   return (tool, path, root) => {
     const call = { tool, kind: "write" as const, args: { path }, root, subject: { paths: [path] } };

@@ -20,6 +20,7 @@ import type { ReasoningEffort } from "../wire/reasoning-effort.ts";
 import type { ModelStream } from "../wire/model-stream.ts";
 import type { Prompt } from "./load-prompt.ts";
 import { createRequestBuilder, limitsOf } from "./request-builder.ts";
+import type { Checkpoints } from "../checkpoint/checkpoints.ts";
 
 export type RuntimeConfig = {
   maxSteps: number;
@@ -81,6 +82,8 @@ export type RuntimeOptions = {
   /** The environment tool processes get (secrets removed), and what hides secret values in their output. */
   toolEnv: Readonly<Record<string, string>>;
   redactor: Redactor;
+  /** Records each turn's file changes, so `undo` can put them back. */
+  checkpoints?: Checkpoints;
 };
 
 const now = () => new Date().toISOString();
@@ -109,6 +112,8 @@ export function createRuntime(opts: RuntimeOptions): Runtime {
     store,
     async *runTurn(text, signal) {
       const firstEvent = live.written === 0;
+      const { checkpoints } = opts;
+      checkpoints?.beginTurn(live.state.id, live.state.turnCount + 1);
       // A pasted log or an @file may hold a secret too; the model and the log get it redacted.
       live.append({ type: "user", text: opts.redactor.text(text), at: now() });
       // Listed as soon as it is on disk (as unanswered) and again once answered — before its first
@@ -135,10 +140,16 @@ export function createRuntime(opts: RuntimeOptions): Runtime {
         env: opts.toolEnv,
         redactor: opts.redactor,
       });
-      for await (const event of events) {
-        if (event.type === "end" || (!listedAnswered && live.state.answered)) await remember();
-        listedAnswered ||= live.state.answered;
-        yield event;
+      try {
+        for await (const event of events) {
+          // Before the loop goes on to the next call: what this one changed is on record first.
+          if (event.type === "tool-result" && mayWrite(runtime.prompt.tools, event.name)) checkpoints?.afterCall();
+          if (event.type === "end" || (!listedAnswered && live.state.answered)) await remember();
+          listedAnswered ||= live.state.answered;
+          yield event;
+        }
+      } finally {
+        checkpoints?.endTurn();
       }
     },
     reset: async () => switchTo(await store.create({ cwd, model: live.state.model })),
@@ -184,7 +195,16 @@ export function createRuntime(opts: RuntimeOptions): Runtime {
       return { ...contextMeter(tokens, threshold), tokens, threshold };
     },
     costOf: (usage) => costUsd(live.state.model, usage),
-    close: () => live.close(),
+    close: () => {
+      opts.checkpoints?.close();
+      live.close();
+    },
   };
   return runtime;
 }
+
+/** File tools and commands may write; a call that failed validation or was denied cost one look that finds nothing. */
+const mayWrite = (tools: readonly { name: string; kind: string }[], name: string) => {
+  const kind = tools.find((t) => t.name === name)?.kind;
+  return kind === "write" || kind === "exec" || kind === undefined;
+};

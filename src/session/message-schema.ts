@@ -66,6 +66,8 @@ export const callRecordSchema = z.object({
   /** The per-step text sent after the history (the task list at that moment). */
   trailer: z.string().optional(),
   response: responseSummarySchema.optional(),
+  /** The messages it was built from, once an undo has taken them out of the history. */
+  history: z.array(z.lazy(() => messageSchema)).optional(),
 });
 export type CallRecord = z.infer<typeof callRecordSchema>;
 

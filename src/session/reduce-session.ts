@@ -13,6 +13,10 @@ export type SessionState = {
   model: string;
   forkedFrom?: { id: string; events: number };
   messages: Message[];
+  /** The turns still in the history (an undo removes them), oldest first: number, first message, prompt. */
+  turns: LiveTurn[];
+  /** Turns ever begun (user lines): the next turn's number is one more. */
+  turnCount: number;
   notebook: Notebook;
   callLog: CallLog;
   contextWindow?: { model: string; tokens: number };
@@ -24,6 +28,8 @@ export type SessionState = {
   /** Lines applied. */
   events: number;
 };
+
+export type LiveTurn = { turn: number; start: number; text: string; at: string };
 
 /** An impossible history, with the line that made it so (1-based). */
 export class SessionLogError extends Error {
@@ -60,6 +66,8 @@ export function createSessionReducer() {
         model: first.model,
         ...(first.forkedFrom ? { forkedFrom: first.forkedFrom } : {}),
         messages: [],
+        turns: [],
+        turnCount: 0,
         notebook: emptyNotebook(),
         callLog: { calls: [], snapshots: {} },
         answered: false,
@@ -75,8 +83,21 @@ export function createSessionReducer() {
         return fail("a second session line");
       case "user":
         closeTurn(s);
+        s.turnCount++;
+        s.turns.push({ turn: s.turnCount, start: s.messages.length, text: event.text, at: event.at });
         s.messages.push({ role: "user", text: event.text });
         break;
+      case "undo": {
+        const from = s.turns.findIndex((t) => t.turn === event.turn);
+        if (from < 0) fail(`an undo of turn ${event.turn}, which is not in the history`);
+        const start = s.turns[from]!.start;
+        // A call built from what is now undone keeps the history it was sent, for inspect.
+        for (const call of s.callLog.calls) if (call.messageCount > start && !call.history) call.history = s.messages.slice(0, call.messageCount);
+        s.messages.length = start;
+        s.turns.length = from;
+        closeTurn(s);
+        break;
+      }
       case "prompt":
         s.callLog.snapshots[event.key] ??= { instructions: event.instructions, tools: event.tools };
         break;

@@ -51,6 +51,8 @@ export const sessionEventSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("compaction"), summary: z.string(), at }),
   z.object({ type: z.literal("todos"), todos: z.array(todoSchema) }),
   z.object({ type: z.literal("model"), model: z.string() }),
+  /** Turn `turn` and every later one are undone: their messages leave the history (their files were put back). */
+  z.object({ type: z.literal("undo"), turn: z.number().int().positive(), at }),
   /** A context window learned from an overflow, for that model. */
   z.object({ type: z.literal("window"), model: z.string(), tokens: z.number().int().positive() }),
 ]);

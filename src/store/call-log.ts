@@ -40,7 +40,7 @@ export function callsOf(session: { callLog: CallLog; messages: readonly Message[
       tools: snapshot!.tools,
       params: call.params,
       messageCount: call.messageCount,
-      messages: session.messages.slice(0, call.messageCount),
+      messages: call.history ?? session.messages.slice(0, call.messageCount),
       harder: call.harder ?? false,
       ...(call.limits ? { limits: call.limits } : {}),
       ...(call.trailer !== undefined ? { trailer: call.trailer } : {}),

@@ -19,7 +19,7 @@ export type Resolution =
   | { kind: "none"; prefix: string }
   | { kind: "ambiguous"; prefix: string; matches: SessionMeta[]; warnings: string[] };
 
-export type OpenError = { kind: "missing" | "corrupt"; message: string };
+export type OpenError = { kind: "missing" | "corrupt" | "busy"; message: string };
 
 export type SessionStore = {
   dir: string;
@@ -27,9 +27,10 @@ export type SessionStore = {
   create(opts: { cwd: string; model: string }): Promise<LiveSession>;
   /**
    * A saved session, to go on with. Calls the last run left unfinished get their outcome (unknown,
-   * never re-run). If another live shiro has it open, this one continues a copy under a new id.
+   * never re-run). If another live shiro has it open, this one continues a copy under a new id — or,
+   * with `copyIfOpen: false` (an undo, which must change that very session), it is `busy`.
    */
-  open(id: string, warn: (line: string) => void): Promise<{ ok: true; session: LiveSession } | { ok: false; error: OpenError }>;
+  open(id: string, warn: (line: string) => void, opts?: { copyIfOpen?: boolean }): Promise<{ ok: true; session: LiveSession } | { ok: false; error: OpenError }>;
   /** A session's state without taking it (inspect). */
   read(id: string): Promise<ReadLog>;
   /** This folder's answered sessions, newest first; every folder's with `all`. */
@@ -57,10 +58,12 @@ export function createSessionStore(dir: string): SessionStore {
       return liveSession({ path, first: sessionLine(id, resolve(cwd), model, new Date().toISOString()), held: await holdLock(path) });
     },
 
-    async open(id, warn) {
+    async open(id, warn, opts) {
       const path = logPath(dir, id);
       // Held before the log is read: what is read is then all there is, and no other shiro appends after it.
       const held = await holdLock(path);
+      if (!held.held && opts?.copyIfOpen === false)
+        return { ok: false, error: { kind: "busy", message: `session ${id} is open in another shiro${held.pid ? ` (pid ${held.pid})` : ""}; use /undo there, or end it first` } };
       const read = await readSessionLog(dir, id);
       if (!read.ok) {
         if (held.held) held.release();

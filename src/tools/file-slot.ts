@@ -19,8 +19,8 @@ export type FileSlot = {
   readonly path: string;
   /** Its bytes and mode, or undefined when there is no such file. */
   read(): FileOnDisk | undefined;
-  /** Writes `data` under a temp name in the file's folder (creating missing folders) with exactly `mode`. */
-  stage(data: string | Uint8Array, mode: number): StagedWrite;
+  /** Writes `data` under a temp name in the file's folder (creating missing folders) with exactly `mode`; `temp` names it (an undo's journal knows it, to clean up after a crash). */
+  stage(data: string | Uint8Array, mode: number, temp?: string): StagedWrite;
   /** Removes the file (nothing happens when it is already gone). */
   remove(): void;
   close(): void;
@@ -159,7 +159,7 @@ function slot(at: AtCalls, dir: Dir, dirPath: string, missing: string[], name: s
         closeSync(fd);
       }
     },
-    stage(data, mode) {
+    stage(data, mode, tempName) {
       let folder = dir;
       const opened: Dir[] = [];
       const closeOpened = () => opened.forEach((d) => at.close(d));
@@ -178,7 +178,7 @@ function slot(at: AtCalls, dir: Dir, dirPath: string, missing: string[], name: s
         const code = (err as NodeJS.ErrnoException).code;
         throw code === "ENOTDIR" || code === "ELOOP" || code === "ENOENT" ? changed() : err;
       }
-      const temp = `.shiro-${Bun.randomUUIDv7().slice(-12)}.tmp`;
+      const temp = tempName ?? `.shiro-${Bun.randomUUIDv7().slice(-12)}.tmp`;
       const discard = () => {
         try {
           at.unlink(folder, temp);

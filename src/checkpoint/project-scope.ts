@@ -1,0 +1,65 @@
+import { readdirSync, lstatSync, type Stats } from "node:fs";
+import { join } from "node:path";
+import { loadIgnore, type Ignore } from "../tools/walk-files.ts";
+import { isInside } from "../tools/resolve-path.ts";
+
+/** What of the repository's own folder a checkpoint keeps: the index and the refs (branches, the stash, their logs). */
+const GIT_FILES = new Set(["HEAD", "ORIG_HEAD", "index", "packed-refs"]);
+const GIT_FOLDERS = new Set(["refs", "logs"]);
+
+/**
+ * Which paths of a project a checkpoint holds: every file and symlink outside `.git` folders — ignored
+ * files too (a `.env` is what undo must not lose) but not inside a folder `.gitignore` names (the large
+ * generated ones: node_modules, build output) — and the top repository's index and refs. `exclude`:
+ * folders kept out whatever they are (the checkpoint store itself, when it lies in the project).
+ */
+export type ProjectScope = {
+  readonly root: string;
+  holds(rel: string, isDir: boolean): boolean;
+  /** Lists `from` (a folder inside the scope, "" for the root) and everything held below it. */
+  walk(from: string, visit: (rel: string, stats: Stats) => void, onFolder: (abs: string, rel: string) => void): void;
+};
+
+export function projectScope(root: string, exclude: readonly string[] = []): ProjectScope {
+  const ignore: Ignore = loadIgnore(root);
+  const excluded = exclude.filter((dir) => isInside(dir, root));
+  const holds = (rel: string, isDir: boolean): boolean => {
+    const parts = rel.split("/");
+    if (parts[0] === ".git") {
+      if (parts.length === 1) return isDir;
+      if (parts.length === 2) return isDir ? GIT_FOLDERS.has(parts[1]!) : GIT_FILES.has(parts[1]!);
+      return GIT_FOLDERS.has(parts[1]!);
+    }
+    if (parts.includes(".git")) return false;
+    if (excluded.length && excluded.some((dir) => isInside(join(root, rel), dir))) return false;
+    return !isDir || !ignore.ignores(rel, true);
+  };
+
+  const walk: ProjectScope["walk"] = (from, visit, onFolder) => {
+    const stack = [from];
+    while (stack.length) {
+      const rel = stack.pop()!;
+      const abs = rel === "" ? root : join(root, rel);
+      let entries;
+      try {
+        entries = readdirSync(abs, { withFileTypes: true });
+      } catch {
+        continue; // gone meanwhile, or unreadable: nothing here to keep
+      }
+      onFolder(abs, rel);
+      for (const entry of entries) {
+        const path = rel === "" ? entry.name : `${rel}/${entry.name}`;
+        if (entry.isDirectory()) {
+          if (holds(path, true)) stack.push(path);
+        } else if ((entry.isFile() || entry.isSymbolicLink()) && holds(path, false)) {
+          try {
+            visit(path, lstatSync(join(root, path)));
+          } catch {
+            // Removed between the listing and the stat: it is simply not there.
+          }
+        }
+      }
+    }
+  };
+  return { root, holds, walk };
+}

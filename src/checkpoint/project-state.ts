@@ -1,0 +1,195 @@
+import { lstatSync, mkdirSync, readFileSync, renameSync, writeFileSync, type Stats } from "node:fs";
+import { dirname, join } from "node:path";
+import { z } from "zod";
+import type { BlobStore } from "./blob-store.ts";
+import { openChangeWatch, type ChangeWatch } from "./inotify.ts";
+import { keptSchema, sameKept, type Kept } from "./kept.ts";
+import { projectScope, type ProjectScope } from "./project-scope.ts";
+import { compileCheck } from "../session/compile-check.ts";
+import { readKept, statKey } from "./read-kept.ts";
+
+/** One path that changed between two looks: what it was, and what it is (undefined: no such file). */
+export type Change = { path: string; before?: Kept; after?: Kept };
+
+type Seen = { stat: string; kept: Kept };
+
+/** The project's files as last seen, kept current at the cost of what changed (a watch) or of a stat per file (a walk). */
+export type ProjectState = {
+  /** Looks again; returns what changed since the last look (the first look, at open, sets the baseline). */
+  refresh(): Change[];
+  /** What the path held at the last look. */
+  get(path: string): Kept | undefined;
+  /** Files over the size cap, as last seen. */
+  big(): string[];
+  /** Saves what was seen, so the next run hashes only what changed meanwhile; stops watching. */
+  close(): void;
+  /** Saves without closing (at the end of each turn). */
+  save(): void;
+};
+
+export type ProjectStateOptions = {
+  /** The project's real path. */
+  root: string;
+  blobs: BlobStore;
+  /** Where what was seen is saved between runs (stat keys and hashes). */
+  cachePath: string;
+  exclude?: readonly string[];
+  maxBytes?: number;
+  /** Tests turn the watch off to time the walk. */
+  watch?: boolean;
+  warn?: (line: string) => void;
+};
+
+const cacheSchema = z.object({ root: z.string(), files: z.array(z.object({ p: z.string(), s: z.string(), k: keptSchema })) });
+// Read at the start of every run: checked by compiled checks, zod only to explain a file that does not fit.
+const fitsCache = compileCheck(cacheSchema);
+
+export function openProjectState(o: ProjectStateOptions): ProjectState {
+  const { root, blobs } = o;
+  let scope: ProjectScope = projectScope(root, o.exclude);
+  let seen = loadCache(o);
+  let dirty = true;
+  let watch: ChangeWatch | undefined;
+  let watching = o.watch !== false;
+
+  const look = (rel: string, stats: Stats): Seen | undefined => {
+    const key = statKey(stats);
+    const before = seen.get(rel);
+    // The blob is not looked for (a stat more per file): pruning keeps every blob a saved look names.
+    if (before?.stat === key) return before;
+    const kept = readKept(root, rel, stats, blobs, o.maxBytes);
+    return kept ? { stat: key, kept } : undefined;
+  };
+
+  /** Everything again (the first look, a full queue, a changed .gitignore, no watch). */
+  const walkAll = (): Map<string, Seen> => {
+    watch?.close();
+    watch = watching ? openChangeWatch() : undefined;
+    const next = new Map<string, Seen>();
+    scope.walk("", (rel, stats) => {
+      const found = look(rel, stats);
+      if (found) next.set(rel, found);
+    }, addWatch);
+    return next;
+  };
+  const addWatch = (abs: string, rel: string) => {
+    // Out of watches (a huge tree): every later look walks instead.
+    if (watch && !watch.add(abs, rel)) {
+      watch.close();
+      watch = undefined;
+      watching = false;
+    }
+  };
+
+  const diff = (from: Map<string, Seen>, to: Map<string, Seen>, paths: Iterable<string>): Change[] => {
+    const changes: Change[] = [];
+    for (const path of paths) {
+      const a = from.get(path);
+      const b = to.get(path);
+      // A file too large to keep has no hash: it changed when its stat did.
+      const same = a && b ? (a.kept.kind === "big" && b.kept.kind === "big" ? a.stat === b.stat : sameKept(a.kept, b.kept)) : a === b;
+      if (!same) changes.push({ path, ...(a ? { before: a.kept } : {}), ...(b ? { after: b.kept } : {}) });
+    }
+    return changes;
+  };
+  const all = (a: Map<string, Seen>, b: Map<string, Seen>) => new Set([...a.keys(), ...b.keys()]);
+
+  seen = walkAll();
+
+  const refreshByWatch = (w: ChangeWatch): Change[] | undefined => {
+    const { entries, subtrees, overflow } = w.drain();
+    if (overflow || [...entries, ...subtrees].some((p) => p === ".gitignore" || p.endsWith("/.gitignore"))) return undefined;
+    if (entries.size === 0 && subtrees.size === 0) return [];
+    const next = new Map(seen);
+    const touched = new Set<string>();
+    for (const sub of subtrees) {
+      const prefix = sub + "/";
+      for (const path of seen.keys()) if (path === sub || path.startsWith(prefix)) (touched.add(path), next.delete(path));
+      w.forget(sub);
+    }
+    for (const sub of subtrees) {
+      let stats: Stats;
+      try {
+        stats = lstatSync(join(root, sub));
+      } catch {
+        continue;
+      }
+      if (stats.isDirectory() && scope.holds(sub, true)) {
+        scope.walk(sub, (rel, s) => {
+          const found = look(rel, s);
+          touched.add(rel);
+          if (found) next.set(rel, found);
+        }, addWatch);
+      } else if (scope.holds(sub, false)) entries.add(sub);
+    }
+    for (const path of entries) {
+      touched.add(path);
+      next.delete(path);
+      let stats: Stats;
+      try {
+        stats = lstatSync(join(root, path));
+      } catch {
+        continue;
+      }
+      if (stats.isDirectory()) continue; // a folder's own metadata changed: its entries report themselves
+      if (!scope.holds(path, false)) continue;
+      const found = look(path, stats);
+      if (found) next.set(path, found);
+    }
+    const changes = diff(seen, next, touched);
+    seen = next;
+    return changes;
+  };
+
+  return {
+    refresh() {
+      let changes = watch ? refreshByWatch(watch) : undefined;
+      if (changes === undefined) {
+        scope = projectScope(root, o.exclude);
+        const next = walkAll();
+        changes = diff(seen, next, all(seen, next));
+        seen = next;
+      }
+      if (changes.length) dirty = true;
+      return changes;
+    },
+    get: (path) => seen.get(path)?.kept,
+    big: () => [...seen].filter(([, s]) => s.kept.kind === "big").map(([path]) => path),
+    save() {
+      if (!dirty) return;
+      saveCache(o, seen);
+      dirty = false;
+    },
+    close() {
+      this.save();
+      watch?.close();
+      watch = undefined;
+    },
+  };
+}
+
+function loadCache(o: ProjectStateOptions): Map<string, Seen> {
+  let text: string;
+  try {
+    text = readFileSync(o.cachePath, "utf8");
+  } catch {
+    return new Map();
+  }
+  try {
+    const json: unknown = JSON.parse(text);
+    const parsed = fitsCache(json) ? { success: true as const, data: json as z.infer<typeof cacheSchema> } : cacheSchema.safeParse(json);
+    if (parsed.success && parsed.data.root === o.root) return new Map(parsed.data.files.map((f) => [f.p, { stat: f.s, kept: f.k }]));
+  } catch {
+    // Not JSON: as unreadable as a file that does not fit.
+  }
+  o.warn?.(`the checkpoint cache ${o.cachePath} is unreadable and is rebuilt (each file is hashed once again)`);
+  return new Map();
+}
+
+function saveCache(o: ProjectStateOptions, seen: Map<string, Seen>) {
+  const files = [...seen].map(([p, s]) => ({ p, s: s.stat, k: s.kept }));
+  mkdirSync(dirname(o.cachePath), { recursive: true, mode: 0o700 });
+  const temp = `${o.cachePath}.${process.pid}.tmp`;
+  writeFileSync(temp, JSON.stringify({ root: o.root, files }), { mode: 0o600 });
+  renameSync(temp, o.cachePath);
+}

@@ -1,0 +1,106 @@
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { z } from "zod";
+import { openSlot } from "../tools/file-slot.ts";
+import type { BlobStore } from "./blob-store.ts";
+import { keptSchema, type Kept } from "./kept.ts";
+
+/**
+ * An undo under way, written before its first file changes: if shiro is killed part way, the next
+ * undo (or start in that project) finishes it from here, so the files end as restored, never half.
+ */
+export const journalSchema = z.object({
+  v: z.literal(1),
+  id: z.string().regex(/^[0-9a-f]{12}$/),
+  root: z.string(),
+  session: z.string(),
+  turn: z.number().int().positive(),
+  writes: z.array(z.object({ path: z.string(), to: keptSchema.nullable() })),
+  at: z.string(),
+});
+export type UndoJournal = z.infer<typeof journalSchema>;
+
+const tempName = (j: UndoJournal) => `.shiro-undo-${j.id}.tmp`;
+const journalPath = (dir: string, j: Pick<UndoJournal, "id">) => join(dir, `${j.id}.json`);
+
+export function writeJournal(dir: string, j: UndoJournal) {
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const path = journalPath(dir, j);
+  writeFileSync(`${path}.tmp`, JSON.stringify(j), { mode: 0o600 });
+  renameSync(`${path}.tmp`, path);
+}
+
+export const endJournal = (dir: string, j: UndoJournal) => rmSync(journalPath(dir, j), { force: true });
+
+/** Undos a killed shiro left unfinished (unreadable journals are skipped with a warning). */
+export function unfinishedJournals(dir: string, warn: (line: string) => void): UndoJournal[] {
+  let names: string[];
+  try {
+    names = readdirSync(dir).filter((n) => n.endsWith(".json"));
+  } catch {
+    return [];
+  }
+  const out: UndoJournal[] = [];
+  for (const name of names) {
+    try {
+      const parsed = journalSchema.safeParse(JSON.parse(readFileSync(join(dir, name), "utf8")));
+      if (parsed.success) out.push(parsed.data);
+      else warn(`skipping the undo journal ${join(dir, name)}: it does not fit`);
+    } catch (err) {
+      warn(`skipping the undo journal ${join(dir, name)}: ${(err as Error).message}`);
+    }
+  }
+  return out;
+}
+
+/** The blobs a journal's writes need, each read and checked against its hash; the first missing one is named. */
+export function loadBlobs(writes: UndoJournal["writes"], blobs: BlobStore): { bytes: Map<string, Uint8Array> } | { missing: string } {
+  const bytes = new Map<string, Uint8Array>();
+  for (const w of writes) {
+    if (w.to?.kind !== "file" || bytes.has(w.to.hash)) continue;
+    const got = blobs.get(w.to.hash);
+    if (!got) return { missing: w.path };
+    bytes.set(w.to.hash, got);
+  }
+  return { bytes };
+}
+
+/**
+ * Makes each path what the journal says, through the file tools' race-safe slots (a folder swapped
+ * for a link outside the project is refused). Idempotent: finishing a journal twice changes nothing more.
+ */
+export async function applyJournal(j: UndoJournal, bytes: Map<string, Uint8Array>): Promise<void> {
+  const temp = tempName(j);
+  for (const { path, to } of j.writes) {
+    const slot = await openSlot(j.root, join(j.root, path));
+    try {
+      if (to === null) slot.remove();
+      else if (to.kind === "file") slot.stage(bytes.get(to.hash)!, to.mode, temp).commit();
+      else if (to.kind === "link") placeLink(slot.path, to.target, temp);
+    } finally {
+      slot.close();
+    }
+  }
+}
+
+/** Removes what a write killed between staging and renaming left under the journal's temp name. */
+export function clearTemps(j: UndoJournal) {
+  for (const dir of new Set(j.writes.map((w) => dirname(join(j.root, w.path))))) {
+    try {
+      unlinkSync(join(dir, tempName(j)));
+    } catch {
+      // Nothing left there.
+    }
+  }
+}
+
+function placeLink(path: string, target: string, temp: string) {
+  const folder = dirname(path);
+  mkdirSync(folder, { recursive: true });
+  const staged = join(folder, temp);
+  rmSync(staged, { force: true });
+  symlinkSync(target, staged);
+  renameSync(staged, path);
+}
+
+export type { Kept };
