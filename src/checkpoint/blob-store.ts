@@ -1,10 +1,15 @@
-import { closeSync, existsSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeSync } from "node:fs";
+import { createCipheriv, createDecipheriv, randomBytes } from "node:crypto";
+import { closeSync, existsSync, linkSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeSync } from "node:fs";
 import { join } from "node:path";
 
 /**
- * File contents by their SHA-256, each stored once across turns, sessions and projects: `blobs/ab/cdef…`,
- * zstd-compressed, private (folders 0700, files 0600). Writes are temp-then-rename, so a blob that
- * exists is whole; its name is checked against its bytes when read back.
+ * File contents by a keyed hash, each stored once across turns, sessions and projects: `blobs/ab/cdef…`,
+ * private (folders 0700, files 0600). A checkpoint holds the person's secrets too (undo must not lose
+ * a `.env`), so a blob is zstd-compressed and then sealed with AES-256-GCM under the store's own key,
+ * and named by an HMAC: no file under $SHIRO_HOME holds a secret's bytes, or a hash a guess could be
+ * checked against. (Whoever can read the key file beside them can read them: it guards against a grep,
+ * a backup or an index of the home, not against the person's own account.) Writes are temp-then-rename,
+ * so a blob that exists is whole; it is checked against its name when read back.
  */
 export type BlobStore = {
   readonly dir: string;
@@ -12,30 +17,38 @@ export type BlobStore = {
   put(bytes: Uint8Array): string;
   /** The bytes stored under `hash`, or undefined when the blob is missing or does not match its name. */
   get(hash: string): Uint8Array | undefined;
+  /** The hash `bytes` would be stored under (nothing is written). */
+  hash(bytes: Uint8Array): string;
   has(hash: string): boolean;
 };
 
-export const hashOf = (bytes: Uint8Array): string => new Bun.CryptoHasher("sha256").update(bytes).digest("hex");
+const NONCE = 12;
+const TAG = 16;
 
-export function createBlobStore(dir: string): BlobStore {
+export function createBlobStore(dir: string, keyPath: string): BlobStore {
+  const key = storeKey(keyPath);
   const pathOf = (hash: string) => join(dir, hash.slice(0, 2), hash.slice(2));
+  const hash = (bytes: Uint8Array) => new Bun.CryptoHasher("sha256", key).update(bytes).digest("hex");
   const made = new Set<string>();
   return {
     dir,
+    hash,
     put(bytes) {
-      const hash = hashOf(bytes);
-      const path = pathOf(hash);
-      if (existsSync(path)) return hash;
-      const folder = join(dir, hash.slice(0, 2));
+      const name = hash(bytes);
+      const path = pathOf(name);
+      if (existsSync(path)) return name;
+      const folder = join(dir, name.slice(0, 2));
       if (!made.has(folder)) {
         mkdirSync(folder, { recursive: true, mode: 0o700 });
         made.add(folder);
       }
+      const nonce = randomBytes(NONCE);
+      const cipher = createCipheriv("aes-256-gcm", key, nonce);
+      const sealed = Buffer.concat([nonce, cipher.update(Bun.zstdCompressSync(bytes, { level: 3 })), cipher.final(), cipher.getAuthTag()]);
       const temp = `${path}.${process.pid}.tmp`;
       const fd = openSync(temp, "w", 0o600);
       try {
-        const packed = Bun.zstdCompressSync(bytes, { level: 3 });
-        for (let done = 0; done < packed.length; ) done += writeSync(fd, packed, done);
+        for (let done = 0; done < sealed.length; ) done += writeSync(fd, sealed, done);
       } catch (err) {
         closeSync(fd);
         rmSync(temp, { force: true });
@@ -43,16 +56,45 @@ export function createBlobStore(dir: string): BlobStore {
       }
       closeSync(fd);
       renameSync(temp, path);
-      return hash;
+      return name;
     },
-    get(hash) {
+    get(name) {
       try {
-        const bytes = new Uint8Array(Bun.zstdDecompressSync(readFileSync(pathOf(hash))));
-        return hashOf(bytes) === hash ? bytes : undefined;
+        const sealed = readFileSync(pathOf(name));
+        const decipher = createDecipheriv("aes-256-gcm", key, sealed.subarray(0, NONCE));
+        decipher.setAuthTag(sealed.subarray(sealed.length - TAG));
+        const packed = Buffer.concat([decipher.update(sealed.subarray(NONCE, sealed.length - TAG)), decipher.final()]);
+        const bytes = new Uint8Array(Bun.zstdDecompressSync(packed));
+        return hash(bytes) === name ? bytes : undefined;
       } catch {
         return undefined;
       }
     },
-    has: (hash) => existsSync(pathOf(hash)),
+    has: (name) => existsSync(pathOf(name)),
   };
+}
+
+/** The store's key: 32 random bytes made once (first writer wins), 0600. */
+function storeKey(path: string): Buffer {
+  try {
+    const key = readFileSync(path);
+    if (key.length === 32) return key;
+  } catch {
+    // Not made yet.
+  }
+  mkdirSync(join(path, ".."), { recursive: true, mode: 0o700 });
+  const temp = `${path}.${process.pid}.tmp`;
+  const fd = openSync(temp, "w", 0o600);
+  writeSync(fd, randomBytes(32));
+  closeSync(fd);
+  try {
+    // A link fails where the key exists already: a second shiro making one at once keeps the first's.
+    linkSync(temp, path);
+  } catch {
+    // Made by another process meanwhile.
+  }
+  rmSync(temp, { force: true });
+  const key = readFileSync(path);
+  if (key.length !== 32) throw new Error(`${path} is not a checkpoint key (32 bytes); move it away and shiro makes a new one (older checkpoints then cannot be read)`);
+  return key;
 }

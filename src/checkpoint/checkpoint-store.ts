@@ -29,7 +29,7 @@ export function createCheckpointStore(dir: string): CheckpointStore {
   chmodSync(dir, 0o700);
   return {
     dir,
-    blobs: createBlobStore(join(dir, "blobs")),
+    blobs: createBlobStore(join(dir, "blobs"), join(dir, "key")),
     cachePath: (root) => join(dir, "projects", `${projectKey(root)}.json`),
     journalDir: join(dir, "journal"),
     write(record) {

@@ -2,18 +2,16 @@ import { closeSync, constants, fstatSync, lstatSync, openSync, readFileSync, rea
 import { join } from "node:path";
 import { isInside } from "../tools/resolve-path.ts";
 import type { BlobStore } from "./blob-store.ts";
-import { hashOf } from "./blob-store.ts";
 import { MAX_KEPT_BYTES, type Kept } from "./kept.ts";
 
 /** The stat fields that tell a file unchanged without reading it (ctime: no one can set it back). */
 export const statKey = (s: Stats): string => `${s.ino}:${s.size}:${s.mtimeMs}:${s.ctimeMs}:${s.mode}`;
 
 /**
- * A path of the project (`root` a real path, no link in it) as a checkpoint keeps it, its bytes stored in `blobs` when given (otherwise
- * only hashed). Opened without following a link, and only if it really lies inside the project: a
+ * A path of the project (`root` a real path, no link in it) as a checkpoint keeps it, its bytes put in `blobs`. Opened without following a link, and only if it really lies inside the project: a
  * name swapped for a link meanwhile is never read through. Undefined when it is gone or no file.
  */
-export function readKept(root: string, rel: string, stats: Stats, blobs?: BlobStore, maxBytes = MAX_KEPT_BYTES): Kept | undefined {
+export function readKept(root: string, rel: string, stats: Stats, blobs: Pick<BlobStore, "put">, maxBytes = MAX_KEPT_BYTES): Kept | undefined {
   const abs = join(root, rel);
   const mode = stats.mode & 0o7777;
   try {
@@ -28,7 +26,7 @@ export function readKept(root: string, rel: string, stats: Stats, blobs?: BlobSt
       if (!now.isFile() || !isInside(real, root)) return undefined;
       if (now.size > maxBytes) return { kind: "big", size: now.size, mode: now.mode & 0o7777 };
       const bytes = readFileSync(fd);
-      return { kind: "file", hash: blobs ? blobs.put(bytes) : hashOf(bytes), size: bytes.length, mode: now.mode & 0o7777 };
+      return { kind: "file", hash: blobs.put(bytes), size: bytes.length, mode: now.mode & 0o7777 };
     } finally {
       closeSync(fd);
     }
@@ -37,13 +35,13 @@ export function readKept(root: string, rel: string, stats: Stats, blobs?: BlobSt
   }
 }
 
-/** The path as it is on disk now, read afresh (undo compares it with what a turn left). */
-export function keptOnDisk(root: string, rel: string): Kept | undefined {
+/** The path as it is on disk now, read afresh (undo compares it with what a turn left); hashed as `blobs` names, nothing stored. */
+export function keptOnDisk(root: string, rel: string, blobs: Pick<BlobStore, "hash">): Kept | undefined {
   let stats: Stats;
   try {
     stats = lstatSync(join(root, rel));
   } catch {
     return undefined;
   }
-  return readKept(root, rel, stats);
+  return readKept(root, rel, stats, { put: blobs.hash });
 }

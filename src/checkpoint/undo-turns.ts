@@ -48,7 +48,7 @@ export async function undoTurns(r: UndoRequest): Promise<UndoDone | UndoRefused>
   const all = turnRecords(r.store, r.session, r.warn);
   const records = undone.flatMap((t) => (all.has(t) ? [all.get(t)!] : []));
   const root = records[0]?.root ?? realpathSync(r.session.cwd);
-  const plan = planUndo(records, (path) => keptOnDisk(root, path));
+  const plan = planUndo(records, (path) => keptOnDisk(root, path, r.store.blobs));
   let kept: string | undefined;
   if (plan.conflicts.length) {
     if (!r.force) {
@@ -60,7 +60,7 @@ export async function undoTurns(r: UndoRequest): Promise<UndoDone | UndoRefused>
       const from = join(root, c.path);
       const to = join(kept, c.path);
       mkdirSync(dirname(to), { recursive: true, mode: 0o700 });
-      if (keptOnDisk(root, c.path)) copyFileSync(from, to);
+      if (keptOnDisk(root, c.path, r.store.blobs)) copyFileSync(from, to);
     }
     const targets = new Map(records.sort((a, b) => a.turn - b.turn).reverse().flatMap((rec) => Object.entries(rec.changes).map(([path, c]) => [path, c.before] as const)));
     for (const c of plan.conflicts) plan.writes.push({ path: c.path, to: targets.get(c.path) ?? null });

@@ -123,6 +123,7 @@ export async function startSession(opts: StartOptions): Promise<Runtime> {
     writeRefused: createWriteCheck({ rules, reach, secrets: secretFiles }),
     toolEnv: secrets.env,
     redactor,
+    undoStore: { store: checkpointStore, keptDir: join(config.home, "undo-kept") },
     checkpoints: createCheckpoints({ root: cwd, store: checkpointStore, warn, ...(flags.ephemeral ? { dispose: () => rmSync(checkpointStore.dir, { recursive: true, force: true }) } : {}) }),
   });
   return runtime;

@@ -5,6 +5,8 @@ import { sessionCommands } from "./session-commands.ts";
 import { memoryCommands, showTodoPanel } from "./memory-commands.ts";
 import { registryCommands } from "./registry-commands.ts";
 import { modelCommand } from "./model-command.ts";
+import type { PickList } from "./pick-list.ts";
+import { undoCommands } from "./undo-commands.ts";
 
 /** What a slash command can reach. */
 export type ReplContext = {
@@ -14,6 +16,10 @@ export type ReplContext = {
   print: (text: string) => void;
   /** Asks the person a yes/no question at the prompt. */
   confirm: (question: string) => Promise<boolean>;
+  /** Asks the person to pick a row in place of the prompt (↑/↓, Enter); undefined when they cancel. */
+  pick: (list: Omit<PickList, "pick">) => Promise<number | undefined>;
+  /** Puts `text` in the prompt line for editing, unless something is typed there already. */
+  refill: (text: string) => void;
   color: boolean;
   /** The terminal's width and height now (it may have been resized). */
   columns: () => number;
@@ -24,6 +30,7 @@ export type ReplContext = {
 
 const KEYS = [
   ["Esc", "aborts the turn (or a /compact or /memory waiting on the model)"],
+  ["Esc Esc", "at an empty prompt: pick a turn to rewind to (/rewind)"],
   ["Ctrl-C", "stops a running command (twice at the prompt quits)"],
   ["Ctrl-D", "quits"],
   ["Tab", "completes /commands and @paths"],
@@ -51,7 +58,7 @@ const coreCommands: ReplCommand[] = [
 ];
 
 /** The one table behind the parser, /help and tab completion. */
-export const COMMANDS: ReplCommand[] = [...coreCommands, ...sessionCommands, ...memoryCommands, ...registryCommands];
+export const COMMANDS: ReplCommand[] = [...coreCommands, ...sessionCommands, ...undoCommands, ...memoryCommands, ...registryCommands];
 
 /** `context 42%`, amber from two thirds of the compaction threshold, red from 90%. */
 export function contextLine(runtime: Runtime, c: ReturnType<typeof pc.createColors>): string {

@@ -6,6 +6,7 @@ import type { Key } from "./key-decoder.ts";
 import type { createLiveScreen } from "./live-screen.ts";
 import type { createPromptInput } from "./prompt-input.ts";
 import { movePick, pickedCommand, type MenuPick } from "./menu-pick.ts";
+import { pickKey, type PickList } from "./pick-list.ts";
 import { composeArea, CONTINUATION } from "./repl-view.ts";
 import { nextStatus, startStatus, statusText, STATUS_TICK_MS, type Activity, type Status } from "./status-line.ts";
 
@@ -24,7 +25,8 @@ export type Asked = AskAnswer | "stopped" | "eof";
 
 type Question =
   | { kind: "approval"; state: Approval; done: (asked: Asked) => void }
-  | { kind: "confirm"; text: string; done: (yes: boolean | "eof") => void };
+  | { kind: "confirm"; text: string; done: (yes: boolean | "eof") => void }
+  | { kind: "pick"; list: PickList; done: (chosen: number | undefined | "eof") => void };
 
 type Options = {
   screen: ReturnType<typeof createLiveScreen>;
@@ -82,7 +84,9 @@ export function createLivePrompt({ screen, input, menu, c, columns, events }: Op
   const questionView = (q: Question) =>
     q.kind === "confirm"
       ? { text: c.yellow(q.text) }
-      : { text: c.yellow(approvalQuestion(q.state)), ...(q.state.reason ? { answer: q.state.reason, hint: REASON_HINT } : {}) };
+      : q.kind === "pick"
+        ? { text: c.yellow(q.list.title), list: q.list, hint: q.list.hint }
+        : { text: c.yellow(approvalQuestion(q.state)), ...(q.state.reason ? { answer: q.state.reason, hint: REASON_HINT } : {}) };
 
   /** The question leaves the area and stays in the transcript with its answer. */
   function settle(line: string): void {
@@ -91,6 +95,17 @@ export function createLivePrompt({ screen, input, menu, c, columns, events }: Op
   }
 
   function questionKey(q: Question, key: Key): void {
+    if (q.kind === "pick") {
+      const step = pickKey(q.list, key);
+      if ("next" in step) {
+        q.list = step.next;
+        return render();
+      }
+      // The picker leaves no line behind: what the choice did is printed next, and a cancel did nothing.
+      question = undefined;
+      render();
+      return q.done("chosen" in step ? step.chosen : "eof" in step ? "eof" : undefined);
+    }
     if (q.kind === "confirm") {
       if (key.name === "ctrl-d") return q.done("eof");
       const yes = key.name === "text" && key.text.trim().toLowerCase().startsWith("y");
@@ -185,10 +200,21 @@ export function createLivePrompt({ screen, input, menu, c, columns, events }: Op
         render();
       });
     },
+    /** Shows `list` in place of the prompt until a row is chosen (its index) or the person cancels (undefined). */
+    pick(list: Omit<PickList, "pick">): Promise<number | undefined | "eof"> {
+      return new Promise((done) => {
+        question = { kind: "pick", list: { ...list, pick: 0 }, done };
+        render();
+      });
+    },
     /** Ends a waiting question as stopped (the turn was aborted, or the REPL is closing). */
     dropQuestion(): void {
       const q = question;
       if (!q) return;
+      if (q.kind === "pick") {
+        question = undefined;
+        return q.done(undefined);
+      }
       if (q.kind === "confirm") {
         settle(`${c.yellow(q.text)}n`);
         return q.done(false);

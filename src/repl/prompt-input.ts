@@ -133,6 +133,12 @@ export function createPromptInput(history: { entries: readonly string[] }, compl
       pastes = NO_PASTES;
       set({ text, cursor: text.length });
     },
+    /** Puts an earlier prompt back for editing (an undone turn's), a long one collapsed as ↑ shows it. */
+    recall(text: string): void {
+      const recalled = recallPrompt(text);
+      pastes = recalled.pastes;
+      set(draftOf(recalled.text));
+    },
     /** Empties the prompt (Ctrl-C on a typed line, an aborted question's leftovers). */
     clear(): void {
       pastes = NO_PASTES;

@@ -20,7 +20,7 @@ export type View = {
   queued: readonly string[];
   status?: string;
   /** A question in place of the prompt; `answer` is what is typed after it (a refusal's reason). */
-  question?: { text: string; answer?: Draft; hint?: string };
+  question?: { text: string; answer?: Draft; hint?: string; list?: { rows: readonly string[]; pick: number } };
   columns: number;
   c: Colors;
 };
@@ -44,6 +44,7 @@ export function composeArea(v: View): Area {
     const text = answer ? `${v.question.text}n ${answer.text}` : v.question.text;
     cursor = { row: rows.length, before: answer ? `${v.question.text}n ${answer.text.slice(0, answer.cursor)}` : v.question.text };
     rows.push(text);
+    if (v.question.list) below.push(...pickedRows(v.question.list.rows, v.question.list.pick, c, fit));
     if (v.question.hint) below.push(fit(c.dim(`  ${v.question.hint}`)));
   } else {
     const lines = v.draft.text.split("\n");
@@ -70,5 +71,13 @@ function pickedMenu(menu: View["menu"], pick: number | undefined, c: Colors, fit
     start + i === pick ? fit(c.inverse(`› ${usage.padEnd(width)}  ${summary}`)) : fit(`  ${c.bold(usage.padEnd(width))}  ${c.dim(summary)}`),
   );
   const hidden = menu.length - (end - start);
+  return hidden > 0 ? [...rows, fit(c.dim(`  … ${hidden} more`))] : rows;
+}
+
+/** A list to pick from (the turns /rewind offers), marked and scrolled as the slash menu is. */
+function pickedRows(list: readonly string[], pick: number, c: Colors, fit: (text: string) => string): string[] {
+  const { start, end } = visibleWindow(list.length, LISTED, pick);
+  const rows = list.slice(start, end).map((row, i) => (start + i === pick ? fit(c.inverse(`› ${row}`)) : fit(`  ${row}`)));
+  const hidden = list.length - (end - start);
   return hidden > 0 ? [...rows, fit(c.dim(`  … ${hidden} more`))] : rows;
 }

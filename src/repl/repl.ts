@@ -10,6 +10,7 @@ import { plural } from "../text/plural.ts";
 import { renderDiff } from "../ui/diff-view.ts";
 import { COMMANDS, showBeforePrompt, type ReplContext } from "./commands.ts";
 import { createCompleter } from "./completer.ts";
+import { createDoubleEscape } from "./double-escape.ts";
 import { createLivePrompt } from "./live-prompt.ts";
 import { createLiveScreen, createPlainScreen } from "./live-screen.ts";
 import { createPromptInput } from "./prompt-input.ts";
@@ -19,6 +20,7 @@ import { showHeader } from "./repl-header.ts";
 import { parseSlash, slashMenu, unknownCommandLine } from "./slash-commands.ts";
 import { surviveHangUp } from "./survive-hang-up.ts";
 import { openTerminalInput } from "./terminal-input.ts";
+import { REWIND } from "./undo-commands.ts";
 
 /** A prompt typed while work runs: sent as `text`, shown (pastes collapsed) as `shown`. */
 type Queued = { text: string; shown: string };
@@ -46,6 +48,8 @@ export async function runRepl(flags: Flags, config: Config & { apiKey: string })
   let commandAbort: AbortController | undefined;
   const queue: Queued[] = [];
   let lastIdleInterrupt = 0;
+  /** Esc Esc at an empty, idle prompt opens /rewind's picker. */
+  const escapes = createDoubleEscape();
   let closed = false;
   /** A line (prompt or slash command) is being handled. */
   let busy = false;
@@ -59,7 +63,7 @@ export async function runRepl(flags: Flags, config: Config & { apiKey: string })
     menu: (typed) => slashMenu(typed, COMMANDS),
     c,
     columns,
-    events: { submit: (text, shown) => (busy ? enqueue({ text, shown }) : void start({ text, shown })), interrupt, escape, eof: () => close() },
+    events: { submit: (text, shown) => (refusedNow(text) ? undefined : busy ? enqueue({ text, shown }) : void start({ text, shown })), interrupt, escape, eof: () => close() },
   });
   const print = (text: string) => live.print(text.endsWith("\n") ? text : text + "\n");
   const warn = (line: string) => print(c.yellow(`! ${line}`));
@@ -91,10 +95,19 @@ export async function runRepl(flags: Flags, config: Config & { apiKey: string })
     if (yes === "eof") close();
     return yes === true;
   };
-  const ctx: ReplContext = { runtime, config, print, color, confirm, columns, rows: () => stdout.rows || 24, signal: new AbortController().signal };
+  const pick: ReplContext["pick"] = async (list) => {
+    const chosen = await live.pick(list);
+    if (chosen === "eof") close();
+    return chosen === "eof" ? undefined : chosen;
+  };
+  const refill = (text: string) => void (input.draft.text === "" && input.recall(text));
+  const ctx: ReplContext = { runtime, config, print, color, confirm, pick, refill, columns, rows: () => stdout.rows || 24, signal: new AbortController().signal };
 
   const terminal = openTerminalInput({
-    key: (key) => (key.name === "ctrl-z" ? suspend() : live.key(key)),
+    key: (key) => {
+      if (key.name !== "escape") escapes.reset();
+      return key.name === "ctrl-z" ? suspend() : live.key(key);
+    },
     end: () => {
       stoppedBy ??= "SIGHUP";
       close();
@@ -130,13 +143,22 @@ export async function runRepl(flags: Flags, config: Config & { apiKey: string })
     return submit(line.text);
   }
 
-  /** Runs a line, then each line queued meanwhile; while busy, typed lines wait in the queue. */
-  async function submit(line: string): Promise<void> {
+  /** A command that acts on the turns (/undo) typed while one runs: said no to at once, not queued behind it. */
+  function refusedNow(line: string): boolean {
+    if (!turn || !line.trimStart().startsWith("/")) return false;
+    const parsed = parseSlash(line, COMMANDS);
+    if (parsed.kind !== "command" || !parsed.command.notDuringTurn) return false;
+    print(c.yellow(`! /${parsed.command.name} waits for the turn to end (Esc stops it)`));
+    return true;
+  }
+
+  /** Runs a line, then each line queued meanwhile; while busy, typed lines wait in the queue. `quiet`: a key's own command, not typed (no history). */
+  async function submit(line: string, quiet = false): Promise<void> {
     busy = true;
     const slash = line.trimStart().startsWith("/");
     live.busy(slash ? { kind: "command", name: line.trim().split(/\s/)[0]! } : undefined, slash ? COMMAND_STATUS_DELAY_MS : 0);
     try {
-      if ((await runLine(line)) === "exit") return close();
+      if ((await runLine(line, quiet)) === "exit") return close();
     } catch (err) {
       print(c.red(`error: ${(err as Error)?.message ?? String(err)}`));
     }
@@ -150,8 +172,8 @@ export async function runRepl(flags: Flags, config: Config & { apiKey: string })
     live.idle();
   }
 
-  async function runLine(line: string): Promise<void | "exit"> {
-    const unsaved = await history.add(line);
+  async function runLine(line: string, quiet: boolean): Promise<void | "exit"> {
+    const unsaved = quiet ? undefined : await history.add(line);
     if (unsaved) warn(unsaved);
     if (line.trimStart().startsWith("/")) {
       const parsed = parseSlash(line, COMMANDS);
@@ -193,8 +215,10 @@ export async function runRepl(flags: Flags, config: Config & { apiKey: string })
   }
 
   function escape(): void {
-    if (turn) abortTurn(turn);
-    else commandAbort?.abort();
+    if (turn) return abortTurn(turn);
+    if (commandAbort) return commandAbort.abort();
+    // Only at rest: a second Esc meant to stop a turn that has just ended must not open a picker.
+    if (!busy && input.draft.text === "" && escapes.press(Date.now())) void submit(`/${REWIND}`, true);
   }
 
   function interrupt(): void {

@@ -9,6 +9,8 @@ export type SlashCommand<Ctx> = {
   /** Shown in /help, e.g. "<id>" or "[focus]". */
   args?: string;
   summary: string;
+  /** It acts on the turns themselves (/undo): refused while one runs, rather than queued to run after it. */
+  notDuringTurn?: boolean;
   run(ctx: Ctx, arg: string): Promise<void | "exit">;
 };
 

@@ -21,6 +21,9 @@ import type { ModelStream } from "../wire/model-stream.ts";
 import type { Prompt } from "./load-prompt.ts";
 import { createRequestBuilder, limitsOf } from "./request-builder.ts";
 import type { Checkpoints } from "../checkpoint/checkpoints.ts";
+import type { CheckpointStore } from "../checkpoint/checkpoint-store.ts";
+import { turnRows, type TurnRow } from "../checkpoint/undo-report.ts";
+import { turnRecords, undoTurns, type UndoDone, type UndoRefused } from "../checkpoint/undo-turns.ts";
 
 export type RuntimeConfig = {
   maxSteps: number;
@@ -56,6 +59,10 @@ export type Runtime = {
   contextUse(): ContextMeter & { tokens: number; threshold: number };
   /** The cost of this run's usage, for the `--json` result; undefined for unpriced models. */
   costOf(usage: Usage): number | undefined;
+  /** Puts back the files turn `turn` (the newest when absent) and every later one changed, and takes them out of the history. */
+  undo(turn: number | undefined, force: boolean): Promise<UndoDone | UndoRefused>;
+  /** The session's turns still in its history, with what each changed (for `/rewind`). */
+  undoableTurns(): TurnRow[];
   /** Lets go of the session's log (the process is done with it). */
   close(): void;
 };
@@ -84,6 +91,8 @@ export type RuntimeOptions = {
   redactor: Redactor;
   /** Records each turn's file changes, so `undo` can put them back. */
   checkpoints?: Checkpoints;
+  /** Where those records are, and where `undo --force` keeps what it overwrites. */
+  undoStore?: { store: CheckpointStore; keptDir: string };
 };
 
 const now = () => new Date().toISOString();
@@ -195,6 +204,13 @@ export function createRuntime(opts: RuntimeOptions): Runtime {
       return { ...contextMeter(tokens, threshold), tokens, threshold };
     },
     costOf: (usage) => costUsd(live.state.model, usage),
+    async undo(turn, force) {
+      if (!opts.undoStore) return { ok: false, message: "this run keeps no checkpoints" };
+      const done = await undoTurns({ session: live.state, turn, force, store: opts.undoStore.store, keptDir: opts.undoStore.keptDir, append: (e) => live.append(e), warn });
+      if (done.ok) await remember();
+      return done;
+    },
+    undoableTurns: () => turnRows(live.state.turns, opts.undoStore ? turnRecords(opts.undoStore.store, live.state, warn) : new Map()),
     close: () => {
       opts.checkpoints?.close();
       live.close();

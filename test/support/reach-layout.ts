@@ -35,23 +35,26 @@ export function reachLayout(prefix: string): ReachLayout {
   return { ...l, sibling: join(l.outer, "sib"), markers, projectText };
 }
 
-/** Where the markers that were given away turned up: request bodies, or a session file shiro wrote. */
+/** Where the markers that were given away turned up: request bodies, or a session or checkpoint file shiro wrote. */
 export function leaks(l: ReachLayout, bodies: string[]): string[] {
-  const sessions = join(l.shiroHome, "sessions");
-  const written = walk(sessions)
-    .filter((e) => e.kind === "file" && `shiro/sessions/${e.rel}` !== OLD_SESSION)
-    .map((e) => readFileSync(join(sessions, e.rel), "utf8"));
+  const written = (dir: string) =>
+    walk(join(l.shiroHome, dir))
+      .filter((e) => e.kind === "file" && `shiro/${dir}/${e.rel}` !== OLD_SESSION)
+      .map((e) => readFileSync(join(l.shiroHome, dir, e.rel), "latin1"));
+  const sessions = written("sessions");
+  const checkpoints = written("checkpoints");
   const found: string[] = [];
   for (const [m, rel] of l.markers) {
     if (bodies.some((b) => b.includes(m))) found.push(`${rel} in a request`);
-    if (written.some((t) => t.includes(m))) found.push(`${rel} in a session file`);
+    if (sessions.some((t) => t.includes(m))) found.push(`${rel} in a session file`);
+    if (checkpoints.some((t) => t.includes(m))) found.push(`${rel} in a checkpoint file`);
   }
   return found;
 }
 
-/** Every file outside the project (tmp and the sessions shiro writes aside), base-relative, with its bytes. */
+/** Every file outside the project (tmp, and the sessions and checkpoints shiro writes, aside), base-relative, with its bytes. */
 export function outsideFiles(l: Layout): Map<string, string> {
-  const skip = (rel: string) => rel === "outer/proj" || rel === "tmp" || rel === "shiro/sessions";
+  const skip = (rel: string) => rel === "outer/proj" || rel === "tmp" || rel === "shiro/sessions" || rel === "shiro/checkpoints";
   return new Map(walk(l.base, skip).filter((e) => e.kind !== "dir").map((e) => [e.rel, readFileSync(join(l.base, e.rel), "latin1")]));
 }
 
