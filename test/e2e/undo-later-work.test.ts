@@ -1,0 +1,103 @@
+/**
+ * Issue 20, never lose the person's later work: an undo compares each file with what the undone turn
+ * left, and a file changed since stops it with nothing changed — unless --force, which keeps a copy
+ * of what it overwrites. And `shiro -c` after an undo never sends the undone turn again.
+ */
+import { afterAll, expect, test } from "bun:test";
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { runShiro } from "../support/run-shiro.ts";
+import { scriptedJob } from "../support/scripted-job.ts";
+import { lastUserText, type ScriptedModel } from "../support/scripts.ts";
+import { startStrictServer } from "../support/strict-server.ts";
+import { snapshot, undoProject } from "../support/undo-project.ts";
+import { ensureBinary } from "../support/binary.ts";
+
+ensureBinary();
+const made: string[] = [];
+afterAll(() => made.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
+
+function fixture() {
+  const fx = undoProject();
+  made.push(fx.base);
+  const shiroHome = join(fx.home, ".shiro-neko");
+  mkdirSync(shiroHome);
+  return { ...fx, shiroHome, env: { SHIRO_HOME: shiroHome, HOME: fx.home } };
+}
+
+const turn = [{ name: "bash", arguments: { command: "echo 'the turn wrote this' > src/main.ts && rm docs/guide.md" } }];
+
+test("a file the person edited after the turn stops the undo: nothing changes, the person's bytes stay, the file is named", async () => {
+  const fx = fixture();
+  const before = snapshot(fx.project);
+  expect((await scriptedJob(turn, { cwd: fx.project, args: ["--yolo"], env: fx.env })).code).toBe(0);
+  writeFileSync(join(fx.project, "src/main.ts"), "the person's own edit, made after the turn\n");
+  const afterEdit = snapshot(fx.project);
+
+  const undo = await runShiro(["undo"], { cwd: fx.project, env: fx.env });
+  expect(undo.code).toBe(1);
+  expect(undo.stderr).toContain("src/main.ts");
+  expect(undo.stderr.trim().split("\n")).toHaveLength(1);
+  // Nothing changed: not the edited file, and not the one the turn removed either.
+  expect(snapshot(fx.project)).toEqual(afterEdit);
+
+  // --force: the turn's files come back, and the person's edit is kept where the undo says.
+  const forced = await runShiro(["undo", "--force", "--json"], { cwd: fx.project, env: fx.env });
+  expect(forced.code).toBe(0);
+  const done = JSON.parse(forced.stdout);
+  expect(done.ok).toBe(true);
+  expect(readFileSync(join(done.kept, "src/main.ts"), "utf8")).toBe("the person's own edit, made after the turn\n");
+  expect(done.kept.startsWith(fx.shiroHome)).toBe(true);
+  expect(snapshot(fx.project)).toEqual(before);
+}, 60_000);
+
+test("a file the turn removed and the person made again also stops it", async () => {
+  const fx = fixture();
+  await scriptedJob(turn, { cwd: fx.project, args: ["--yolo"], env: fx.env });
+  writeFileSync(join(fx.project, "docs/guide.md"), "rewritten by the person\n");
+  const undo = await runShiro(["undo"], { cwd: fx.project, env: fx.env });
+  expect(undo.code).toBe(1);
+  expect(undo.stderr).toContain("docs/guide.md");
+  expect(readFileSync(join(fx.project, "docs/guide.md"), "utf8")).toBe("rewritten by the person\n");
+  expect(readFileSync(join(fx.project, "src/main.ts"), "utf8")).toBe("the turn wrote this\n");
+}, 60_000);
+
+test("two turns, undo, then -c: the undone prompt is not sent again, the first turn's is; the second turn's files are back", async () => {
+  const fx = fixture();
+  // Each prompt gets its own command, once: the first writes first.txt, the second second.txt (and removes notes.txt).
+  const model: ScriptedModel = ({ input }) => {
+    const last = lastUserText(input);
+    const userAt = input.findLastIndex((item: any) => item.role === "user");
+    const ran = input.slice(userAt).some((item: any) => item.type === "function_call_output");
+    const command = last.includes("FIRST") ? "echo first > first.txt" : last.includes("SECOND") ? "echo second > second.txt && rm notes.txt" : undefined;
+    return command && !ran ? { calls: [{ name: "bash", arguments: { command } }] } : { text: "done" };
+  };
+  const server = await startStrictServer({ defaultModel: model });
+  try {
+    const env = { ...fx.env, OPENAI_BASE_URL: server.url };
+    expect((await runShiro(["-p", "--yolo", "FIRST-PROMPT-alpha"], { cwd: fx.project, env })).code).toBe(0);
+    const afterFirst = snapshot(fx.project);
+    expect(readFileSync(join(fx.project, "first.txt"), "utf8")).toBe("first\n");
+    expect((await runShiro(["-p", "--yolo", "-c", "SECOND-PROMPT-beta"], { cwd: fx.project, env })).code).toBe(0);
+    expect(existsSync(join(fx.project, "second.txt"))).toBe(true);
+
+    const list = await runShiro(["undo", "--list", "--json"], { cwd: fx.project, env });
+    const turns = JSON.parse(list.stdout).turns;
+    expect(turns.map((t: any) => t.prompt)).toEqual(["FIRST-PROMPT-alpha", "SECOND-PROMPT-beta"]);
+    expect(turns[1].added).toContain("second.txt");
+
+    const undo = await runShiro(["undo"], { cwd: fx.project, env });
+    expect(undo.code).toBe(0);
+    expect(snapshot(fx.project)).toEqual(afterFirst);
+
+    server.requests.length = 0;
+    expect((await runShiro(["-p", "-c", "THIRD-PROMPT-gamma"], { cwd: fx.project, env })).code).toBe(0);
+    const sent = server.requests.map((r) => r.raw).join("\n");
+    expect(sent).toContain("FIRST-PROMPT-alpha");
+    expect(sent).toContain("THIRD-PROMPT-gamma");
+    expect(sent).not.toContain("SECOND-PROMPT-beta");
+    expect(sent).not.toContain("second.txt");
+  } finally {
+    await server.stop();
+  }
+}, 60_000);
