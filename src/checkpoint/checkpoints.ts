@@ -1,9 +1,9 @@
 import { realpathSync } from "node:fs";
+import { formatBytes } from "../text/format-bytes.ts";
 import type { CheckpointStore } from "./checkpoint-store.ts";
 import { MAX_KEPT_BYTES } from "./kept.ts";
 import { openProjectState, type Change, type ProjectState } from "./project-state.ts";
 import { emptyRecord, withChanges, type TurnRecord } from "./turn-record.ts";
-import { formatBytes } from "../text/format-bytes.ts";
 
 /**
  * The runtime's checkpoints: the project as each turn found it, and every change its tool calls made
@@ -11,21 +11,39 @@ import { formatBytes } from "../text/format-bytes.ts";
  * person's own changes between turns are seen too, and never taken for the turn's.
  */
 export type Checkpoints = {
-  /** Looks at the project as turn `turn` of `session` begins. */
+  /** Looks at the project as turn `turn` of `session` begins (a run's first look goes on while the model is called). */
   beginTurn(session: string, turn: number): void;
+  /** Settles when the turn's starting point is known: a tool may not run before. */
+  ready(): Promise<void>;
   /** After a call that may have written: records what it changed. */
   afterCall(): void;
   endTurn(): void;
   close(): void;
 };
 
-/** `dispose`: what closing also does (an `--ephemeral` run's store is a temporary folder, removed). */
-export function createCheckpoints(o: { root: string; store: CheckpointStore; warn: (line: string) => void; maxBytes?: number; dispose?: () => void }): Checkpoints {
+export type CheckpointsOptions = {
+  root: string;
+  store: CheckpointStore;
+  warn: (line: string) => void;
+  maxBytes?: number;
+  /** What closing also does (an `--ephemeral` run's store is a temporary folder, removed). */
+  dispose?: () => void;
+  /** False: look by walking (benchmarks time the fallback for systems without inotify). */
+  watch?: boolean;
+};
+
+// What was seen is saved for the next run at most this often while a run goes on (and when it ends).
+const SAVE_EVERY_MS = 30_000;
+
+export function createCheckpoints(o: CheckpointsOptions): Checkpoints {
   let state: ProjectState | undefined;
+  let opening: Promise<void> | undefined;
   let record: TurnRecord | undefined;
-  let root: string | undefined;
+  let closed = false;
+  let savedAt = performance.now();
   const told = new Set<string>();
   const maxBytes = o.maxBytes ?? MAX_KEPT_BYTES;
+  const failed = (what: string, err: unknown) => o.warn(`checkpoint: could not ${what} (${(err as Error).message})`);
 
   const tellBig = (changes: readonly Change[]) => {
     for (const c of changes) {
@@ -35,46 +53,68 @@ export function createCheckpoints(o: { root: string; store: CheckpointStore; war
       o.warn(`checkpoint: ${c.path} (${formatBytes(big.size)}) is over the ${formatBytes(maxBytes)} a checkpoint keeps per file; undo cannot bring it back`);
     }
   };
-  const record_ = (changes: readonly Change[]) => {
-    if (!record || !changes.length) return;
-    tellBig(changes);
-    const had = Object.keys(record.changes).length;
-    record = withChanges(record, changes);
-    if (had || Object.keys(record.changes).length) o.store.write(record);
+  const open = () => {
+    const root = realpathSync(o.root);
+    const cachePath = o.store.cachePath(root);
+    return openProjectState({ root, blobs: o.store.blobs, cachePath, exclude: [o.store.dir], maxBytes, warn: o.warn, ...(o.watch === false ? { watch: false } : {}) }).then(
+      (opened) => {
+        if (closed) return opened.close();
+        state = opened;
+        tellBig(opened.big().map((path) => ({ path, before: opened.get(path)! })));
+      },
+      (err) => {
+        record = undefined;
+        failed("look at the project; this turn cannot be undone", err);
+      },
+    );
   };
 
   return {
     beginTurn(session, turn) {
+      record = undefined;
       try {
-        root ??= realpathSync(o.root);
-        state ??= openProjectState({ root, blobs: o.store.blobs, cachePath: o.store.cachePath(root), exclude: [o.store.dir], maxBytes, warn: o.warn });
         // What changed since the last turn is the person's: it becomes this turn's starting point.
-        state.refresh();
-        record = emptyRecord(session, turn, root, new Date().toISOString());
+        if (state) state.refresh();
+        else opening ??= open();
+        record = emptyRecord(session, turn, realpathSync(o.root), new Date().toISOString());
       } catch (err) {
-        record = undefined;
-        o.warn(`checkpoint: could not look at the project (${(err as Error).message}); this turn cannot be undone`);
+        failed("look at the project; this turn cannot be undone", err);
       }
+    },
+    ready: async () => {
+      await opening;
     },
     afterCall() {
       if (!state || !record) return;
       try {
-        record_(state.refresh());
+        const changes = state.refresh();
+        if (!changes.length) return;
+        tellBig(changes);
+        const had = Object.keys(record.changes).length > 0;
+        record = withChanges(record, changes);
+        if (had || Object.keys(record.changes).length) o.store.write(record);
       } catch (err) {
-        o.warn(`checkpoint: could not record what the call changed (${(err as Error).message})`);
+        failed("record what the call changed", err);
       }
     },
     endTurn() {
       this.afterCall();
-      try {
-        state?.save();
-      } catch (err) {
-        o.warn(`checkpoint: could not save what was seen (${(err as Error).message})`);
-      }
       record = undefined;
+      if (!state || performance.now() - savedAt < SAVE_EVERY_MS) return;
+      try {
+        state.save();
+        savedAt = performance.now();
+      } catch (err) {
+        failed("save what was seen", err);
+      }
     },
     close() {
-      state?.close();
+      closed = true;
+      try {
+        state?.close();
+      } catch (err) {
+        failed("save what was seen", err);
+      }
       state = undefined;
       o.dispose?.();
     },

@@ -16,8 +16,8 @@ const GIT_FOLDERS = new Set(["refs", "logs"]);
 export type ProjectScope = {
   readonly root: string;
   holds(rel: string, isDir: boolean): boolean;
-  /** Lists `from` (a folder inside the scope, "" for the root) and everything held below it. */
-  walk(from: string, visit: (rel: string, stats: Stats) => void, onFolder: (abs: string, rel: string) => void): void;
+  /** The files and links held in `from` (a folder inside the scope, "" for the root) and below it, each with its lstat; `onFolder` hears of each folder listed. */
+  entries(from: string, onFolder: (abs: string, rel: string) => void): Generator<[string, Stats]>;
 };
 
 export function projectScope(root: string, exclude: readonly string[] = []): ProjectScope {
@@ -35,7 +35,8 @@ export function projectScope(root: string, exclude: readonly string[] = []): Pro
     return !isDir || !ignore.ignores(rel, true);
   };
 
-  const walk: ProjectScope["walk"] = (from, visit, onFolder) => {
+  // A generator, so one walk serves a look that must finish now and one that lets the event loop run.
+  const entries: ProjectScope["entries"] = function* (from, onFolder) {
     const stack = [from];
     while (stack.length) {
       const rel = stack.pop()!;
@@ -52,14 +53,16 @@ export function projectScope(root: string, exclude: readonly string[] = []): Pro
         if (entry.isDirectory()) {
           if (holds(path, true)) stack.push(path);
         } else if ((entry.isFile() || entry.isSymbolicLink()) && holds(path, false)) {
+          let stats: Stats;
           try {
-            visit(path, lstatSync(join(root, path)));
+            stats = lstatSync(join(root, path));
           } catch {
-            // Removed between the listing and the stat: it is simply not there.
+            continue; // removed between the listing and the stat: it is simply not there
           }
+          yield [path, stats];
         }
       }
     }
   };
-  return { root, holds, walk };
+  return { root, holds, entries };
 }

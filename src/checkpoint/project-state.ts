@@ -6,6 +6,7 @@ import { openChangeWatch, type ChangeWatch } from "./inotify.ts";
 import { keptSchema, sameKept, type Kept } from "./kept.ts";
 import { projectScope, type ProjectScope } from "./project-scope.ts";
 import { compileCheck } from "../session/compile-check.ts";
+import { breather } from "../tools/breather.ts";
 import { readKept, statKey } from "./read-kept.ts";
 
 /** One path that changed between two looks: what it was, and what it is (undefined: no such file). */
@@ -44,7 +45,7 @@ const cacheSchema = z.object({ root: z.string(), files: z.array(z.object({ p: z.
 // Read at the start of every run: checked by compiled checks, zod only to explain a file that does not fit.
 const fitsCache = compileCheck(cacheSchema);
 
-export function openProjectState(o: ProjectStateOptions): ProjectState {
+export async function openProjectState(o: ProjectStateOptions): Promise<ProjectState> {
   const { root, blobs } = o;
   let scope: ProjectScope = projectScope(root, o.exclude);
   let seen = loadCache(o);
@@ -61,16 +62,24 @@ export function openProjectState(o: ProjectStateOptions): ProjectState {
     return kept ? { stat: key, kept } : undefined;
   };
 
-  /** Everything again (the first look, a full queue, a changed .gitignore, no watch). */
-  const walkAll = (): Map<string, Seen> => {
+  /** Everything again (the first look, a full queue, a changed .gitignore, no watch); it yields between files. */
+  const walkAll = function* (): Generator<undefined, Map<string, Seen>> {
     watch?.close();
     watch = watching ? openChangeWatch() : undefined;
     const next = new Map<string, Seen>();
-    scope.walk("", (rel, stats) => {
+    for (const [rel, stats] of scope.entries("", addWatch)) {
       const found = look(rel, stats);
       if (found) next.set(rel, found);
-    }, addWatch);
+      yield;
+    }
     return next;
+  };
+  const walkNow = (): Map<string, Seen> => {
+    const walking = walkAll();
+    for (;;) {
+      const step = walking.next();
+      if (step.done) return step.value;
+    }
   };
   const addWatch = (abs: string, rel: string) => {
     // Out of watches (a huge tree): every later look walks instead.
@@ -94,7 +103,6 @@ export function openProjectState(o: ProjectStateOptions): ProjectState {
   };
   const all = (a: Map<string, Seen>, b: Map<string, Seen>) => new Set([...a.keys(), ...b.keys()]);
 
-  seen = walkAll();
 
   const refreshByWatch = (w: ChangeWatch): Change[] | undefined => {
     const { entries, subtrees, overflow } = w.drain();
@@ -115,11 +123,11 @@ export function openProjectState(o: ProjectStateOptions): ProjectState {
         continue;
       }
       if (stats.isDirectory() && scope.holds(sub, true)) {
-        scope.walk(sub, (rel, s) => {
+        for (const [rel, s] of scope.entries(sub, addWatch)) {
           const found = look(rel, s);
           touched.add(rel);
           if (found) next.set(rel, found);
-        }, addWatch);
+        }
       } else if (scope.holds(sub, false)) entries.add(sub);
     }
     for (const path of entries) {
@@ -141,12 +149,29 @@ export function openProjectState(o: ProjectStateOptions): ProjectState {
     return changes;
   };
 
+  // The first look lets the event loop run (a model call streams meanwhile): it costs a turn no time.
+  const breathe = breather();
+  const walking = walkAll();
+  for (;;) {
+    const step = walking.next();
+    if (step.done) {
+      seen = step.value;
+      break;
+    }
+    await breathe();
+  }
+
+  const save = () => {
+    if (!dirty) return;
+    saveCache(o, seen);
+    dirty = false;
+  };
   return {
     refresh() {
       let changes = watch ? refreshByWatch(watch) : undefined;
       if (changes === undefined) {
         scope = projectScope(root, o.exclude);
-        const next = walkAll();
+        const next = walkNow();
         changes = diff(seen, next, all(seen, next));
         seen = next;
       }
@@ -155,13 +180,9 @@ export function openProjectState(o: ProjectStateOptions): ProjectState {
     },
     get: (path) => seen.get(path)?.kept,
     big: () => [...seen].filter(([, s]) => s.kept.kind === "big").map(([path]) => path),
-    save() {
-      if (!dirty) return;
-      saveCache(o, seen);
-      dirty = false;
-    },
+    save,
     close() {
-      this.save();
+      save();
       watch?.close();
       watch = undefined;
     },

@@ -29,8 +29,7 @@ export type ReplContext = {
 };
 
 const KEYS = [
-  ["Esc", "aborts the turn (or a /compact or /memory waiting on the model)"],
-  ["Esc Esc", "at an empty prompt: pick a turn to rewind to (/rewind)"],
+  ["Esc", "aborts the turn (or a /compact or /memory waiting on the model); twice at an empty prompt, /rewind"],
   ["Ctrl-C", "stops a running command (twice at the prompt quits)"],
   ["Ctrl-D", "quits"],
   ["Tab", "completes /commands and @paths"],

@@ -100,7 +100,9 @@ export async function runRepl(flags: Flags, config: Config & { apiKey: string })
     if (chosen === "eof") close();
     return chosen === "eof" ? undefined : chosen;
   };
-  const refill = (text: string) => void (input.draft.text === "" && input.recall(text));
+  const refill = (text: string) => {
+    if (input.draft.text === "") input.recall(text);
+  };
   const ctx: ReplContext = { runtime, config, print, color, confirm, pick, refill, columns, rows: () => stdout.rows || 24, signal: new AbortController().signal };
 
   const terminal = openTerminalInput({
@@ -148,7 +150,8 @@ export async function runRepl(flags: Flags, config: Config & { apiKey: string })
     if (!turn || !line.trimStart().startsWith("/")) return false;
     const parsed = parseSlash(line, COMMANDS);
     if (parsed.kind !== "command" || !parsed.command.notDuringTurn) return false;
-    print(c.yellow(`! /${parsed.command.name} waits for the turn to end (Esc stops it)`));
+    print(c.yellow(`! /${parsed.command.name} waits for the turn to end (Esc stops it); it stays in the prompt for Enter then`));
+    input.replace(line.trim());
     return true;
   }
 
@@ -217,7 +220,7 @@ export async function runRepl(flags: Flags, config: Config & { apiKey: string })
   function escape(): void {
     if (turn) return abortTurn(turn);
     if (commandAbort) return commandAbort.abort();
-    // Only at rest: a second Esc meant to stop a turn that has just ended must not open a picker.
+    // Counted only at rest: the Esc that stopped a turn or a command is no first press, so Esc again after it opens nothing.
     if (!busy && input.draft.text === "" && escapes.press(Date.now())) void submit(`/${REWIND}`, true);
   }
 

@@ -22,7 +22,7 @@ async function undoFrom(ctx: ReplContext, turn: number | undefined, force: boole
   if (!done.ok) {
     ctx.print(`! ${done.message}`);
     // The core names `undo --force`; here the way to say it is the command just typed.
-    if (done.conflicts?.length && !force) ctx.print(`  (${retry} ${FORCE} puts them back anyway, keeping a copy of each)`);
+    if (done.conflicts?.length && !force) ctx.print(`  (here: ${retry} ${FORCE})`);
     return;
   }
   ctx.print(undoneLines(done).join("\n"));

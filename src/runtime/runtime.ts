@@ -151,7 +151,8 @@ export function createRuntime(opts: RuntimeOptions): Runtime {
       });
       try {
         for await (const event of events) {
-          // Before the loop goes on to the next call: what this one changed is on record first.
+          // No tool runs before the turn's starting point is known; what one changed is on record before the next.
+          if (event.type === "tool-call") await checkpoints?.ready();
           if (event.type === "tool-result" && mayWrite(runtime.prompt.tools, event.name)) checkpoints?.afterCall();
           if (event.type === "end" || (!listedAnswered && live.state.answered)) await remember();
           listedAnswered ||= live.state.answered;

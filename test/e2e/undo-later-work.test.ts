@@ -8,7 +8,8 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node
 import { join } from "node:path";
 import { runShiro } from "../support/run-shiro.ts";
 import { scriptedJob } from "../support/scripted-job.ts";
-import { lastUserText, type ScriptedModel } from "../support/scripts.ts";
+import { lastUserText } from "../support/scripts.ts";
+import type { ScriptedModel } from "../support/turn.ts";
 import { startStrictServer } from "../support/strict-server.ts";
 import { snapshot, undoProject } from "../support/undo-project.ts";
 import { ensureBinary } from "../support/binary.ts";

@@ -30,9 +30,9 @@ const paths = (changes: Change[]) => changes.map((c) => `${c.before ? (c.after ?
 
 describe("the project as checkpoints see it", () => {
   for (const watch of [true, false]) {
-    test(`${watch ? "by inotify" : "by walking"}: every change is seen, nothing else; ignored folders and git's objects are not held`, () => {
+    test(`${watch ? "by inotify" : "by walking"}: every change is seen, nothing else; ignored folders and git's objects are not held`, async () => {
       const { base, root, blobs } = place();
-      const state = openProjectState({ root, blobs, cachePath: join(base, "cache.json"), watch });
+      const state = await openProjectState({ root, blobs, cachePath: join(base, "cache.json"), watch });
       expect(state.get(".env")?.kind).toBe("file");
       expect(state.get(".git/refs/heads/main")?.kind).toBe("file");
       expect(state.get(".git/objects/ab/cd")).toBeUndefined();
@@ -67,19 +67,19 @@ describe("the project as checkpoints see it", () => {
     });
   }
 
-  test("the next run hashes only what changed meanwhile; the same content and mode with a new time is no change", () => {
+  test("the next run hashes only what changed meanwhile; the same content and mode with a new time is no change", async () => {
     const { base, root, blobs } = place();
-    openProjectState({ root, blobs, cachePath: join(base, "cache.json") }).close();
+    (await openProjectState({ root, blobs, cachePath: join(base, "cache.json") })).close();
     utimesSync(join(root, "src/a.ts"), new Date(2020, 1, 1), new Date(2020, 1, 1));
-    const again = openProjectState({ root, blobs, cachePath: join(base, "cache.json") });
+    const again = await openProjectState({ root, blobs, cachePath: join(base, "cache.json") });
     expect(again.refresh()).toEqual([]);
     again.close();
   });
 
-  test("a file over the cap is reported as too large, its bytes not kept", () => {
+  test("a file over the cap is reported as too large, its bytes not kept", async () => {
     const { base, root, blobs } = place();
     writeFileSync(join(root, "big.bin"), new Uint8Array(4096));
-    const state = openProjectState({ root, blobs, cachePath: join(base, "cache.json"), maxBytes: 1024 });
+    const state = await openProjectState({ root, blobs, cachePath: join(base, "cache.json"), maxBytes: 1024 });
     expect(state.get("big.bin")).toEqual({ kind: "big", size: 4096, mode: expect.any(Number) });
     expect(state.big()).toEqual(["big.bin"]);
     state.close();
@@ -87,7 +87,7 @@ describe("the project as checkpoints see it", () => {
 });
 
 describe("blobs", () => {
-  test("sealed: the stored file holds none of the bytes; a blob changed on disk is refused, not returned", () => {
+  test("sealed: the stored file holds none of the bytes; a blob changed on disk is refused, not returned", async () => {
     const { base, blobs } = place();
     const secret = new TextEncoder().encode("API_TOKEN=sk-live-abcdefghijklmnop\n");
     const hash = blobs.put(secret);
