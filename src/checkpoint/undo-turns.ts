@@ -6,6 +6,7 @@ import type { CheckpointStore } from "./checkpoint-store.ts";
 import { planUndo, type Conflict } from "./plan-undo.ts";
 import { keptOnDisk } from "./read-kept.ts";
 import type { TurnRecord } from "./turn-record.ts";
+import { plural } from "../text/plural.ts";
 import { applyJournal, clearTemps, endJournal, loadBlobs, unfinishedJournals, writeJournal, type UndoJournal } from "./undo-journal.ts";
 
 export type UndoRequest = {
@@ -53,7 +54,7 @@ export async function undoTurns(r: UndoRequest): Promise<UndoDone | UndoRefused>
   if (plan.conflicts.length) {
     if (!r.force) {
       const named = plan.conflicts.map((c) => `${c.path} (${c.why})`).join(", ");
-      return { ok: false, conflicts: plan.conflicts, message: `nothing was changed: ${plural(plan.conflicts.length)} changed after the turn${undone.length > 1 ? "s" : ""} being undone: ${named}. Keep that work, or run undo with --force (it keeps a copy of each)` };
+      return { ok: false, conflicts: plan.conflicts, message: `nothing was changed: ${plural(plan.conflicts.length, "file")} changed after the turn${undone.length > 1 ? "s" : ""} being undone: ${named}. Keep that work, or run undo with --force (it keeps a copy of each)` };
     }
     kept = join(r.keptDir, new Date().toISOString().replace(/[:.]/g, "-"));
     for (const c of plan.conflicts) {
@@ -112,4 +113,3 @@ export async function finishUndos(r: { store: CheckpointStore; root: string; ope
   return finished;
 }
 
-const plural = (n: number) => (n === 1 ? "1 file" : `${n} files`);

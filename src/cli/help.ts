@@ -13,7 +13,8 @@ Usage
   shiro doctor                   the sandbox in force and why, config, base URL
   shiro undo [--list] [--to <turn>] [-r <session>] [--force] [--json]
                                  put back the files the newest turn changed
-                                 (docs/undo.md)
+                                 (docs/undo.md); --prune drops what no
+                                 saved session needs
 
 Options
   -p, --print            print mode (also when stdin is not a terminal)

@@ -2,6 +2,9 @@ import { realpathSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { createCheckpointStore } from "../checkpoint/checkpoint-store.ts";
+import { pruneCheckpoints } from "../checkpoint/prune-checkpoints.ts";
+import { formatBytes } from "../text/format-bytes.ts";
+import { plural } from "../text/plural.ts";
 import { turnLine, turnRows, undoneLines } from "../checkpoint/undo-report.ts";
 import { finishUndos, turnRecords, undoTurns, type OpenForUndo } from "../checkpoint/undo-turns.ts";
 import type { SessionStore } from "../store/session-store.ts";
@@ -12,7 +15,7 @@ import type { Config } from "./config.ts";
 import { resolveId } from "./open-session.ts";
 import { UsageError } from "./usage-error.ts";
 
-export const UNDO_USAGE = "usage: shiro undo [--list] [--to <turn>] [-r <session>] [--force] [--json]";
+export const UNDO_USAGE = "usage: shiro undo [--list] [--to <turn>] [-r <session>] [--force] [--json] | shiro undo --prune";
 
 /** A session opened for an undo: it must be that very log, so one another shiro has open is refused, not copied. */
 export const openForUndo =
@@ -27,16 +30,17 @@ export const openForUndo =
  * changed and takes the turn out of the history; `--to` rewinds several, `--list` shows them.
  */
 export async function undoCommand(args: string[], config: Config, io: { out: (line: string) => void; err: (line: string) => void; cwd: string }): Promise<number> {
-  let values: { list?: boolean; to?: string; resume?: string; force?: boolean; json?: boolean };
+  let values: { list?: boolean; to?: string; resume?: string; force?: boolean; json?: boolean; prune?: boolean };
   try {
     ({ values } = parseArgs({
       args,
-      options: { list: { type: "boolean" }, to: { type: "string" }, resume: { type: "string", short: "r" }, force: { type: "boolean" }, json: { type: "boolean" } },
+      options: { list: { type: "boolean" }, to: { type: "string" }, resume: { type: "string", short: "r" }, force: { type: "boolean" }, json: { type: "boolean" }, prune: { type: "boolean" } },
       strict: true,
     }));
   } catch (e) {
-    throw new UsageError(parseErrorLine((e as Error).message, UNDO_USAGE, ["list", "to", "resume", "force", "json"]));
+    throw new UsageError(parseErrorLine((e as Error).message, UNDO_USAGE, ["list", "to", "resume", "force", "json", "prune"]));
   }
+  if (values.prune) return prune(config, io, values.json === true);
   const to = values.to === undefined ? undefined : Number(values.to);
   if (to !== undefined && !(Number.isInteger(to) && to > 0)) throw new UsageError(`--to takes a turn number from shiro undo --list, got "${values.to}"`);
   const sessions = createSessionStore(join(config.home, "sessions"));
@@ -69,6 +73,12 @@ export async function undoCommand(args: string[], config: Config, io: { out: (li
   } finally {
     session.close();
   }
+}
+
+function prune(config: Config, io: { out: (line: string) => void }, json: boolean): number {
+  const done = pruneCheckpoints(createCheckpointStore(join(config.home, "checkpoints")), join(config.home, "sessions"));
+  io.out(json ? JSON.stringify(done) : `removed the checkpoints of ${plural(done.sessions, "session")} no longer saved, and ${plural(done.blobs, "stored file")} nothing refers to (${formatBytes(done.bytes)})`);
+  return 0;
 }
 
 async function newestHere(store: SessionStore, cwd: string, warn: (line: string) => void): Promise<string> {
