@@ -1,7 +1,7 @@
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmdirSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { z } from "zod";
-import { openSlot } from "../tools/file-slot.ts";
+import { openSlot, type FileSlot } from "../tools/file-slot.ts";
 import type { BlobStore } from "./blob-store.ts";
 import { keptSchema, type Kept } from "./kept.ts";
 
@@ -67,18 +67,41 @@ export function loadBlobs(writes: UndoJournal["writes"], blobs: BlobStore): { by
 
 /**
  * Makes each path what the journal says, through the file tools' race-safe slots (a folder swapped
- * for a link outside the project is refused). Idempotent: finishing a journal twice changes nothing more.
+ * for a link outside the project is refused). Removals go first, deepest first, with the folders they
+ * leave empty — a file may come back where the turn made a folder. Idempotent: finishing a journal
+ * twice changes nothing more.
  */
 export async function applyJournal(j: UndoJournal, bytes: Map<string, Uint8Array>): Promise<void> {
   const temp = tempName(j);
+  const removals = j.writes.filter((w) => w.to === null).sort((a, b) => depth(b.path) - depth(a.path));
+  for (const { path } of removals) await inSlot(j.root, path, (slot) => slot.remove());
+  removeEmptyFolders(j.root, removals.map((w) => w.path));
   for (const { path, to } of j.writes) {
-    const slot = await openSlot(j.root, join(j.root, path));
+    if (to?.kind === "file") await inSlot(j.root, path, (slot) => slot.stage(bytes.get(to.hash)!, to.mode, temp).commit());
+    else if (to?.kind === "link") await inSlot(j.root, path, (slot) => placeLink(slot.path, to.target, temp));
+  }
+}
+
+const depth = (path: string) => path.split("/").length;
+
+async function inSlot(root: string, path: string, act: (slot: FileSlot) => void) {
+  // The name itself: a link the turn left there is replaced or removed, never followed.
+  const slot = await openSlot(root, join(root, path), undefined, "write", { ownLink: true });
+  try {
+    act(slot);
+  } finally {
+    slot.close();
+  }
+}
+
+/** The folders above removed files that are empty now, up to the project (a folder still holding anything stays). */
+function removeEmptyFolders(root: string, removed: readonly string[]) {
+  const folders = new Set(removed.flatMap((path) => path.split("/").slice(0, -1).map((_, i, parts) => parts.slice(0, i + 1).join("/"))));
+  for (const folder of [...folders].sort((a, b) => depth(b) - depth(a))) {
     try {
-      if (to === null) slot.remove();
-      else if (to.kind === "file") slot.stage(bytes.get(to.hash)!, to.mode, temp).commit();
-      else if (to.kind === "link") placeLink(slot.path, to.target, temp);
-    } finally {
-      slot.close();
+      rmdirSync(join(root, folder));
+    } catch {
+      // Not empty, or not a folder: it stays.
     }
   }
 }

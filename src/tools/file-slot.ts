@@ -38,7 +38,7 @@ const MAX_LINKS = 40;
  * lands must not be refused by `refuse`. A read may follow links anywhere: where it lands is what
  * `refuse` judges. Touches nothing: missing folders are only created by `stage`.
  */
-export async function openSlot(root: string, abs: string, refuse?: WriteRefusal, purpose: "write" | "read" = "write"): Promise<FileSlot> {
+export async function openSlot(root: string, abs: string, refuse?: WriteRefusal, purpose: "write" | "read" = "write", opts: { ownLink?: boolean } = {}): Promise<FileSlot> {
   const shown = displayPath(root, abs);
   if (abs.includes("\0")) throw new ToolError(`${JSON.stringify(shown)} contains a NUL character; no file can be named that.`);
   const at = await atCalls();
@@ -49,7 +49,7 @@ export async function openSlot(root: string, abs: string, refuse?: WriteRefusal,
   const unchanged = purpose === "write" ? " Nothing was changed." : "";
   let path = isInside(abs, root) ? join(realRoot, relative(root, abs)) : abs;
   for (let links = 0; links <= MAX_LINKS; links++) {
-    const found = walk(at, confine ?? parse(path).root, path, shown, show);
+    const found = walk(at, confine ?? parse(path).root, path, shown, show, opts.ownLink === true);
     if ("slot" in found) {
       const reason = refuse?.(found.slot.path);
       if (reason === undefined) return found.slot;
@@ -81,7 +81,8 @@ export async function openFile(ctx: Pick<ToolContext, "root" | "writeRefused">, 
 
 type Walked = { slot: FileSlot } | { link: string; target: string; next: string };
 
-function walk(at: AtCalls, base: string, path: string, shown: string, show: (real: string) => string): Walked {
+/** `ownLink`: a link at the last name is the slot itself (an undo replaces or removes the link, never what it points to). */
+function walk(at: AtCalls, base: string, path: string, shown: string, show: (real: string) => string, ownLink: boolean): Walked {
   const names = relative(base, path).split(sep).filter(Boolean);
   const name = names.pop();
   if (name === undefined) throw new ToolError(`${shown} is a directory, not a file. Use list_dir to see what it contains.`);
@@ -110,7 +111,7 @@ function walk(at: AtCalls, base: string, path: string, shown: string, show: (rea
       dir = next;
       dirPath = join(dirPath, folder);
     }
-    const target = linkAt(at, dir, name);
+    const target = ownLink ? undefined : linkAt(at, dir, name);
     if (target !== undefined) {
       at.close(dir);
       return { link: join(dirPath, name), target, next: resolve(dirPath, target) };

@@ -33,6 +33,9 @@ const ROUTES: [string, PlannedCall[]][] = [
   ["a script removing the binary and an ignored file", [bash(`python3 -c "import os; [os.remove(p) for p in ('logo.png', 'debug.log')]"`)]],
   ["git stash --all && git stash drop (ignored files too)", [bash("git stash push --all -q; git stash drop -q")]],
   ["rm -rf of named folders and files", [bash("rm -rf docs src notes.txt")]],
+  ["a symlink pointed elsewhere, and a new one made (undo removes the link, never what it points to)", [bash("ln -sfn src/main.ts latest && ln -s README.md new-link")]],
+  ["a folder replaced by a file, a file by a folder", [bash("rm -rf docs && echo flat > docs && rm notes.txt && mkdir -p notes.txt/deeper && echo in > notes.txt/deeper/x")]],
+  ["a file replaced by a link, a link by a file", [bash("rm notes.txt && ln -s README.md notes.txt && rm latest && echo plain > latest")]],
   ["write_file over uncommitted work", [{ name: "write_file", arguments: { path: "src/main.ts", content: "// rewritten from scratch\n" } }]],
   ["edit_file with replace_all", [{ name: "edit_file", arguments: { path: "src/util.ts", old_string: "number", new_string: "any", replace_all: true } }]],
   [

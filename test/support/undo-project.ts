@@ -1,10 +1,10 @@
 /**
  * A git project as a person leaves it mid-work, inside a home full of dotfiles with a sibling project
  * beside it: tracked files, uncommitted changes, untracked and ignored files, a binary and a secret,
- * a stash and a second branch. `snapshot()` reads back every byte of the working tree and what git
+ * a symlink, a stash and a second branch. `snapshot()` reads back every byte of the working tree and what git
  * says of it, so a test can assert an undo left it exactly as it was.
  */
-import { mkdirSync, readdirSync, readFileSync, lstatSync, readlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, lstatSync, readlinkSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { tempDir } from "./run-shiro.ts";
 
@@ -51,6 +51,7 @@ export function undoProject(): UndoProject {
   writeFileSync(join(project, "logo.png"), new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0, 1, 2, 255, 254, 0, 7]));
   writeFileSync(join(project, "debug.log"), "ignored log line\n");
   writeFileSync(join(project, ".env"), "API_TOKEN=sk-live-undo-0123456789abcdef\n");
+  symlinkSync("docs/guide.md", join(project, "latest"));
   return { base, home, project, sibling };
 }
 
