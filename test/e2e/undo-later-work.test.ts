@@ -102,3 +102,35 @@ test("two turns, undo, then -c: the undone prompt is not sent again, the first t
     await server.stop();
   }
 }, 60_000);
+
+test("--to rewinds several turns of the session -r names, past a newer session in the folder; --list then shows none", async () => {
+  const fx = fixture();
+  const before = snapshot(fx.project);
+  const yolo = { cwd: fx.project, args: ["--yolo"], env: fx.env };
+  expect((await scriptedJob([{ name: "bash", arguments: { command: "echo one > one.txt && rm README.md" } }], yolo)).code).toBe(0);
+  const sessions = await runShiro(["sessions", "--json"], { cwd: fx.project, env: fx.env });
+  const id = JSON.parse(sessions.stdout)[0].id as string;
+  const prefix = id.slice(0, 13);
+  expect((await scriptedJob([{ name: "bash", arguments: { command: "echo two >> one.txt && rm notes.txt" } }], { ...yolo, args: ["--yolo", "-r", prefix] })).code).toBe(0);
+  // A newer session in the same folder: -r must reach past it, and its file is not this undo's to take.
+  expect((await scriptedJob([{ name: "bash", arguments: { command: "echo other > other.txt" } }], yolo)).code).toBe(0);
+
+  const listed = JSON.parse((await runShiro(["undo", "--list", "--json", "-r", prefix], { cwd: fx.project, env: fx.env })).stdout);
+  expect(listed.session).toBe(id);
+  expect(listed.turns.map((t: any) => [t.turn, t.added, t.changed, t.removed])).toEqual([
+    [1, ["one.txt"], [], ["README.md"]],
+    [2, [], ["one.txt"], ["notes.txt"]],
+  ]);
+  const undo = await runShiro(["undo", "--to", "1", "-r", prefix, "--json"], { cwd: fx.project, env: fx.env });
+  expect(undo.code).toBe(0);
+  expect(JSON.parse(undo.stdout).turns).toEqual([1, 2]);
+  expect(readFileSync(join(fx.project, "other.txt"), "utf8")).toBe("other\n");
+  rmSync(join(fx.project, "other.txt"));
+  expect(snapshot(fx.project)).toEqual(before);
+  expect(JSON.parse((await runShiro(["undo", "--list", "--json", "-r", prefix], { cwd: fx.project, env: fx.env })).stdout).turns).toEqual([]);
+  // A turn not in the history: one line, exit 1, nothing changed.
+  const none = await runShiro(["undo", "--to", "7", "-r", prefix], { cwd: fx.project, env: fx.env });
+  expect(none.code).toBe(1);
+  expect(none.stderr.trim().split("\n")).toHaveLength(1);
+  expect(snapshot(fx.project)).toEqual(before);
+}, 60_000);
