@@ -1,4 +1,3 @@
-import { createCipheriv, createDecipheriv, randomBytes } from "node:crypto";
 import { closeSync, existsSync, linkSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeSync } from "node:fs";
 import { join } from "node:path";
 
@@ -25,6 +24,13 @@ export type BlobStore = {
 const NONCE = 12;
 const TAG = 16;
 
+// node:crypto costs ~8 ms to load: taken the first time a blob is sealed or opened, which a run whose
+// files are all known already never does (and a first look does while the model is being called).
+type Ciphers = Pick<typeof import("node:crypto"), "createCipheriv" | "createDecipheriv">;
+let ciphers: Ciphers | undefined;
+const cipherModule = (): Ciphers => (ciphers ??= require("node:crypto") as Ciphers);
+const randomBytes = (n: number) => Buffer.from(crypto.getRandomValues(new Uint8Array(n)));
+
 export function createBlobStore(dir: string, keyPath: string): BlobStore {
   const key = storeKey(keyPath);
   const pathOf = (hash: string) => join(dir, hash.slice(0, 2), hash.slice(2));
@@ -43,7 +49,7 @@ export function createBlobStore(dir: string, keyPath: string): BlobStore {
         made.add(folder);
       }
       const nonce = randomBytes(NONCE);
-      const cipher = createCipheriv("aes-256-gcm", key, nonce);
+      const cipher = cipherModule().createCipheriv("aes-256-gcm", key, nonce);
       const sealed = Buffer.concat([nonce, cipher.update(Bun.zstdCompressSync(bytes, { level: 3 })), cipher.final(), cipher.getAuthTag()]);
       const temp = `${path}.${process.pid}.tmp`;
       const fd = openSync(temp, "w", 0o600);
@@ -61,7 +67,7 @@ export function createBlobStore(dir: string, keyPath: string): BlobStore {
     get(name) {
       try {
         const sealed = readFileSync(pathOf(name));
-        const decipher = createDecipheriv("aes-256-gcm", key, sealed.subarray(0, NONCE));
+        const decipher = cipherModule().createDecipheriv("aes-256-gcm", key, sealed.subarray(0, NONCE));
         decipher.setAuthTag(sealed.subarray(sealed.length - TAG));
         const packed = Buffer.concat([decipher.update(sealed.subarray(NONCE, sealed.length - TAG)), decipher.final()]);
         const bytes = new Uint8Array(Bun.zstdDecompressSync(packed));
