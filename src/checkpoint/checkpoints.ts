@@ -40,6 +40,8 @@ export function createCheckpoints(o: CheckpointsOptions): Checkpoints {
   let opening: Promise<void> | undefined;
   let record: TurnRecord | undefined;
   let closed = false;
+  // No tool has run since the last look: the turn's end needs no look of its own (a walk, where there is no watch).
+  let fresh = false;
   let savedAt = performance.now();
   const told = new Set<string>();
   const maxBytes = o.maxBytes ?? MAX_KEPT_BYTES;
@@ -76,16 +78,19 @@ export function createCheckpoints(o: CheckpointsOptions): Checkpoints {
         // What changed since the last turn is the person's: it becomes this turn's starting point.
         if (state) state.refresh();
         else opening ??= open();
+        fresh = true;
         record = emptyRecord(session, turn, realpathSync(o.root), new Date().toISOString());
       } catch (err) {
         failed("look at the project; this turn cannot be undone", err);
       }
     },
     ready: async () => {
+      fresh = false;
       await opening;
     },
     afterCall() {
       if (!state || !record) return;
+      fresh = true;
       try {
         const changes = state.refresh();
         if (!changes.length) return;
@@ -98,7 +103,7 @@ export function createCheckpoints(o: CheckpointsOptions): Checkpoints {
       }
     },
     endTurn() {
-      this.afterCall();
+      if (!fresh) this.afterCall();
       record = undefined;
       if (!state || performance.now() - savedAt < SAVE_EVERY_MS) return;
       try {
