@@ -14,8 +14,11 @@ export const cutMarker = (cut: InputCut, label: string): string =>
   `[… ${describeCut(cut)} of ${label} left out here …]`;
 
 /** "41,234 lines (2,512,345 bytes)", for the marker and the notice that goes with it. */
-export const describeCut = (cut: InputCut): string =>
+const describeCut = (cut: InputCut): string =>
   `${formatCount(cut.lines)} ${cut.lines === 1 ? "line" : "lines"} (${formatCount(cut.bytes)} bytes)`;
+
+/** The notice that goes with a cut, once: "stdin is too large …: 41,234 lines (…) left out of its middle (marked in the text)". */
+export const cutWords = (what: string, cut: InputCut): string => `${what}: ${describeCut(cut)} left out of its middle (marked in the text)`;
 
 /**
  * `text` cut to at most `maxChars` characters by leaving out its middle: the head and, with most of

@@ -1,6 +1,6 @@
 import { attachMentions } from "../context/attach-mentions.ts";
 import { charsFromTokens } from "../context/estimate.ts";
-import { describeCut, fitInput } from "../context/fit-input.ts";
+import { cutWords, fitInput } from "../context/fit-input.ts";
 import type { PrintInput } from "./read-prompt.ts";
 
 export type AssembleOptions = {
@@ -28,13 +28,14 @@ export async function assemblePrompt(input: PrintInput, opts: AssembleOptions): 
 
 function fit(text: string, maxChars: number, opts: AssembleOptions): string {
   const fitted = fitInput(text, maxChars, "stdin");
-  if (fitted.cut) opts.warn(`stdin is too large for the context window: ${describeCut(fitted.cut)} left out of its middle (marked in the text)`);
+  if (fitted.cut) opts.warn(cutWords("stdin is too large for the context window", fitted.cut));
   return fitted.text;
 }
 
 async function attach(prompt: string, opts: AssembleOptions): Promise<string> {
-  const { text, refused, missing } = await attachMentions(prompt, opts.root);
+  const { text, refused, missing, notices } = await attachMentions(prompt, opts.root);
   for (const r of refused) opts.warn(`not attached: ${r}`);
+  for (const n of notices) opts.warn(n);
   if (missing.length) opts.warn(`not a file, sent as text: ${missing.join(", ")}`);
   return text;
 }

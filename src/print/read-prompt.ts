@@ -1,4 +1,5 @@
 import { UsageError } from "../cli/usage-error.ts";
+import { binaryWords, decodeText, escapedWords } from "../text/decode-text.ts";
 
 export type PromptSource = {
   arg?: string;
@@ -19,12 +20,29 @@ export type PrintInput = { prompt: string; context?: string };
  */
 export async function readPrompt(src: PromptSource): Promise<PrintInput> {
   const arg = src.arg === undefined ? undefined : requireText(src.arg);
-  const piped = src.stdin ? (await readToEnd(src.stdin, src)).trimEnd() : "";
+  const piped = src.stdin ? pipedText(await readToEnd(src.stdin, src), arg !== undefined, src.warn) : "";
   if (arg === undefined) return { prompt: requireText(piped) };
   return piped ? { prompt: arg, context: piped } : { prompt: arg };
 }
 
-async function readToEnd(stream: AsyncIterable<Uint8Array>, src: PromptSource): Promise<string> {
+/**
+ * stdin as text for the model. Binary stdin (`cat logo.png | shiro -p "…"`) is never sent: the model
+ * could only read it as noise. After a prompt argument the run goes on without it; as the prompt it
+ * leaves nothing to run, which is the command line's mistake.
+ */
+function pipedText(bytes: Uint8Array, prompted: boolean, warn: (line: string) => void): string {
+  const decoded = decodeText(bytes);
+  if (decoded.binary) {
+    const what = binaryWords("stdin", decoded.bytes);
+    if (!prompted) throw new UsageError(`${what}: nothing was sent; pass the prompt as an argument (text in another encoding: convert it with iconv -t UTF-8 first)`);
+    warn(`${what}: not sent; the run goes on with the prompt alone`);
+    return "";
+  }
+  if (decoded.escaped) warn(escapedWords("stdin", decoded.escaped));
+  return decoded.text.trimEnd();
+}
+
+async function readToEnd(stream: AsyncIterable<Uint8Array>, src: PromptSource): Promise<Uint8Array> {
   const chunks: Uint8Array[] = [];
   let warned = false;
   const waiting = () => {
@@ -43,7 +61,7 @@ async function readToEnd(stream: AsyncIterable<Uint8Array>, src: PromptSource): 
   } finally {
     clearTimeout(timer);
   }
-  return new TextDecoder().decode(Buffer.concat(chunks));
+  return Buffer.concat(chunks);
 }
 
 function requireText(text: string | undefined): string {

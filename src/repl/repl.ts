@@ -191,10 +191,11 @@ export async function runRepl(flags: Flags, config: Config & { apiKey: string })
       print(c.yellow(unknownCommandLine(parsed)));
       return;
     }
-    const { text, attached, refused, missing } = await attachMentions(line, cwd);
+    const { text, attached, refused, missing, notices } = await attachMentions(line, cwd);
     if (attached.length) print(c.dim(`· attached ${attached.join(", ")}`));
     if (missing.length) print(c.dim(`· not a file, sent as text: ${missing.join(", ")}`));
     for (const r of refused) print(c.yellow(`! not attached: ${r}`));
+    for (const n of notices) print(c.yellow(`! ${n}`));
     await runTurn(text);
     if (!closed) await showBeforePrompt(ctx);
   }

@@ -4,33 +4,16 @@
  * and the slow ones run side by side.
  */
 import { describe, expect, test } from "bun:test";
-import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { runShiro, tempDir, type ShiroOptions, type ShiroRun } from "../support/run-shiro.ts";
+import { buildLog, expectCut } from "../support/cut-log.ts";
+import { withPrintRun as withRun } from "../support/print-run.ts";
 import { estimateInputTokens } from "../support/prompt-tokens.ts";
 import { firstUserText } from "../support/scripts.ts";
-import { startStrictServer, type StrictServer, type StrictServerOptions } from "../support/strict-server.ts";
+import type { StrictServer } from "../support/strict-server.ts";
 
 const WAITING = "waiting for stdin (nothing has arrived for 5 s); to run without it, pass < /dev/null";
 const WINDOW = 20_000;
-
-type RunContext = { server: StrictServer; cwd: string; run: (args: string[], opts: Partial<ShiroOptions>) => Promise<ShiroRun> };
-
-/** A strict server and a project with its own SHIRO_HOME (and `config.json`), all removed when `body` is done. */
-async function withRun(body: (ctx: RunContext) => Promise<void>, serverOpts: StrictServerOptions = {}, config?: object) {
-  const root = tempDir("stdin");
-  const [cwd, home] = [join(root, "project"), join(root, "home")];
-  mkdirSync(cwd);
-  mkdirSync(home);
-  if (config) writeFileSync(join(home, "config.json"), JSON.stringify(config));
-  const server = await startStrictServer(serverOpts);
-  try {
-    await body({ server, cwd, run: (args, opts) => runShiro(args, { cwd, home, env: { OPENAI_BASE_URL: server.url }, ...opts }) });
-  } finally {
-    await server.stop();
-    rmSync(root, { recursive: true, force: true });
-  }
-}
 
 describe("stdin is read to its end, however long it is silent", () => {
   test.concurrent("data that starts after 1.5 s is in the first request, and no notice is given", () =>
@@ -100,35 +83,10 @@ describe("stdin is read to its end, however long it is silent", () => {
   );
 });
 
-/** A build log of about `bytes` bytes: a first line, numbered compile lines (some with non-ASCII quotes), the error last. */
-function buildLog(bytes: number): string[] {
-  const lines = ["make[1]: Entering directory '/build/first-line'"];
-  for (let i = 1, size = 0; size < bytes; i++) {
-    const line = i % 7 ? `cc -O2 -c src/module_${i}.c -o build/module_${i}.o` : `src/module_${i}.c:12: warning: unused variable ‘tmp_${i}’`;
-    lines.push(line);
-    size += Buffer.byteLength(line) + 1;
-  }
-  lines.push("ld: error: undefined symbol: frobnicate (referenced by main.o) — the last line");
-  return lines;
-}
-
-const count = (n: number) => n.toLocaleString("en-US");
-
-/** Checks a fitted log against the original: head and tail kept whole, the marker's figures exact. */
-function expectCut(sent: string, lines: string[], stderr: string) {
-  const marker = /\[… ([\d,]+) lines \(([\d,]+) bytes\) of stdin left out here …\]\n/.exec(sent)!;
-  expect(marker).not.toBeNull();
-  const headLines = sent.slice(0, marker.index).split("\n").slice(0, -1); // the head ends with its line break
-  const tailLines = sent.slice(marker.index + marker[0].length).split("\n");
-  expect(headLines[0]).toBe(lines[0]!);
-  expect(headLines).toEqual(lines.slice(0, headLines.length));
-  expect(tailLines.at(-1)).toBe(lines.at(-1)!);
-  expect(tailLines).toEqual(lines.slice(-tailLines.length));
-  expect(tailLines.length).toBeGreaterThan(headLines.length); // the tail, where the error is, gets more
-  const omitted = lines.slice(headLines.length, lines.length - tailLines.length);
-  const bytes = Buffer.byteLength(omitted.join("\n") + "\n");
-  expect(marker[0]).toBe(`[… ${count(omitted.length)} lines (${count(bytes)} bytes) of stdin left out here …]\n`);
-  expect(stderr).toBe(`! stdin is too large for the context window: ${count(omitted.length)} lines (${count(bytes)} bytes) left out of its middle (marked in the text)\n`);
+/** Checks a fitted stdin against the log and the one stderr line that names the cut. */
+function expectStdinCut(sent: string, lines: string[], stderr: string) {
+  const figures = expectCut(sent, lines, "stdin");
+  expect(stderr).toBe(`! stdin is too large for the context window: ${figures} left out of its middle (marked in the text)\n`);
 }
 
 describe("stdin too large for the context window is cut before it is sent", () => {
@@ -155,7 +113,7 @@ describe("stdin too large for the context window is cut before it is sent", () =
         const text = firstUserText(server.requests[0]!.body.input);
         expect(text).toStartWith("why did this fail?\n\n<stdin>\n");
         expect(text).toEndWith("\n</stdin>");
-        expectCut(text.slice("why did this fail?\n\n<stdin>\n".length, -"\n</stdin>".length), lines, r.stderr);
+        expectStdinCut(text.slice("why did this fail?\n\n<stdin>\n".length, -"\n</stdin>".length), lines, r.stderr);
       },
       windowed,
       config,
@@ -168,7 +126,7 @@ describe("stdin too large for the context window is cut before it is sent", () =
         const r = await run(["-p", "-m", "small-model"], { stdin: log });
         expect(r.code).toBe(0);
         expectOneFittingRequest(server);
-        expectCut(firstUserText(server.requests[0]!.body.input), lines, r.stderr);
+        expectStdinCut(firstUserText(server.requests[0]!.body.input), lines, r.stderr);
       },
       windowed,
       config,

@@ -1,8 +1,10 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createHash } from "node:crypto";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { buildLog, expectCut } from "../support/cut-log.ts";
 import { keys } from "../support/pty.ts";
+import { randomBytes } from "../support/random-bytes.ts";
 import { PROMPT, savedSessions, startRepl } from "../support/repl-pty.ts";
 import { tempDir } from "../support/run-shiro.ts";
 import { startStrictServer, type StrictServer } from "../support/strict-server.ts";
@@ -123,6 +125,32 @@ describe("REPL input through a real pty", () => {
     await repl.idle(mark);
     expect(since(next).some((r) => r.raw.includes("do-not-send-7731"))).toBe(false);
     expect(await repl.quit()).toBe(0);
+  });
+
+  test("@ of a 300 KB log sends its head and tail with the cut named on screen, as print mode does; a binary file is refused by name", async () => {
+    const lines = buildLog(300_000);
+    const cwd = project({ "build.log": lines.join("\n") + "\n" });
+    const home = tempDir("repl-home");
+    writeFileSync(join(cwd, "core.bin"), randomBytes(4_096));
+    try {
+      await using repl = await startRepl({ cwd, baseUrl: server.url, home, cols: 160 });
+      const before = server.requests.length;
+      await repl.send("explain the failure in @build.log, not @core.bin");
+      await repl.waitFor("attached build.log");
+      await repl.idle();
+      const text = userTextOf(since(before)[0]!.body);
+      const open = 'explain the failure in @build.log, not @core.bin\n\n<file path="build.log">\n';
+      expect(text).toStartWith(open);
+      expect(text).toEndWith(`${lines.at(-1)}\n\n</file>`);
+      const figures = expectCut(text.slice(open.length, -"\n\n</file>".length), lines, "build.log");
+      const screen = repl.screen();
+      expect(screen).toContain("! not attached: core.bin is binary, not UTF-8 text (4,096 bytes)");
+      expect(screen).toContain(`! build.log is too large to attach whole: ${figures} left out of its middle (marked in the text)`);
+      expect(since(before).some((r) => /\\u0000|\ufffd/i.test(r.raw))).toBe(false);
+      expect(await repl.quit()).toBe(0);
+    } finally {
+      for (const dir of [cwd, home]) rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   test("/model lists the endpoint's models, refuses an unknown one with the nearest names (--force overrides), switches the next request's model", async () => {

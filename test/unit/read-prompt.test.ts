@@ -44,3 +44,25 @@ test("stdin that cannot be read is a usage error naming why", async () => {
   }
   await expect(readPrompt({ arg: "why?", stdin: directory(), silentMs: 1_000, warn: () => {} })).rejects.toThrow("cannot read stdin: EISDIR");
 });
+
+async function* pipe(...chunks: Uint8Array[]): AsyncGenerator<Uint8Array> {
+  yield* chunks;
+}
+
+test("binary stdin is never the prompt or its context: after an argument it is named and left out, alone it is a usage error", async () => {
+  const png = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0x0d]);
+  const warnings: string[] = [];
+  expect(await readPrompt({ arg: "what is this?", stdin: pipe(png), silentMs: 1_000, warn: (l) => warnings.push(l) })).toEqual({ prompt: "what is this?" });
+  expect(warnings).toEqual(["stdin is binary, not UTF-8 text (12 bytes): not sent; the run goes on with the prompt alone"]);
+  await expect(readPrompt({ stdin: pipe(png), silentMs: 1_000, warn: () => {} })).rejects.toThrow(
+    "stdin is binary, not UTF-8 text (12 bytes): nothing was sent; pass the prompt as an argument (text in another encoding: convert it with iconv -t UTF-8 first)",
+  );
+});
+
+test("a NUL in mostly-text stdin is sent as \\x00, never as a NUL, and named once", async () => {
+  const warnings: string[] = [];
+  const enc = (s: string) => new TextEncoder().encode(s);
+  const input = await readPrompt({ stdin: pipe(enc("explain @"), new Uint8Array([0]), enc("build.log, the error at its end")), silentMs: 1_000, warn: (l) => warnings.push(l) });
+  expect(input).toEqual({ prompt: "explain @\\x00build.log, the error at its end" });
+  expect(warnings).toEqual(["stdin has 1 byte that is NUL or not UTF-8, sent as \\xNN"]);
+});
