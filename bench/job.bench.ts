@@ -1,13 +1,14 @@
 /**
  * Issue 2's job figure: the four-step demo job (glob, two reads, write, answer) in print mode
- * through dist/shiro against the strict local server, process start to exit (aim: < 150 ms, < 80 MB).
+ * through dist/shiro against the strict local server, process start to exit (aim: < 150 ms, < 80 MB),
+ * and the bytes its requests sent.
  */
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { BINARY, ensureBinary } from "../test/support/binary.ts";
 import { tempDir } from "../test/support/run-shiro.ts";
 import { demoModel } from "../test/support/scripts.ts";
-import { startStrictServer } from "../test/support/strict-server.ts";
+import { startStrictServer, type RecordedRequest } from "../test/support/strict-server.ts";
 import { median } from "./median.ts";
 import { mb, ms, peakRssKib, rssSource, timeRun, type SpawnOptions } from "./process-figures.ts";
 
@@ -34,6 +35,7 @@ export async function bench(): Promise<string[]> {
     const before = server.calls;
     await timeRun(cmd, freshRun()); // warm-up
     if (server.calls - before !== 4) throw new Error(`the demo job made ${server.calls - before} model calls, expected 4`);
+    const sent = wireFigures(server.requests.slice(-4));
     const runs = [];
     for (let i = 0; i < RUNS; i++) runs.push(await timeRun(cmd, freshRun()));
     let rss = 0;
@@ -41,9 +43,22 @@ export async function bench(): Promise<string[]> {
     return [
       `four-step print-mode job (4 model calls, local server): median ${ms(median(runs.map((r) => r.wallMs)))} wall, ${ms(median(runs.map((r) => r.cpuMs)))} CPU (${RUNS} runs); peak RSS ${mb(rss)}  [aim < 150 ms, < 80 MB]`,
       `(peak RSS: max of ${RSS_RUNS} runs via ${rssSource})`,
+      ...sent,
     ];
   } finally {
     await server.stop();
     for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
   }
+}
+
+const size = (value: unknown) => Buffer.byteLength(typeof value === "string" ? value : JSON.stringify(value)).toLocaleString("en-US");
+
+/** The bytes the job sent: each request, and what of each is the instructions and each tool (issue 21). */
+function wireFigures(requests: RecordedRequest[]): string[] {
+  const first = requests[0]!.body;
+  const total = requests.reduce((n, q) => n + Buffer.byteLength(q.raw), 0);
+  return [
+    `bytes sent: ${requests.map((q) => size(q.raw)).join(" + ")} = ${total.toLocaleString("en-US")}  [aim ≤ 35,000]`,
+    `  of each request: instructions ${size(first.instructions)}, tools ${size(first.tools)}: ${first.tools.map((t: { name: string }) => `${t.name} ${size(t)}`).join(", ")}`,
+  ];
 }

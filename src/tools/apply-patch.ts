@@ -9,7 +9,7 @@ import { parsePatch, patchPaths, PatchParseError, type PatchOp } from "./parse-p
 import { applyChunks } from "./apply-chunks.ts";
 
 const schema = z.object({
-  patch: z.string().min(1).describe('The whole patch, from "*** Begin Patch" to "*** End Patch".'),
+  patch: z.string().min(1),
 });
 
 /** A file's text as the patch has it so far, with what writing it back keeps: its byte-order mark and mode. */
@@ -22,19 +22,19 @@ const LABEL = { add: "Add File", delete: "Delete File", update: "Update File" } 
 export const applyPatch = defineTool({
   name: "apply_patch",
   description: [
-    "Edit files with a patch. Format:",
+    "Edit files with a patch:",
     "*** Begin Patch",
-    "*** Add File: path/new.txt      (every following line starts with +)",
-    "*** Delete File: path/old.txt",
-    "*** Update File: path/file.ts",
-    "*** Move to: path/renamed.ts    (optional, right after Update File)",
-    "@@ a line above the change, e.g. a function signature (optional)",
-    " unchanged context line (starts with a space)",
+    "*** Add File: new.txt (then + before every line)",
+    "*** Delete File: old.txt",
+    "*** Update File: file.ts",
+    "*** Move to: renamed.ts (optional, right after Update File)",
+    "@@ a line above the change, e.g. its function (optional)",
+    " context line",
     "-removed line",
     "+added line",
-    "*** End of File                 (optional: the lines end the file)",
+    "*** End of File (optional: the lines end the file)",
     "*** End Patch",
-    "Give about 3 lines of context around each change. Every hunk is checked before anything is written: if one does not match, no file changes.",
+    "~3 lines of context around each change. If a hunk does not match, no file changes.",
   ].join("\n"),
   schema,
   kind: "write",

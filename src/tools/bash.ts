@@ -16,8 +16,8 @@ const PIPE_GRACE_MS = 250;
 const KILL_GRACE_MS = 1000;
 
 const schema = z.object({
-  command: z.string().min(1).describe("The shell command, run with `bash -lc` in the project root."),
-  timeout_ms: z.number().int().min(1).max(BASH_MAX_TIMEOUT_MS).optional().describe(`Time limit in milliseconds (default ${BASH_DEFAULT_TIMEOUT_MS}, max ${BASH_MAX_TIMEOUT_MS}).`),
+  command: z.string().min(1),
+  timeout_ms: z.number().int().min(1).max(BASH_MAX_TIMEOUT_MS).optional(),
 });
 
 type Ending = "exit" | "timeout" | "abort" | "interrupt" | "lingering";
@@ -25,12 +25,11 @@ type Ending = "exit" | "timeout" | "abort" | "interrupt" | "lingering";
 export const bash = defineTool({
   name: "bash",
   description:
-    `Run a shell command (\`bash -lc\`) in the project root and get its combined stdout and stderr plus the exit code. ` +
-    `Times out after ${BASH_DEFAULT_TIMEOUT_MS / 1000} s by default (timeout_ms up to ${BASH_MAX_TIMEOUT_MS / 1000} s), killing the command and everything it started. ` +
-    `Output over ${BASH_MAX_OUTPUT_CHARS} characters keeps its start and end. stdin is closed: never run interactive programs. ` +
-    `Commands run in a sandbox: usually read-only outside the project and /tmp (private to each command), with secret files hidden. ` +
-    `A background job ends with the command (in the sandbox always, else unless its output is redirected, e.g. \`cmd > log 2>&1 &\`): start a server and use it in one command. ` +
-    `Prefer read_file, grep, glob and list_dir for reading and searching.`,
+    `Run \`bash -lc <command>\` in the project root: stdout and stderr combined (over ${BASH_MAX_OUTPUT_CHARS} characters, their start and end) ` +
+    `and the exit code. \`timeout_ms\` default ${BASH_DEFAULT_TIMEOUT_MS}; on timeout the command and all it started are killed. ` +
+    `stdin is closed: no interactive programs. The sandbox: usually read-only outside the project and a private /tmp; secret files hidden. ` +
+    `A background job ends with the command unless it runs outside the sandbox with its output redirected (\`cmd > log 2>&1 &\`): ` +
+    `start a server and use it in one command. Read and search files with the file tools.`,
   schema,
   kind: "exec",
   subject: (args) => ({ command: args.command }),

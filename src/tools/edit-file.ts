@@ -8,10 +8,10 @@ import { fileDiff, lineChanges } from "./file-diff.ts";
 import { planEdit } from "./plan-edit.ts";
 
 const schema = z.object({
-  path: z.string().min(1).describe("File to edit, relative to the project root (or absolute)."),
-  old_string: z.string().describe("Exact text to replace, including indentation; must occur exactly once unless replace_all."),
-  new_string: z.string().describe("Text to put in its place."),
-  replace_all: z.boolean().optional().describe("Replace every occurrence instead of requiring exactly one."),
+  path: z.string().min(1),
+  old_string: z.string(),
+  new_string: z.string(),
+  replace_all: z.boolean().optional(),
 });
 type EditArgs = z.infer<typeof schema>;
 
@@ -31,9 +31,8 @@ async function plan(args: EditArgs, ctx: Pick<ToolContext, "root" | "writeRefuse
 export const editFile = defineTool({
   name: "edit_file",
   description:
-    "Replace an exact piece of text in an existing file. `old_string` must match the file exactly (whitespace included) " +
-    "and occur once; add surrounding lines to make it unique, or set replace_all. Read the file first. " +
-    "Use write_file to create files.",
+    "Replace `old_string` with `new_string` in a file: it must match exactly, indentation included, " +
+    "and occur once (add lines around it to make it unique) unless `replace_all`.",
   schema,
   kind: "write",
   subject: (args) => ({ paths: [args.path] }),

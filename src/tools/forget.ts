@@ -5,7 +5,7 @@ import type { MemoryStore } from "../store/memory-store.ts";
 import { plural } from "../text/plural.ts";
 
 const schema = z.object({
-  text: z.string().describe("Every note containing this text (case-insensitive) is removed."),
+  text: z.string(),
 });
 
 /** `forget`: removes notes that turned out wrong or obsolete. */
@@ -13,8 +13,7 @@ export const createForgetTool = (store: MemoryStore) =>
   defineTool({
     name: "forget",
     description:
-      "Remove project notes that are wrong or obsolete: every note containing the given text (case-insensitive) is deleted. " +
-      "Use recall first to see what would match.",
+      "Delete the notes containing `text` (any case) that are wrong or obsolete; recall first to see which match.",
     schema,
     kind: "meta",
     subject: () => ({}),

@@ -10,16 +10,15 @@ import { loadIgnore, walkFiles, WALK_LIMIT } from "./walk-files.ts";
 export const GLOB_MAX_RESULTS = 200;
 
 const schema = z.object({
-  pattern: z.string().min(1).describe('Glob pattern relative to `path`, e.g. "**/*.ts" or "src/*.{js,json}".'),
-  path: z.string().optional().describe("Folder to search in (default: the project root)."),
+  pattern: z.string().min(1),
+  path: z.string().optional(),
 });
 
 export const glob = defineTool({
   name: "glob",
   description:
-    `Find files by name with a glob pattern (\`*\` within one folder, \`**\` across folders, \`{a,b}\`, \`?\`, \`[abc]\`). ` +
-    `Skips what .gitignore hides and .git/. Returns matching file paths sorted, at most ${GLOB_MAX_RESULTS}; use a narrower pattern or path for more. ` +
-    `Files no read may open (secrets, links out of the project) are marked.`,
+    `Find files by name under \`path\` (default: the project root): \`*\` within a folder, \`**\` across folders, \`{a,b}\`, ` +
+    `e.g. "src/**/*.{ts,json}". Sorted paths, at most ${GLOB_MAX_RESULTS}; skips .git/ and what .gitignore hides.`,
   schema,
   kind: "read",
   subject: (args) => ({ paths: [args.path ?? "."] }),

@@ -17,9 +17,9 @@ export const GREP_MAX_MATCHES = 200;
 const MAX_LINE_CHARS = 300;
 
 const schema = z.object({
-  pattern: z.string().min(1).describe("JavaScript regular expression to search for, e.g. \"function\\\\s+load\"."),
-  path: z.string().optional().describe("File or folder to search (default: the project root)."),
-  glob: z.string().optional().describe('Only search files matching this glob, e.g. "*.ts" (matched against the file name) or "src/**/*.ts".'),
+  pattern: z.string().min(1),
+  path: z.string().optional(),
+  glob: z.string().optional(),
 });
 
 /** What a search found besides its matches, for the notes under them. */
@@ -28,10 +28,10 @@ type Found = { refused: number; tooLarge: string[]; cut: boolean };
 export const grep = defineTool({
   name: "grep",
   description:
-    `Search file contents with a JavaScript regular expression (case-sensitive; use [Aa] or alternation for case). ` +
-    `Returns \`file:line: text\` for each matching line, sorted by file and line, at most ${GREP_MAX_MATCHES}. Skips binary files, .git/, what .gitignore hides, ` +
-    `symbolic links, and files a direct read would be denied (secrets), saying how many. ` +
-    `Narrow with \`path\` or \`glob\` when there are too many matches.`,
+    `Search files under \`path\` (file or folder; default: the project root) for a JavaScript regex, case-sensitive ` +
+    `([Aa] for any case); \`glob\` keeps files matching it: "*.ts" (a name) or "src/**/*.ts". ` +
+    `Returns \`file:line: text\` per matching line, sorted, at most ${GREP_MAX_MATCHES}; skips binary files, .git/, ` +
+    `what .gitignore hides, symbolic links and files you may not read (secrets).`,
   schema,
   kind: "read",
   subject: (args) => ({ paths: [args.path ?? "."] }),

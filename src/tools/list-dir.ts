@@ -9,16 +9,15 @@ export const LIST_MAX_ENTRIES = 500;
 export const LIST_DEFAULT_DEPTH = 2;
 
 const schema = z.object({
-  path: z.string().optional().describe("Folder to list (default: the project root)."),
-  depth: z.number().int().min(1).max(10).optional().describe(`How many levels to descend (1 = only direct entries; default ${LIST_DEFAULT_DEPTH}).`),
+  path: z.string().optional(),
+  depth: z.number().int().min(1).max(10).optional(),
 });
 
 export const listDir = defineTool({
   name: "list_dir",
   description:
-    `List a folder as an indented tree (folders end with "/"), ${LIST_DEFAULT_DEPTH} levels deep by default. ` +
-    `Skips what .gitignore hides and .git/. At most ${LIST_MAX_ENTRIES} entries; list a subfolder or lower depth for big trees. ` +
-    `Entries no read may open (secrets, links out of the project) are marked.`,
+    `List a folder (default: the project root) as an indented tree, folders ending in "/": \`depth\` levels ` +
+    `(default ${LIST_DEFAULT_DEPTH}), at most ${LIST_MAX_ENTRIES} entries. Skips .git/ and what .gitignore hides.`,
   schema,
   kind: "read",
   subject: (args) => ({ paths: [args.path ?? "."] }),

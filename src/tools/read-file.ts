@@ -7,17 +7,16 @@ export const READ_DEFAULT_LIMIT = 2000;
 export const READ_MAX_CHARS = 30_000;
 
 const schema = z.object({
-  path: z.string().min(1).describe("File to read, relative to the project root (or absolute)."),
-  offset: z.number().int().min(1).optional().describe("1-based line to start from (default 1)."),
-  limit: z.number().int().min(1).optional().describe(`How many lines to read (default ${READ_DEFAULT_LIMIT}).`),
+  path: z.string().min(1),
+  offset: z.number().int().min(1).optional(),
+  limit: z.number().int().min(1).optional(),
 });
 
 export const readFile = defineTool({
   name: "read_file",
   description:
-    `Read a text file. Returns its lines numbered like \`cat -n\` (line number, a tab, the text). ` +
-    `Reads ${READ_DEFAULT_LIMIT} lines from \`offset\` by default; when more remain, the result says which offset to continue from. ` +
-    `Output is capped at ${READ_MAX_CHARS} characters. Binary files are refused. The line numbers are not part of the file.`,
+    `Read a text file as lines numbered like \`cat -n\` (not part of the file): \`limit\` lines (default ${READ_DEFAULT_LIMIT}) ` +
+    `from \`offset\` (default 1), at most ${READ_MAX_CHARS} characters; the result says which \`offset\` continues. Binary files are refused.`,
   schema,
   kind: "read",
   subject: (args) => ({ paths: [args.path] }),

@@ -4,7 +4,7 @@ import { noteLine } from "../store/memory-entries.ts";
 import type { MemoryStore } from "../store/memory-store.ts";
 
 const schema = z.object({
-  query: z.string().describe("Words that must all appear in a note (case-insensitive), e.g. \"test command\"."),
+  query: z.string(),
 });
 
 /** `recall`: searches the project's notes; every note returned counts as used. */
@@ -12,8 +12,8 @@ export const createRecallTool = (store: MemoryStore) =>
   defineTool({
     name: "recall",
     description:
-      "Search the notes recorded about this project in earlier sessions. Returns the notes that contain every word of the query. " +
-      "Use it before working out something again (how to run tests, why something is the way it is).",
+      'Find the notes from earlier sessions holding every word of `query` (any case), e.g. "test command"; ' +
+      "use it before working something out again.",
     schema,
     kind: "meta",
     subject: () => ({}),

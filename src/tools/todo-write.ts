@@ -3,7 +3,7 @@ import { defineTool } from "./tool.ts";
 import { countTodos, todoSchema, type Notebook, type Todo } from "../session/notebook.ts";
 
 const schema = z.object({
-  todos: z.array(todoSchema).describe("The whole list, in order; it replaces the previous one. An empty list clears it."),
+  todos: z.array(todoSchema),
 });
 
 /** `todo_write`: replaces the session's task list, which the model sees on every step. */
@@ -11,10 +11,8 @@ export const createTodoWriteTool = (notebook: Pick<Notebook, "todos">) =>
   defineTool({
     name: "todo_write",
     description:
-      "Replace your task list for this session (send the whole list every time). Use it for work of three or more steps: " +
-      "mark a task in_progress before starting it and completed as soon as it is done, keep exactly one in_progress, " +
-      "and mark a task blocked with a note saying what blocks it. The list is shown to you after the conversation on every step, " +
-      "and survives compaction.",
+      "Replace your task list (the whole list, in order; [] clears it) for work of three or more steps: mark a task in_progress " +
+      "(one at a time) before starting it, completed once done, blocked with a note saying why. You see it every step, even after compaction.",
     schema,
     kind: "meta",
     subject: () => ({}),

@@ -7,8 +7,8 @@ import { countLines, describeChange, fileDiff } from "./file-diff.ts";
 import { plural } from "../text/plural.ts";
 
 const schema = z.object({
-  path: z.string().min(1).describe("File to write, relative to the project root (or absolute). Missing folders are created."),
-  content: z.string().describe("The complete new content of the file."),
+  path: z.string().min(1),
+  content: z.string(),
 });
 type WriteArgs = z.infer<typeof schema>;
 
@@ -28,8 +28,8 @@ async function open(args: WriteArgs, ctx: Pick<ToolContext, "root" | "writeRefus
 export const writeFile = defineTool({
   name: "write_file",
   description:
-    "Create a file or replace its whole content. Creates missing parent folders and keeps the file's permissions. " +
-    "Prefer edit_file or apply_patch to change part of an existing file. Reports what changed.",
+    "Create a file or replace all of it (missing folders are made, permissions kept). " +
+    "To change part of a file, use edit_file or apply_patch.",
   schema,
   kind: "write",
   subject: (args) => ({ paths: [args.path] }),

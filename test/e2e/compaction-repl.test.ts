@@ -14,7 +14,7 @@ afterAll(() => server.stop());
 
 test("REPL: one compaction notice per turn, the meter over 100% of the threshold, /compact that fails changes nothing", async () => {
   const home = tempDir("home");
-  await using pty = spawnPty([BINARY, "--yolo", "--compact-at", "3000"], {
+  await using pty = spawnPty([BINARY, "--yolo", "--compact-at", "2200"], {
     cwd: readingProject("f", 4, 1_500),
     env: { PATH: process.env.PATH, HOME: home, SHIRO_HOME: home, OPENAI_API_KEY: "test-key-not-a-secret", OPENAI_BASE_URL: server.url, NO_COLOR: "1" },
   });

@@ -166,7 +166,7 @@ describe("compaction end to end (binary ↔ strict server)", () => {
 
   test("--compact-at holds from the first calls: a job whose outputs cross it from the third call on never sends more than the threshold plus one step", async () => {
     // Two small reads, then 14 reads of 8,000 chars (~2,000 tokens each) against 4,000 tokens, of which
-    // the instructions and tools take ~2,700: before, nothing could be elided until 24 calls existed.
+    // the instructions and tools take ~1,900: before, nothing could be elided until 24 calls existed.
     const cwd = tempDir("compact-early");
     writeFileSync(join(cwd, "small0.txt"), "tiny\n");
     writeFileSync(join(cwd, "small1.txt"), "tiny too\n");

@@ -23,7 +23,7 @@ const fourSteps = sequenceModel(
   "job done",
 );
 
-/** A big output, then two small steps: the 4th request overflows gpt-5-mini's 7,500-token window here. */
+/** A big output, then two small steps: the 4th request overflows gpt-5-mini's 6,700-token window here. */
 const overflowing = sequenceModel(
   [
     { name: "bash", arguments: { command: "seq 1 3000" } },
@@ -37,7 +37,7 @@ beforeAll(async () => {
   // gpt-5 has a list price; echo-model has none (its cost is unknown, not zero).
   server = await startStrictServer({
     models: { "gpt-5": fourSteps, "echo-model": echoModel, "gpt-5-mini": overflowing },
-    windows: { "gpt-5-mini": 7_500 },
+    windows: { "gpt-5-mini": 6_700 },
   });
 });
 afterAll(() => server.stop());

@@ -18,6 +18,7 @@ const editTool = defineTool({
 });
 
 test("a zod schema becomes a strict function tool: every property required, optional ones nullable, objects closed", () => {
+  // An optional scalar is nullable by a type list (enum values gain null); an int() loses the safe-integer bound zod writes.
   expect(JSON.stringify(toolSchema(editTool))).toBe(
     JSON.stringify({
       type: "function",
@@ -27,13 +28,13 @@ test("a zod schema becomes a strict function tool: every property required, opti
         type: "object",
         properties: {
           path: { type: "string", description: "file path" },
-          offset: { description: "line to start at", anyOf: [{ type: "integer", minimum: 1, maximum: 9007199254740991 }, { type: "null" }] },
-          mode: { description: '(default: "replace")', anyOf: [{ type: "string", enum: ["replace", "append"] }, { type: "null" }] },
+          offset: { description: "line to start at", type: ["integer", "null"], minimum: 1 },
+          mode: { type: ["string", "null"], enum: ["replace", "append", null], description: '(default: "replace")' },
           edits: {
             type: "array",
             items: {
               type: "object",
-              properties: { old: { type: "string" }, replaceAll: { anyOf: [{ type: "boolean" }, { type: "null" }] } },
+              properties: { old: { type: "string" }, replaceAll: { type: ["boolean", "null"] } },
               required: ["old", "replaceAll"],
               additionalProperties: false,
             },
@@ -79,6 +80,21 @@ test("a schema strict mode cannot express (an open-ended record) is sent non-str
   const tool = toolSchema(envTool);
   expect(tool.strict).toBe(false);
   expect(tool.parameters).toMatchObject({ type: "object", properties: { vars: { type: "object" } } });
+});
+
+test("an optional object, array or literal is nullable by anyOf, a type list being only for scalars", () => {
+  const tool = defineTool({
+    name: "shape",
+    description: "Shapes.",
+    kind: "meta",
+    schema: z.object({ at: z.object({ line: z.number().int() }).optional(), tags: z.array(z.string()).optional(), kind: z.literal("x").optional() }),
+    subject: () => ({}),
+    run: async () => ({ output: "" }),
+  });
+  const { properties } = toolSchema(tool).parameters as { properties: Record<string, unknown> };
+  expect(properties.at).toEqual({ anyOf: [{ type: "object", properties: { line: { type: "integer" } }, required: ["line"], additionalProperties: false }, { type: "null" }] });
+  expect(properties.tags).toEqual({ anyOf: [{ type: "array", items: { type: "string" } }, { type: "null" }] });
+  expect(properties.kind).toEqual({ anyOf: [{ type: "string", const: "x" }, { type: "null" }] });
 });
 
 test("a discriminated union becomes anyOf with closed branches", () => {
