@@ -51,22 +51,6 @@ describe("the model connection, unattended", () => {
     expect(session!.messages[0]).toEqual({ role: "user", text: "hello?" });
   });
 
-  test.concurrent("a stream cut twice (an early EOF), then a good one: asked again within 0.25 s, then 0.5 s, exit 0", async () => {
-    const r = await shiro("third time lucky", [{ cut: 5 }, { cut: 5 }]);
-    expect([r.code, r.stdout]).toEqual([0, "You said: third time lucky\n"]);
-    expect(r.requests.length).toBe(3);
-    // Before, 0.5–0.625 s and 1–1.25 s: a blink was waited out like a failing server.
-    const [first, second] = gaps(r.requests);
-    expect(first).toBeGreaterThanOrEqual(200);
-    expect(first).toBeLessThan(450);
-    expect(second).toBeGreaterThanOrEqual(400);
-    expect(second).toBeLessThan(900);
-    expect(retryLines(r.stderr)).toEqual([
-      expect.stringMatching(/\(attempt 2 of 6\) in 0\.[23] s: the stream ended before the response completed$/),
-      expect.stringMatching(/\(attempt 3 of 6\) in 0\.[45] s: the stream ended before the response completed$/),
-    ]);
-  });
-
   test.concurrent("429 with retry-after: 2, then success: the second request waits the 2 s the server asked", async () => {
     const r = await shiro("patience", [{ status: 429, retryAfter: 2 }]);
     expect([r.code, r.stdout]).toEqual([0, "You said: patience\n"]);
