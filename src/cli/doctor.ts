@@ -4,6 +4,7 @@ import { describeSupport, type SandboxSupport } from "../sandbox/detect-sandbox.
 import { landlockGaps } from "../sandbox/landlock-gaps.ts";
 import { VERSION } from "../version.ts";
 import type { Config } from "./config.ts";
+import { DEFAULT_BASE_URL } from "../wire/base-url.ts";
 
 const MODE_MEANING = {
   "workspace-write": "approved commands may write the project; the others run read-only",
@@ -34,7 +35,7 @@ export function doctorReport(config: Config, env: NodeJS.ProcessEnv, support: Sa
     `  network in the sandbox: ${NETWORK_MEANING[config.network]}`,
     `config: ${configPath}${existsSync(configPath) ? " (read)" : " (none; defaults in force)"}`,
     `state: ${config.home}${env.SHIRO_HOME ? " (SHIRO_HOME)" : ""}`,
-    `base URL: ${config.baseUrl ? `${config.baseUrl} (${from("OPENAI_BASE_URL", "baseUrl")})` : "https://api.openai.com/v1 (default)"}`,
+    `base URL: ${config.baseUrl ? `${config.baseUrl} (${from("OPENAI_BASE_URL", "baseUrl")})` : `${DEFAULT_BASE_URL} (default)`}`,
     `model: ${config.model}${env.SHIRO_MODEL ? " (SHIRO_MODEL)" : ""}`,
     `API key: ${config.apiKey ? "set (OPENAI_API_KEY)" : "not set: export OPENAI_API_KEY"}`,
   ];

@@ -16,9 +16,11 @@ import { createWriteCheck } from "../guard/write-check.ts";
 import { SessionAllows } from "../guard/session-allows.ts";
 import { livePluginChecks } from "../registry/live-plugin-checks.ts";
 import { liveSkills } from "../registry/live-skills.ts";
+import { openLearnedWindows } from "../store/learned-windows.ts";
 import { createSessionStore } from "../store/session-store.ts";
 import { createUnsavedStore } from "../store/unsaved-store.ts";
 import type { TextFormat } from "../wire/build-request.ts";
+import { endpointOf } from "../wire/base-url.ts";
 import { createOpenAIStream } from "../wire/openai-stream.ts";
 import { createModelLister } from "../wire/list-models.ts";
 import { createLiveRedactor } from "../agent/live-redactor.ts";
@@ -76,7 +78,11 @@ export async function startSession(opts: StartOptions): Promise<Runtime> {
   const skills = liveSkills({ home: config.home, root: cwd, warn });
   const reloadPrompt = () =>
     loadPrompt({ home: config.home, cwd, noInstructions: flags.noInstructions, noMemory: flags.noMemory, memoryReadOnly: flags.ephemeral, notebook, skills, warn });
-  const [prompt, plugins] = await Promise.all([reloadPrompt(), livePluginChecks(config.home, warn)]);
+  const [prompt, plugins, windows] = await Promise.all([
+    reloadPrompt(),
+    livePluginChecks(config.home, warn),
+    openLearnedWindows({ home: config.home, endpoint: endpointOf(config.baseUrl), save: !flags.ephemeral, warn }),
+  ]);
   // One list of secret names (built-in and config `secretFiles`) for the guard, the rules, the searches and the sandbox.
   const secretFiles = secretNames(config.secretFiles);
   const sandbox = createSandbox({
@@ -114,6 +120,7 @@ export async function startSession(opts: StartOptions): Promise<Runtime> {
     open: async (idOrPrefix) => openById(store, await resolveId(store, idOrPrefix, warn), warn),
     authorize,
     stream: createOpenAIStream({ apiKey: config.apiKey, baseURL: config.baseUrl, idleTimeoutMs: config.idleTimeoutMs }),
+    windows,
     listModels: createModelLister({ apiKey: config.apiKey, baseURL: config.baseUrl }),
     warn,
     interruptSignal: opts.interruptSignal,

@@ -5,6 +5,7 @@ import { todoTrailer } from "../context/todo-trailer.ts";
 import type { WireLedger } from "../context/wire-ledger.ts";
 import type { CompactionMessage } from "../session/messages.ts";
 import { snapshotKey } from "../store/call-log.ts";
+import type { LearnedWindows } from "../store/learned-windows.ts";
 import type { LiveSession } from "../store/live-session.ts";
 import { formatCount } from "../text/format-count.ts";
 import { requestParams, type TextFormat } from "../wire/build-request.ts";
@@ -22,12 +23,18 @@ export type RequestDeps = {
   warn: (line: string) => void;
   /** What was measured for the previous request, reused for the next. */
   ledger: WireLedger;
+  /** Windows overflows taught at this endpoint, in earlier runs too; absent, only the session's own. */
+  windows?: LearnedWindows;
 };
 
-/** The window in force: one learned from an overflow (for this model) wins over the configured or known one. */
-export function limitsOf(session: LiveSession, configured: { compactAt?: number; contextWindow?: number }) {
+/**
+ * The window in force: the smallest learned from an overflow of this model — in this session, or at
+ * this endpoint before — wins over the configured or known one.
+ */
+export function limitsOf(session: LiveSession, configured: { compactAt?: number; contextWindow?: number }, windows?: LearnedWindows) {
   const { model, contextWindow } = session.state;
-  const window = windowFor(model, { configured: configured.contextWindow, learned: contextWindow?.model === model ? contextWindow.tokens : undefined });
+  const taught = [contextWindow?.model === model ? contextWindow.tokens : undefined, windows?.get(model)].filter((t) => t !== undefined);
+  const window = windowFor(model, { configured: configured.contextWindow, learned: taught.length ? Math.min(...taught) : undefined });
   return { window, threshold: thresholdInForce({ compactAt: configured.compactAt, window }) };
 }
 
@@ -50,10 +57,12 @@ export function createRequestBuilder(deps: RequestDeps) {
     return async (messages, { harder }) => {
       const session = deps.session();
       const at = new Date().toISOString();
-      // An overflow proves the window is smaller than what was just sent; learn it once per overflow.
+      // An overflow proves the window is smaller than what was just sent; learn it once per overflow,
+      // for this session and for the next run at this endpoint.
       if (harder && lastSentTokens > 0) {
-        const tokens = learnWindow(limitsOf(session, deps.config).window, lastSentTokens);
+        const tokens = learnWindow(limitsOf(session, deps.config, deps.windows).window, lastSentTokens);
         session.append({ type: "window", model: session.state.model, tokens });
+        await deps.windows?.learn(session.state.model, tokens);
         lastSentTokens = 0;
       }
       const { model, id, notebook } = session.state;
@@ -66,7 +75,7 @@ export function createRequestBuilder(deps: RequestDeps) {
         instructions: prompt.instructions,
         tools: current.tools,
         params: requestParams({ model, sessionId: id, reasoningEffort: deps.config.reasoningEffort, textFormat: deps.config.textFormat }),
-        limits: limitsOf(session, deps.config),
+        limits: limitsOf(session, deps.config, deps.windows),
         harder,
         trailer: trailer || undefined,
       };

@@ -11,6 +11,7 @@ import { acceptSummary, buildSummaryRequestText } from "../context/summary.ts";
 import { factEvent } from "../session/fact-event.ts";
 import type { SessionState } from "../session/reduce-session.ts";
 import { costUsd } from "../store/cost.ts";
+import type { LearnedWindows } from "../store/learned-windows.ts";
 import type { LiveSession } from "../store/live-session.ts";
 import type { SessionStore } from "../store/session-store.ts";
 import { formatCount } from "../text/format-count.ts";
@@ -78,6 +79,8 @@ export type RuntimeOptions = {
   open: (idOrPrefix: string) => Promise<LiveSession>;
   authorize: Authorize;
   stream: ModelStream;
+  /** The context windows overflows taught at this endpoint (`$SHIRO_HOME/context-windows.json`). */
+  windows?: LearnedWindows;
   /** `GET /models` at the endpoint. */
   listModels: () => Promise<string[]>;
   warn: (line: string) => void;
@@ -106,7 +109,7 @@ export function createRuntime(opts: RuntimeOptions): Runtime {
   const summarise = async (focus: string | undefined, signal: AbortSignal) =>
     acceptSummary((await runtime.ask(buildSummaryRequestText(live.state.messages, focus), signal)) ?? undefined);
   const ledger = createWireLedger();
-  const requests = createRequestBuilder({ session: () => live, prompt: () => runtime.prompt, config, summarise: (signal) => summarise(undefined, signal), warn, ledger });
+  const requests = createRequestBuilder({ session: () => live, prompt: () => runtime.prompt, config, summarise: (signal) => summarise(undefined, signal), warn, ledger, windows: opts.windows });
   const switchTo = async (next: LiveSession) => {
     live.close();
     live = next;
@@ -200,7 +203,7 @@ export function createRuntime(opts: RuntimeOptions): Runtime {
       return null;
     },
     contextUse() {
-      const { threshold } = limitsOf(live, config);
+      const { threshold } = limitsOf(live, config, opts.windows);
       const tokens = estimateNextRequest(ledger.sync(live.state.messages, live.state.model), runtime.prompt.instructions.length);
       return { ...contextMeter(tokens, threshold), tokens, threshold };
     },

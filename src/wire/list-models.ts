@@ -16,7 +16,8 @@ export function createModelLister(opts: { apiKey: string; baseURL?: string }): (
       for await (const model of client.models.list()) ids.push(model.id);
       return ids.sort();
     } catch (err) {
-      throw new Error(sdkErrorToModelError(err, loaded, false, client.baseURL).message);
+      const error = sdkErrorToModelError(err, loaded, false, client.baseURL);
+      throw new Error(error.hint ? `${error.message} — ${error.hint}` : error.message);
     }
   };
 }

@@ -1,3 +1,5 @@
+import type { FaultKind } from "./retry-policy.ts";
+
 /** A failed model call, carrying what the caller acts on. Never thrown into the loop. */
 export type ModelError = {
   message: string;
@@ -6,6 +8,8 @@ export type ModelError = {
   /** The API's error code, e.g. `context_length_exceeded`, `rate_limit_exceeded`. */
   code?: string;
   retryable: boolean;
+  /** Which backoff a retryable failure follows (retry-policy.ts). */
+  fault?: FaultKind;
   /** What to check, added to the final error line (not to each retry's). */
   hint?: string;
   /** How long the server asked us to wait before asking again (`retry-after`, `retry-after-ms`). */

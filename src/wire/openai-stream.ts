@@ -3,18 +3,16 @@ import type { ModelError } from "./model-error.ts";
 import type { ModelEvent, ModelStream, RequestBody } from "./model-stream.ts";
 import { createResponseAssembler } from "./assemble-response.ts";
 import { createIdleWatchdog } from "./idle-watchdog.ts";
-import { MAX_ATTEMPTS, retryDelayMs } from "./retry-policy.ts";
+import { planRetry, type FaultCounts } from "./retry-policy.ts";
 import { sdkErrorToModelError } from "./sdk-error.ts";
 import { oneLine } from "../text/one-line.ts";
 
 export type OpenAIStreamOptions = {
   apiKey: string;
-  /** Defaults to `OPENAI_BASE_URL`, then `https://api.openai.com/v1` (the SDK's own lookup). */
+  /** Defaults to `OPENAI_BASE_URL`, then DEFAULT_BASE_URL (the SDK's own lookup). */
   baseURL?: string;
   /** An attempt is abandoned (and retried) after this long without a byte from the API. */
   idleTimeoutMs: number;
-  /** Tries per model call, retries included. Default MAX_ATTEMPTS. */
-  maxAttempts?: number;
   /** Waits out a backoff; ends early when the signal aborts. Tests pass a faster one. */
   sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
 };
@@ -33,8 +31,9 @@ const CUT = "the stream ended before the response completed";
 export function createOpenAIStream(opts: OpenAIStreamOptions): ModelStream {
   // Loaded on the first call, so commands that never talk to the model never load the SDK.
   let sdk: Promise<Sdk> | undefined;
-  const maxAttempts = opts.maxAttempts ?? MAX_ATTEMPTS;
   const sleep = opts.sleep ?? abortableSleep;
+  // Once the endpoint has answered, a refusal is a restart or a blink worth a quick retry.
+  let reached = false;
 
   return async function* stream(body, signal): AsyncGenerator<ModelEvent> {
     let loaded: Sdk;
@@ -43,18 +42,20 @@ export function createOpenAIStream(opts: OpenAIStreamOptions): ModelStream {
     } catch (err) {
       return yield { type: "error", error: { message: oneLine(`model call failed: ${String(err)}`), retryable: false } };
     }
+    let counts: FaultCounts = {};
     for (let attempt = 1; ; attempt++) {
       const outcome: Attempt = yield* tryOnce(loaded, body, signal);
       if ("ended" in outcome) return yield outcome.ended;
       const error = outcome.failed;
-      if (!error.retryable || attempt >= maxAttempts) {
+      const plan = error.retryable ? planRetry({ kind: error.fault ?? "server", retryAfterMs: error.retryAfterMs, attempt, counts, reached }) : undefined;
+      if (!plan) {
         const { hint, ...rest } = error;
         const message = `${error.message}${attempt > 1 ? ` (after ${attempt} attempts)` : ""}${hint ? ` — ${hint}` : ""}`;
         return yield { type: "error", error: { ...rest, message }, partial: outcome.partial };
       }
-      const delayMs = retryDelayMs(attempt, { retryAfterMs: error.retryAfterMs });
-      yield { type: "retry", attempt: attempt + 1, maxAttempts, delayMs, reason: error.message };
-      await sleep(delayMs, signal);
+      counts = plan.counts;
+      yield { type: "retry", attempt: attempt + 1, maxAttempts: plan.maxAttempts, delayMs: plan.delayMs, reason: error.message };
+      await sleep(plan.delayMs, signal);
       if (signal.aborted) return yield { type: "error", error: { message: "aborted", retryable: false } };
     }
   };
@@ -85,11 +86,12 @@ export function createOpenAIStream(opts: OpenAIStreamOptions): ModelStream {
       if (!signal.aborted && !idle.fired) failure = sdkErrorToModelError(err, loaded, started, client.baseURL);
     } finally {
       idle.stop();
+      reached ||= started || failure?.status !== undefined;
     }
     const partial = assembler.partial();
     if (signal.aborted) return { ended: { type: "error", error: { message: "aborted", retryable: false }, partial } };
-    if (idle.fired) return { failed: { message: `${(idle.signal.reason as Error).message} (--idle-timeout)`, retryable: true }, partial };
-    return { failed: failure ?? { message: CUT, retryable: true }, partial };
+    if (idle.fired) return { failed: { message: `${(idle.signal.reason as Error).message} (--idle-timeout)`, retryable: true, fault: "dropped" }, partial };
+    return { failed: failure ?? { message: CUT, retryable: true, fault: "dropped" }, partial };
   }
 }
 

@@ -1,3 +1,4 @@
+import { withV1 } from "./base-url.ts";
 import type { ModelError } from "./model-error.ts";
 import { isFatalCode, isRetryableStatus, retryAfterFrom } from "./retry-policy.ts";
 import { streamFailureToModelError, type StreamFailure } from "./stream-error.ts";
@@ -16,13 +17,19 @@ const STATUS_TEXT: Record<number, string> = {
   429: "rate limited",
 };
 
+// A connection that never opened: nothing listens there, or the name does not resolve.
+const UNREACHABLE_CODES = new Set(["ECONNREFUSED", "ConnectionRefused", "ENOTFOUND", "EAI_AGAIN", "EHOSTUNREACH", "ENETUNREACH", "EADDRNOTAVAIL", "FailedToOpenSocket"]);
+
 /** What the SDK threw for one attempt, as a ModelError. `started`: the response headers had arrived. */
 export function sdkErrorToModelError(err: unknown, sdk: Sdk, started: boolean, baseURL: string): ModelError {
-  if (err instanceof sdk.APIConnectionTimeoutError) return { message: `the request to ${baseURL} timed out`, retryable: true };
+  if (err instanceof sdk.APIConnectionTimeoutError) return { message: `the request to ${baseURL} timed out`, retryable: true, fault: "dropped" };
   if (err instanceof sdk.APIConnectionError) {
     const cause = (err as { cause?: unknown }).cause;
-    const why = cause instanceof Error ? `: ${cause.message}` : "";
-    return { message: oneLine(`could not reach ${baseURL}${why}`), hint: "check the network, or --base-url / OPENAI_BASE_URL", retryable: true };
+    const why = cause instanceof Error ? `: ${causeText(cause)}` : "";
+    if (UNREACHABLE_CODES.has(String((cause as { code?: unknown } | undefined)?.code)))
+      return { message: oneLine(`could not reach ${baseURL}${why}`), hint: "check the network, or --base-url / OPENAI_BASE_URL", retryable: true, fault: "unreachable" };
+    // It connected and the connection broke before the headers were read: a blink, not a wrong address.
+    return { message: oneLine(`the connection to ${baseURL} broke${why}`), retryable: true, fault: "dropped" };
   }
   if (err instanceof sdk.APIError) {
     const detail = (err.error ?? {}) as StreamFailure;
@@ -32,15 +39,24 @@ export function sdkErrorToModelError(err: unknown, sdk: Sdk, started: boolean, b
     const text = detail.message || STATUS_TEXT[status] || (status >= 500 ? "server error" : "request failed");
     const code = err.code ?? undefined;
     const retryAfterMs = retryAfterFrom(err.headers as Headers | undefined);
+    // A 404 for a path (not a model) from a base URL without /v1 is nearly always the missing /v1.
+    const meant = status === 404 && code !== "model_not_found" ? withV1(baseURL) : undefined;
+    const retryable = isRetryableStatus(status) && !isFatalCode(code);
     return {
       message: oneLine(`${status} ${text}`),
       status,
       ...(code ? { code } : {}),
-      retryable: isRetryableStatus(status) && !isFatalCode(code),
+      retryable,
+      ...(retryable ? { fault: status === 429 ? ("rate-limit" as const) : ("server" as const) } : {}),
+      ...(meant ? { hint: `did you mean ${meant}?` } : {}),
       ...(retryAfterMs !== undefined ? { retryAfterMs } : {}),
     };
   }
-  const message = err instanceof Error ? err.message : String(err);
   // A body that breaks mid-stream (reset connection, malformed event) is worth another try.
-  return started ? { message: oneLine(`the stream broke: ${message}`), retryable: true } : { message: oneLine(`model call failed: ${message}`), retryable: false };
+  return started
+    ? { message: oneLine(`the stream broke: ${err instanceof Error ? causeText(err) : String(err)}`), retryable: true, fault: "dropped" }
+    : { message: oneLine(`model call failed: ${err instanceof Error ? err.message : String(err)}`), retryable: false };
 }
+
+/** Bun's fetch errors end with advice for the programmer, not for the person reading the line. */
+const causeText = (err: Error) => err.message.replace(/\s*For more information, pass `verbose: true` in the second argument to fetch\(\)\.?$/, "");

@@ -8,9 +8,11 @@ export type StreamFailure = { message?: string | null; code?: string | null; typ
 /** Anything but a fatal code or an invalid request (server_error, overloaded, rate limits, unknown codes) is worth a retry. */
 export function streamFailureToModelError(failure: StreamFailure): ModelError {
   const code = failure.code ?? undefined;
+  const retryable = !isFatalCode(code) && failure.type !== "invalid_request_error";
   return {
     message: oneLine(failure.message || (code ? `the model failed (${code})` : "the model failed without a message")),
     ...(code ? { code } : {}),
-    retryable: !isFatalCode(code) && failure.type !== "invalid_request_error",
+    retryable,
+    ...(retryable ? { fault: code === "rate_limit_exceeded" ? ("rate-limit" as const) : ("server" as const) } : {}),
   };
 }

@@ -10,7 +10,7 @@ test("importing the wire modules does not load the openai SDK; the first model c
     await import("./src/wire/build-request.ts");
     await import("./src/wire/assemble-response.ts");
     const before = loaded();
-    const stream = createOpenAIStream({ apiKey: "test-key", baseURL: "http://127.0.0.1:9/v1", idleTimeoutMs: 5000, maxAttempts: 1 });
+    const stream = createOpenAIStream({ apiKey: "test-key", baseURL: "http://127.0.0.1:9/v1", idleTimeoutMs: 5000 });
     for await (const _ of stream({ model: "gpt-5", input: [], stream: true }, new AbortController().signal));
     console.log(JSON.stringify({ before, after: loaded() }));
   `;

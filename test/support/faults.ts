@@ -2,8 +2,10 @@
 export type Fault =
   /** Answer with this HTTP status (429 → rate-limit body, or the quota body with `quota`; ≥500 → server error body). */
   | { status: number; retryAfter?: number; retryAfterMs?: number; quota?: boolean }
-  /** Close the stream after this many events, before response.completed. */
+  /** Close the stream after this many events, before response.completed: an early EOF, the body ended cleanly. */
   | { cut: number }
+  /** Reset the connection (TCP RST) after this many events: mid-body the client reads ECONNRESET; at 0 it may meet it before the headers. */
+  | { reset: number }
   /** After `afterEventCount` events (default 2: created, in_progress) send `error` then `response.failed`. */
   | { errorEvent: true; afterEventCount?: number; code?: string; message?: string }
   /** Wait before answering, or, with afterEventCount, stall the stream after that many events. */

@@ -9,6 +9,8 @@ export const sseFrame = (event: StreamEvent, sequence_number: number) => {
 export type StreamPlan = {
   /** Close the stream after this many events. */
   cutAfter?: number;
+  /** Reset the connection after this many events, once they were read (erroring the body makes Bun send a TCP RST). */
+  resetAfter?: number;
   /** Stall for pauseMs after this many events. */
   pauseAfter?: number;
   pauseMs?: number;
@@ -19,15 +21,23 @@ export type StreamPlan = {
   until?: Promise<void>;
 };
 
+const RESET_AFTER_READ_MS = 50;
+
 export function sseStream(events: StreamEvent[], plan: StreamPlan = {}): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
-  const end = Math.min(events.length, plan.cutAfter ?? events.length);
+  const end = Math.min(events.length, plan.cutAfter ?? events.length, plan.resetAfter ?? events.length);
   let next = 0;
   return new ReadableStream({
     async pull(controller) {
       if (next === plan.hangAfter) {
         await plan.until;
         return controller.close();
+      }
+      if (next >= end && next === plan.resetAfter) {
+        // A reset mid-stream comes after the client read what was sent; at 0 it races the headers.
+        if (next > 0) await Bun.sleep(RESET_AFTER_READ_MS);
+        // error(undefined), not an Error: Bun then drops the socket without logging the reason.
+        return controller.error(undefined);
       }
       if (next >= end) return controller.close();
       if (next === plan.pauseAfter && plan.pauseMs) await Bun.sleep(plan.pauseMs);

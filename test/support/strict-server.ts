@@ -196,6 +196,7 @@ export async function startStrictServer(opts: StrictServerOptions = {}): Promise
     }
     const plan: StreamPlan = {};
     if (fault && "cut" in fault) plan.cutAfter = Math.min(fault.cut, events.length - 1);
+    if (fault && "reset" in fault) plan.resetAfter = Math.min(fault.reset, events.length - 1);
     if (fault && "delayMs" in fault) Object.assign(plan, { pauseAfter: fault.afterEventCount, pauseMs: fault.delayMs });
     if (fault && "hang" in fault) Object.assign(plan, { hangAfter: fault.afterEventCount, until: untilGone(req.signal) });
     return stream(record, events, plan);

@@ -13,7 +13,7 @@ let bodies: string[] = [];
 let waits: number[] = [];
 const noWait = async (ms: number) => void waits.push(ms);
 
-function serve(reply: Reply, opts: { idleTimeoutMs?: number } = {}) {
+function serve(reply: Reply, opts: { idleTimeoutMs?: number; realWaits?: boolean } = {}) {
   bodies = [];
   waits = [];
   server = Bun.serve({
@@ -25,7 +25,7 @@ function serve(reply: Reply, opts: { idleTimeoutMs?: number } = {}) {
       return reply(bodies.length, req);
     },
   });
-  return createOpenAIStream({ apiKey: "test-key", baseURL: `http://127.0.0.1:${server.port}/v1`, idleTimeoutMs: opts.idleTimeoutMs ?? 10_000, sleep: noWait });
+  return createOpenAIStream({ apiKey: "test-key", baseURL: `http://127.0.0.1:${server.port}/v1`, idleTimeoutMs: opts.idleTimeoutMs ?? 10_000, ...(opts.realWaits ? {} : { sleep: noWait }) });
 }
 afterEach(() => server?.stop(true));
 
@@ -93,7 +93,7 @@ test("429 every time ends as one error event after six attempts", async () => {
   const stream = serve(() => new Response("", { status: 429, headers: { "retry-after": "0" } }));
   const events = await collect(stream);
   expect(events.filter((e) => e.type === "retry").map((e) => (e as { attempt: number }).attempt)).toEqual([2, 3, 4, 5, 6]);
-  expect(events.at(-1)).toEqual({ type: "error", error: { message: "429 rate limited (after 6 attempts)", status: 429, retryable: true, retryAfterMs: 0 }, partial: expect.anything() });
+  expect(events.at(-1)).toEqual({ type: "error", error: { message: "429 rate limited (after 6 attempts)", status: 429, retryable: true, fault: "rate-limit", retryAfterMs: 0 }, partial: expect.anything() });
   expect(bodies.length).toBe(6);
 });
 
@@ -224,21 +224,39 @@ test("a 401 reads as one line with the API's message", async () => {
   expect(event).toMatchObject({ type: "error", error: { message: "401 Incorrect API key provided: test-key. You can find your API key at https://platform.openai.com.", status: 401, code: "invalid_api_key", retryable: false } });
 });
 
-test("an unreachable server is retried, then one error naming the address and what to check, never a throw", async () => {
+test("a base URL where nothing ever answered is not retried: one error naming the address and what to check, never a throw", async () => {
   const probe = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: () => new Response() });
   const baseURL = `http://127.0.0.1:${probe.port}/v1`;
   probe.stop(true);
   waits = [];
   const events = await collect(createOpenAIStream({ apiKey: "test-key", baseURL, idleTimeoutMs: 10_000, sleep: noWait }));
-  expect(events.filter((e) => e.type === "retry").length).toBe(5);
-  const last = events.at(-1) as { type: string; error: { message: string; retryable: boolean } };
-  expect(last).toMatchObject({ type: "error", error: { retryable: true } });
-  expect(last.error.message).toStartWith(`could not reach ${baseURL}`);
-  expect(last.error.message).toEndWith("(after 6 attempts) — check the network, or --base-url / OPENAI_BASE_URL");
+  expect(events).toEqual([{ type: "error", error: { message: expect.stringMatching(/ — check the network, or --base-url \/ OPENAI_BASE_URL$/), retryable: true, fault: "unreachable" }, partial: expect.anything() }]);
+  expect((events[0] as { error: { message: string } }).error.message).toStartWith(`could not reach ${baseURL}: ECONNREFUSED`);
+});
+
+test("an endpoint that answered before and then refuses is tried twice more, quickly, then one error after 3 attempts", async () => {
+  const stream = serve(() => sse([toSse(textEvents("hello"))]));
+  expect(doneText(await collect(stream))).toBe("hello");
+  server!.stop(true);
+  const events = await collect(stream);
+  expect(events.filter((e) => e.type === "retry").map((e) => [(e as { attempt: number }).attempt, (e as { maxAttempts: number }).maxAttempts])).toEqual([[2, 3], [3, 3]]);
+  expect(waits).toEqual([expect.any(Number), expect.any(Number)]);
+  expect(waits[0]! + waits[1]!).toBeLessThanOrEqual(1000);
+  expect((events.at(-1) as { error: { message: string } }).error.message).toMatch(/^could not reach .* \(after 3 attempts\) — check the network/);
+});
+
+test("a 404 from a base URL without /v1 asks whether /v1 was meant; one with /v1, or a 404 for a model, does not", async () => {
+  const invalid = (req: Request) => jsonError(404, { message: `Invalid URL (POST ${new URL(req.url).pathname})` });
+  serve((_, req) => invalid(req));
+  const root = `http://127.0.0.1:${server!.port}`;
+  const bare = await collect(createOpenAIStream({ apiKey: "k", baseURL: `${root}/`, idleTimeoutMs: 10_000 }));
+  expect(bare).toEqual([{ type: "error", error: { message: `404 Invalid URL (POST /responses) — did you mean ${root}/v1?`, status: 404, retryable: false }, partial: expect.anything() }]);
+  const withV1 = await collect(createOpenAIStream({ apiKey: "k", baseURL: `${root}/v1`, idleTimeoutMs: 10_000 }));
+  expect((withV1[0] as { error: { message: string } }).error.message).toBe("404 Invalid URL (POST /v1/responses)");
 });
 
 test("an abort during a backoff ends the call at once", async () => {
-  const stream = createOpenAIStream({ apiKey: "k", baseURL: "http://127.0.0.1:9/v1", idleTimeoutMs: 10_000 });
+  const stream = serve(() => new Response("", { status: 500 }), { realWaits: true });
   const controller = new AbortController();
   const started = Date.now();
   const seen: ModelEvent[] = [];

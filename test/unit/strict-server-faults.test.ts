@@ -60,6 +60,23 @@ describe("fault injection", () => {
     ]);
   });
 
+  test("reset sends N events, then resets the connection: the client reads them, then ECONNRESET", async () => {
+    server.inject({ reset: 3 });
+    const res = await postResponses(server.url, body);
+    expect(res.status).toBe(200);
+    const reader = res.body!.getReader();
+    let text = "";
+    const failure = await (async () => {
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) return undefined;
+        text += new TextDecoder().decode(value);
+      }
+    })().catch((e: { code?: string }) => e.code);
+    expect(failure).toBe("ECONNRESET");
+    expect(parseSse(text).map((f) => f.event)).toEqual(["response.created", "response.in_progress", "response.output_item.added"]);
+  });
+
   test("errorEvent: nested `error` event then response.failed, as recorded; the SDK throws", async () => {
     server.inject({ errorEvent: true });
     const frames = parseSse(await (await postResponses(server.url, body)).text());
