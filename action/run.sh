@@ -53,6 +53,7 @@ chmod +x "$temp/$asset"
 
 # `args` is split as a shell would split it, quotes and all, but nothing in it is expanded or run.
 extra=()
+INPUT_ARGS="${INPUT_ARGS:-}" # (unset outside a runner, where action.yml does not give its default)
 if [ -n "${INPUT_ARGS//[[:space:]]/}" ]; then
   printf '%s' "$INPUT_ARGS" | xargs printf '%s\0' >"$run/args" || fail "the args input does not split (a quote left open?): $INPUT_ARGS"
   while IFS= read -r -d '' word; do extra+=("$word"); done <"$run/args"
