@@ -10,6 +10,8 @@ fail() { echo "::error::shiro action: $*" >&2; exit 1; }
 [ -n "${INPUT_PROMPT:-}" ] || fail "the prompt input is empty: say what shiro should do"
 temp="${RUNNER_TEMP:-$(mktemp -d)}/shiro-action"
 mkdir -p "$temp"
+# A job may use the action more than once: each use keeps its answer and event log in its own folder.
+run=$(mktemp -d "$temp/run.XXXXXX")
 
 # The runner's OS and architecture, as the release names its binaries (build.ts).
 os="${RUNNER_OS:-$(uname -s)}"
@@ -51,17 +53,17 @@ chmod +x "$temp/$asset"
 
 # `args` is split as a shell would split it, quotes and all, but nothing in it is expanded or run.
 extra=()
+INPUT_ARGS="${INPUT_ARGS:-}" # (unset outside a runner, where action.yml does not give its default)
 if [ -n "${INPUT_ARGS//[[:space:]]/}" ]; then
-  printf '%s' "$INPUT_ARGS" | xargs printf '%s\0' >"$temp/args" || fail "the args input does not split (a quote left open?): $INPUT_ARGS"
-  while IFS= read -r -d '' word; do extra+=("$word"); done <"$temp/args"
+  printf '%s' "$INPUT_ARGS" | xargs printf '%s\0' >"$run/args" || fail "the args input does not split (a quote left open?): $INPUT_ARGS"
+  while IFS= read -r -d '' word; do extra+=("$word"); done <"$run/args"
 fi
 [ -z "${INPUT_OUTPUT_SCHEMA:-}" ] || extra+=(--output-schema "$INPUT_OUTPUT_SCHEMA")
 [ "${INPUT_EPHEMERAL:-true}" != true ] || extra+=(--ephemeral)
 [ -z "${INPUT_OPENAI_API_KEY:-}" ] || export OPENAI_API_KEY="$INPUT_OPENAI_API_KEY"
 
-answer="$temp/answer"
-events="$temp/events.jsonl"
-rm -f "$answer"
+answer="$run/answer"
+events="$run/events.jsonl"
 # stdin is no pipe a CI runner might leave open; `--` keeps a prompt that starts with "-" a prompt.
 set +e
 # (`${extra[@]+…}`: macOS's bash 3.2 calls an empty array unbound under `set -u`.)

@@ -8,16 +8,15 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createHash } from "node:crypto";
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
-import { basename, join } from "node:path";
+import { join } from "node:path";
+import { ACTION_SCRIPT, HOST_ASSET, runActionStep, serveReleases } from "../support/action-run.ts";
 import { BINARY, REPO } from "../support/binary.ts";
 import { NO_USERNS, simulationHolds } from "../support/no-userns.ts";
 import { tempDir } from "../support/run-shiro.ts";
 import { sequenceModel, visibleOutputs } from "../support/scripts.ts";
 import { startStrictServer, type StrictServer } from "../support/strict-server.ts";
-import { TEST_API_KEY } from "../support/test-key.ts";
 
-const SCRIPT = join(REPO, "action/run.sh");
-const ASSET = `shiro-${process.platform === "win32" ? "windows" : process.platform}-${process.arch}${process.platform === "win32" ? ".exe" : ""}`;
+const ASSET = HOST_ASSET;
 // A runner of another OS than this one: the fake release has no binary for it.
 const OTHER_OS: [string, string] = process.platform === "darwin" ? ["Linux", "linux"] : ["macOS", "darwin"];
 const SCHEMA = { type: "object", properties: { verdict: { enum: ["pass", "fail"] }, echoed: { type: "string" } }, required: ["verdict", "echoed"], additionalProperties: false };
@@ -32,7 +31,7 @@ const gate = sequenceModel(
 );
 
 let api: StrictServer;
-let releases: ReturnType<typeof Bun.serve>;
+let releases: ReturnType<typeof serveReleases>;
 const releaseRoot = tempDir("releases");
 
 /** A release folder as build.ts --all leaves it: the binary under its target's name, and SHA256SUMS. */
@@ -49,64 +48,20 @@ beforeAll(async () => {
   publish("good", (hash) => `${hash}  ${ASSET}`);
   publish("tampered", (hash) => `${hash.replace(/^./, (c) => (c === "0" ? "1" : "0"))}  ${ASSET}`);
   // Only loopback: the release is served the way GitHub serves one, from a URL.
-  releases = Bun.serve({
-    hostname: "127.0.0.1",
-    port: 0,
-    fetch: (req) => {
-      const [, folder, file] = new URL(req.url).pathname.split("/");
-      const path = join(releaseRoot, folder ?? "", basename(file ?? ""));
-      return existsSync(path) ? new Response(Bun.file(path)) : new Response("Not Found", { status: 404 });
-    },
-  });
+  releases = serveReleases(releaseRoot);
 });
 afterAll(async () => {
   await api.stop();
-  releases.stop(true);
+  releases.stop();
 });
 
-/** $GITHUB_OUTPUT as the runner reads it: `name<<DELIMITER`, the value's lines, `DELIMITER`. */
-function outputsOf(path: string): Record<string, string> {
-  if (!existsSync(path)) return {};
-  const lines = readFileSync(path, "utf8").split("\n");
-  const out: Record<string, string> = {};
-  for (let i = 0; i < lines.length; i++) {
-    const m = /^([\w-]+)<<(.+)$/.exec(lines[i]!);
-    if (!m) continue;
-    const end = lines.indexOf(m[2]!, i + 1);
-    out[m[1]!] = lines.slice(i + 1, end).join("\n");
-    i = end;
-  }
-  return out;
-}
-
-async function runAction(inputs: Record<string, string>, env: Record<string, string> = {}, wrap: readonly string[] = []) {
+async function runAction(inputs: Record<string, string>, env: Record<string, string> = {}, wrap: readonly string[] = [], runnerTemp?: string) {
   const cwd = tempDir("action-ws");
   writeFileSync(join(cwd, "report.txt"), "ok   parses dates\nFAIL rounds money\n");
   writeFileSync(join(cwd, "verdict.schema.json"), JSON.stringify(SCHEMA));
-  const [runnerTemp, home, shiroHome] = [tempDir("runner-temp"), tempDir("action-home"), tempDir("action-shirohome")];
-  const githubOutput = join(runnerTemp, "github-output");
   const before = api.requests.length;
-  const proc = Bun.spawn([...wrap, "bash", SCRIPT], {
-    cwd,
-    stdin: "ignore",
-    stdout: "pipe",
-    stderr: "pipe",
-    env: {
-      PATH: process.env.PATH!,
-      HOME: home,
-      SHIRO_HOME: shiroHome,
-      OPENAI_API_KEY: TEST_API_KEY,
-      OPENAI_BASE_URL: api.url,
-      NO_COLOR: "1",
-      RUNNER_TEMP: runnerTemp,
-      GITHUB_OUTPUT: githubOutput,
-      INPUT_RELEASE_URL: `http://127.0.0.1:${releases.port}/good`,
-      ...Object.fromEntries(Object.entries(inputs).map(([k, v]) => [`INPUT_${k.toUpperCase().replaceAll("-", "_")}`, v])),
-      ...env,
-    },
-  });
-  const [code, stdout, stderr] = await Promise.all([proc.exited, new Response(proc.stdout).text(), new Response(proc.stderr).text()]);
-  return { code, stdout, stderr, outputs: outputsOf(githubOutput), requests: api.requests.slice(before), shiroHome, runnerTemp };
+  const r = await runActionStep({ cwd, inputs: { "release-url": releases.url("good"), ...inputs }, env: { OPENAI_BASE_URL: api.url, ...env }, wrap, runnerTemp });
+  return { ...r, requests: api.requests.slice(before) };
 }
 
 describe.skipIf(!Bun.which("curl"))("action/run.sh, end to end", () => {
@@ -148,8 +103,22 @@ describe.skipIf(!Bun.which("curl"))("action/run.sh, end to end", () => {
     expect(readdirSync(r.shiroHome)).toContain("sessions");
   });
 
+  test("two uses in one job (one runner temp): each keeps its own event log and answer; the first's is whole after the second ran", async () => {
+    const runnerTemp = tempDir("runner-temp");
+    const first = await runAction({ prompt: "Gate on report.txt", "output-schema": "verdict.schema.json", args: "--sandbox off --allow 'bash:echo hi *'" }, {}, [], runnerTemp);
+    const firstLog = readFileSync(first.outputs.events!, "utf8");
+    const second = await runAction({ prompt: "Gate on report.txt", args: "--max-steps 1" }, {}, [], runnerTemp);
+    expect([first.code, second.code]).toEqual([0, 3]);
+    expect(second.outputs.events).not.toBe(first.outputs.events);
+    expect(readFileSync(first.outputs.events!, "utf8")).toBe(firstLog);
+    const last = (log: string) => JSON.parse(log.trim().split("\n").at(-1)!);
+    expect([last(firstLog).status, last(readFileSync(second.outputs.events!, "utf8")).status]).toEqual(["done", "max-steps"]);
+    expect(JSON.parse(first.outputs.result!)).toEqual({ verdict: "fail", echoed: "hi there" });
+    expect(second.outputs.result).toBe("");
+  });
+
   test("a checksum that does not match: nothing runs, nothing is sent, no outputs, the download is removed", async () => {
-    const r = await runAction({ prompt: "Gate on report.txt" }, { INPUT_RELEASE_URL: `http://127.0.0.1:${releases.port}/tampered` });
+    const r = await runAction({ prompt: "Gate on report.txt" }, { INPUT_RELEASE_URL: releases.url("tampered") });
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(new RegExp(`^::error::shiro action: checksum mismatch for ${ASSET}: SHA256SUMS says [0-9a-f]{64}, the download is [0-9a-f]{64}; not running it\n$`));
     expect([r.requests.length, r.outputs]).toEqual([0, {}]);
@@ -160,8 +129,8 @@ describe.skipIf(!Bun.which("curl"))("action/run.sh, end to end", () => {
     const cases: [Record<string, string>, Record<string, string>, string][] = [
       [{}, { RUNNER_OS: "Windows", RUNNER_ARCH: "ARM64" }, "no shiro build for windows-arm64 (windows is built for x64 only)"],
       [{}, { RUNNER_OS: "Linux", RUNNER_ARCH: "RISCV64" }, "no shiro build for the architecture RISCV64 (there are x64 and arm64 builds)"],
-      [{}, { RUNNER_OS: OTHER_OS[0], RUNNER_ARCH: "ARM64" }, `http://127.0.0.1:${releases.port}/good/SHA256SUMS has no line for shiro-${OTHER_OS[1]}-arm64`],
-      [{}, { INPUT_RELEASE_URL: `http://127.0.0.1:${releases.port}/v9.9.9` }, `could not download http://127.0.0.1:${releases.port}/v9.9.9/SHA256SUMS`],
+      [{}, { RUNNER_OS: OTHER_OS[0], RUNNER_ARCH: "ARM64" }, `${releases.url("good")}/SHA256SUMS has no line for shiro-${OTHER_OS[1]}-arm64`],
+      [{}, { INPUT_RELEASE_URL: releases.url("v9.9.9") }, `could not download ${releases.url("v9.9.9")}/SHA256SUMS`],
       [{ args: "--allow 'bash:echo *" }, {}, "the args input does not split (a quote left open?)"],
       [{ prompt: "" }, {}, "the prompt input is empty"],
     ];
@@ -175,7 +144,7 @@ describe.skipIf(!Bun.which("curl"))("action/run.sh, end to end", () => {
 
 test("action.yml feeds the script every input it reads and exposes every output it writes", async () => {
   const action = Bun.YAML.parse(readFileSync(join(REPO, "action.yml"), "utf8")) as any;
-  const script = readFileSync(SCRIPT, "utf8");
+  const script = readFileSync(ACTION_SCRIPT, "utf8");
   const [step] = action.runs.steps;
   expect(action.runs.using).toBe("composite");
   expect(step.run).toContain("$GITHUB_ACTION_PATH/action/run.sh");

@@ -67,8 +67,10 @@ describe("attack: secret files reached indirectly", () => {
     // A redirected job lives on after its call (docs/tools.md): it acts after whatever checks the
     // call's end — it copies .env out and makes a new secret while the next call runs.
     "a background job outliving its call": [
-      setup(`(sleep 0.5; cat $(echo ${b64(".env")} | base64 -d) > stolen.txt; echo PWN > $(echo ${b64("late.pem")} | base64 -d)) >/dev/null 2>&1 &`),
-      read("sleep 1.5; cat stolen.txt"),
+      // It waits for the next call's `go` (up to 5 s), not a fixed time: the judge puts back what a call
+      // leaves, so a job that acted before the judge had run would have its work undone.
+      setup(`(for i in $(seq 100); do [ -e go ] && break; sleep 0.05; done; cat $(echo ${b64(".env")} | base64 -d) > stolen.txt; echo PWN > $(echo ${b64("late.pem")} | base64 -d)) >/dev/null 2>&1 &`),
+      read("touch go; for i in $(seq 50); do [ -s stolen.txt ] && [ -e late.pem ] && break; sleep 0.1; done; cat stolen.txt"),
     ],
   });
 });

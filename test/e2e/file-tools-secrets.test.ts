@@ -10,6 +10,9 @@ import { tempDir } from "../support/run-shiro.ts";
 import { outputOf, scriptedJob } from "../support/scripted-job.ts";
 import { findTrusted } from "../../src/tools/trusted-program.ts";
 import type { PlannedCall } from "../support/scripts.ts";
+import { toolHere } from "../support/tool-here.ts";
+
+const hasRg = toolHere("rg", findTrusted("rg").ok);
 
 const CANARIES = ["canary-dotenv-7f3a", "canary-local-91bc", "canary-pem-55de", "canary-rsa-0c4e", "canary-passwd-e2a1", "canary-homekey-4b7f"];
 
@@ -56,7 +59,7 @@ const ENGINES: [string, Record<string, string>][] = [
 
 describe("secret files and links out of the project, through the read tools, default rules", () => {
   for (const [engine, env] of ENGINES) {
-    test.skipIf(engine === "with ripgrep" && !findTrusted("rg").ok)(`grep ${engine}, glob, list_dir, read_file: no secret byte reaches the model; what was left out is said`, async () => {
+    test.skipIf(engine === "with ripgrep" && !hasRg)(`grep ${engine}, glob, list_dir, read_file: no secret byte reaches the model; what was left out is said`, async () => {
       const { root, home } = fixture();
       const job = await scriptedJob(calls, { cwd: root, home, env });
       const sent = job.requests.map((r) => r.raw).join("\n");

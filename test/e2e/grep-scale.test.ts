@@ -9,6 +9,9 @@ import { tempDir } from "../support/run-shiro.ts";
 import { outputOf, scriptedJob } from "../support/scripted-job.ts";
 import { wideTree } from "../support/wide-tree.ts";
 import { findTrusted } from "../../src/tools/trusted-program.ts";
+import { toolHere } from "../support/tool-here.ts";
+
+const hasRg = toolHere("rg", findTrusted("rg").ok);
 
 let root: string;
 beforeAll(() => {
@@ -24,7 +27,7 @@ const steps = [
 ];
 
 describe("a needle in the 100,001st file", () => {
-  test.skipIf(!findTrusted("rg").ok)("is found by grep with ripgrep", async () => {
+  test.skipIf(!hasRg)("is found by grep with ripgrep", async () => {
     const job = await scriptedJob(steps, { cwd: root });
     expect(outputOf(job, "grep", (a) => !a.glob)).toBe("zzz/needle.txt:2: the needle is here");
     expect(outputOf(job, "grep", (a) => a.glob === "*.txt")).toBe("zzz/needle.txt:2: the needle is here");

@@ -8,6 +8,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { tempDir } from "../support/run-shiro.ts";
 import { scriptedJob } from "../support/scripted-job.ts";
+import { toolHere } from "../support/tool-here.ts";
 
 const LINE = "It ran without network, which only a person can give";
 let heard = 0;
@@ -31,7 +32,7 @@ const project = () => {
 };
 const curl = () => [{ name: "bash", arguments: { command: `curl -sS --max-time 5 http://127.0.0.1:${listener.port}/` } }];
 
-describe.skipIf(!Bun.which("curl") || !(await Bun.file("/usr/bin/bwrap").exists()))("a command that wanted the network", () => {
+describe.skipIf(!Bun.which("curl") || !toolHere("bwrap", await Bun.file("/usr/bin/bwrap").exists()))("a command that wanted the network", () => {
   test("under --yolo alone it gets none: the listener hears nothing and the model reads one line saying who can give it", async () => {
     heard = 0;
     const job = await scriptedJob(curl(), { cwd: project(), args: ["--yolo"] });

@@ -11,6 +11,9 @@ import { GUARD_SECRET } from "../support/expect-refused.ts";
 import { secretProject } from "../support/guard-projects.ts";
 import { FINAL, scriptedJob, type JobResult } from "../support/scripted-job.ts";
 import type { PlannedCall } from "../support/scripts.ts";
+import { toolHere } from "../support/tool-here.ts";
+
+const hasBwrap = toolHere("bwrap", Bun.which("bwrap") !== null);
 
 type FlagRule = { decision: "allow" | "deny"; tool?: string; pattern: string };
 type Case = { name: string; rules: FlagRule[]; files?: Record<string, string>; calls: PlannedCall[]; told: (string | RegExp)[] };
@@ -104,7 +107,7 @@ describe("rules from the command line come after the file's", () => {
   });
 });
 
-test.skipIf(!Bun.which("bwrap"))("an allowed command still runs in the sandbox: --allow bash under --sandbox read-only cannot write", async () => {
+test.skipIf(!hasBwrap)("an allowed command still runs in the sandbox: --allow bash under --sandbox read-only cannot write", async () => {
   const p = secretProject();
   const job = await scriptedJob([bash("touch t.txt")], { cwd: p.root, home: p.home, args: ["--sandbox", "read-only", "--allow", "bash"] });
   expect(job.outputs[0]!.output).toContain("Read-only file system");

@@ -9,11 +9,12 @@ import { join } from "node:path";
 import { git, gitProject, read, secretProject } from "../support/guard-projects.ts";
 import { FINAL, scriptedJob } from "../support/scripted-job.ts";
 import type { PlannedCall } from "../support/scripts.ts";
+import { toolHere } from "../support/tool-here.ts";
 
 const bash = (command: string): PlannedCall => ({ name: "bash", arguments: { command } });
 const withConfig = (home: string, permissions: object[]) => writeFileSync(join(home, "config.json"), JSON.stringify({ permissions }));
 const allow = (pattern: string, tool = "bash") => ({ decision: "allow", tool, pattern });
-const HAS_BWRAP = Bun.which("bwrap") !== null;
+const HAS_BWRAP = toolHere("bwrap", Bun.which("bwrap") !== null);
 const needsApproval = (what: string) => `Denied: bash: ${what} needs approval, and this run cannot ask (print mode). Allow it with a permission rule (--allow, or config.json) or run with --yolo.`;
 
 describe("an allow rule does not lift the writes a command makes beside it", () => {

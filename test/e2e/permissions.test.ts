@@ -11,6 +11,9 @@ import { GUARD_SECRET } from "../support/expect-refused.ts";
 import { runShiro } from "../support/run-shiro.ts";
 import { FINAL, scriptedJob } from "../support/scripted-job.ts";
 import type { PlannedCall } from "../support/scripts.ts";
+import { toolHere } from "../support/tool-here.ts";
+
+const hasBwrap = toolHere("bwrap", Bun.which("bwrap") !== null);
 
 const bash = (command: string): PlannedCall => ({ name: "bash", arguments: { command } });
 const write = (path: string, content = "x\n"): PlannedCall => ({ name: "write_file", arguments: { path, content } });
@@ -38,7 +41,7 @@ describe("permission rules in config.json, end to end", () => {
     expect(existsSync(join(p.root, "touched.txt"))).toBe(false);
   });
 
-  test.skipIf(!Bun.which("bwrap"))("with the sandbox, the same chain runs read-only instead: its echo works, its write fails inside, nothing is written", async () => {
+  test.skipIf(!hasBwrap)("with the sandbox, the same chain runs read-only instead: its echo works, its write fails inside, nothing is written", async () => {
     const p = secretProject();
     withConfig(p.home, { permissions: [ECHO_ALLOWED] });
     const job = await scriptedJob([bash("echo a && touch touched.txt")], { cwd: p.root, home: p.home });

@@ -5,6 +5,7 @@ import { runShiro, tempDir } from "../support/run-shiro.ts";
 import { startStrictServer, type StrictServer } from "../support/strict-server.ts";
 import { demoModel, echoModel, firstUserText, sequenceModel } from "../support/scripts.ts";
 import { BINARY } from "../support/binary.ts";
+import { waitUntil } from "../support/wait-until.ts";
 
 let server: StrictServer;
 
@@ -143,13 +144,14 @@ describe("print mode end to end (compiled binary ↔ strict local API)", () => {
 
   test("exit 130 on Ctrl-C (SIGINT) mid-stream", async () => {
     server.inject({ delayMs: 5000, afterEventCount: 3 });
+    const before = server.requests.length;
     const proc = Bun.spawn([BINARY, "-p", "-m", "echo-model", "slow"], {
       cwd: tempDir("int"),
       env: { PATH: process.env.PATH!, SHIRO_HOME: tempDir("h"), OPENAI_API_KEY: "k", OPENAI_BASE_URL: server.url },
       stdout: "pipe",
       stderr: "pipe",
     });
-    await Bun.sleep(700);
+    await waitUntil(() => server.requests.slice(before).some((r) => r.status === 200), "the answer's stream began");
     proc.kill("SIGINT");
     expect(await proc.exited).toBe(130);
   });

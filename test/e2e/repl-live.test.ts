@@ -117,8 +117,9 @@ describe("redrawing the prompt", () => {
     // All at once, as a fast typist's burst or tmux send-keys delivers it; Home as tmux sends it.
     await editAtStart(repl, LONG, "\x1b[1~", "X");
     // Narrower (the terminal reflows), then an edit: still only the one prompt line.
+    const beforeResize = repl.mark();
     repl.resize(28, 40);
-    await Bun.sleep(100);
+    await until(() => repl.output().length > beforeResize); // redrawn at the new width
     repl.write("Y");
     await repl.waitFor(`› XY${LONG}`);
     await Bun.sleep(100);

@@ -139,7 +139,7 @@ describe("REPL turns through a real pty (dist/shiro ↔ strict server)", () => {
     await repl.waitFor("! aborted");
     await repl.idle();
     expect(Date.now() - started).toBeLessThan(5000);
-    await Bun.sleep(300);
+    await until(() => watch.disconnects > 0);
     expect(watch.disconnects).toBe(1); // the client hung up on the stalled stream
     await watch.stop();
     const sent = since(before);

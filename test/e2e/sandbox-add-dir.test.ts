@@ -4,9 +4,10 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { runShiro, tempDir } from "../support/run-shiro.ts";
 import { scriptedJob } from "../support/scripted-job.ts";
+import { toolHere } from "../support/tool-here.ts";
 
 const bash = (command: string) => ({ name: "bash", arguments: { command } });
-const hasBwrap = existsSync("/usr/bin/bwrap");
+const hasBwrap = toolHere("bwrap", existsSync("/usr/bin/bwrap"));
 
 test.skipIf(!hasBwrap)("--add-dir: an approved command writes the added folder (hidden otherwise); sandbox.readable is seen, not written", async () => {
   const root = tempDir("adddir-proj");

@@ -4,11 +4,14 @@ import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { tempDir } from "../support/run-shiro.ts";
 import { scriptedJob } from "../support/scripted-job.ts";
+import { toolHere } from "../support/tool-here.ts";
+
+const hasBwrap = toolHere("bwrap", existsSync("/usr/bin/bwrap"));
 
 const bash = (command: string) => ({ name: "bash", arguments: { command } });
 const MARK = `deny-path-marker-${process.pid}`;
 
-test.skipIf(!existsSync("/usr/bin/bwrap"))("--deny '*:data/private/**' hides those files from a command that names them only at run time; the rest of data/ reads", async () => {
+test.skipIf(!hasBwrap)("--deny '*:data/private/**' hides those files from a command that names them only at run time; the rest of data/ reads", async () => {
   const root = tempDir("deny-paths");
   mkdirSync(join(root, "data/private"), { recursive: true });
   writeFileSync(join(root, "data/private/customers.csv"), `name,card\nann,${MARK}\n`);

@@ -9,6 +9,7 @@ import { randomInt } from "node:crypto";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { plainBash, walk } from "../support/attack-layout.ts";
+import { waitUntil } from "../support/wait-until.ts";
 import { bwrapAbsent, escapeLayout, escapeRun, exists, isRoot, pathsOf, type EscapeLayout } from "../support/escape-layout.ts";
 
 const hidden = (name: string) => `$(echo ${Buffer.from(name).toString("base64")} | base64 -d)`;
@@ -28,8 +29,7 @@ describe.skipIf(bwrapAbsent)("processes end with their command (needs /usr/bin/b
     // Control: they really started, and the next command still runs.
     expect(run.outputs[0]).toContain("alive=50");
     expect(run.outputs[1]).toContain(l.readme.trim());
-    await Bun.sleep(300);
-    expect(alive(needle)).toEqual([]);
+    await waitUntil(() => alive(needle).length === 0, `no process with ${needle} in its command line`);
   }, 25_000);
 
   test.concurrent.skipIf(isRoot)("a burst of 2000 forks is capped below 2000 and the machine stays usable (skipped as root: RLIMIT_NPROC does not bind uid 0)", async () => {
@@ -41,8 +41,7 @@ describe.skipIf(bwrapAbsent)("processes end with their command (needs /usr/bin/b
     const count = Number(run.outputs[0]?.match(/alive=(\d+)/)?.[1] ?? "NaN");
     expect(count).toBeLessThan(2000);
     expect(run.outputs[1]).toContain(l.readme.trim());
-    await Bun.sleep(300);
-    expect(alive(needle)).toEqual([]);
+    await waitUntil(() => alive(needle).length === 0, `no process with ${needle} in its command line`);
   }, 25_000);
 });
 

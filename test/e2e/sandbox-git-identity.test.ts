@@ -4,10 +4,13 @@ import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { tempDir } from "../support/run-shiro.ts";
 import { scriptedJob } from "../support/scripted-job.ts";
+import { toolHere } from "../support/tool-here.ts";
+
+const hasBwrap = toolHere("bwrap", existsSync("/usr/bin/bwrap"));
 
 const bash = (command: string) => ({ name: "bash", arguments: { command } });
 
-test.skipIf(!existsSync("/usr/bin/bwrap"))("--yolo: plain git commits with the identity of the person's own ~/.gitconfig, though the file is out of the command's sight", async () => {
+test.skipIf(!hasBwrap)("--yolo: plain git commits with the identity of the person's own ~/.gitconfig, though the file is out of the command's sight", async () => {
   const home = tempDir("identity-home");
   writeFileSync(join(home, ".gitconfig"), "[user]\n\tname = Ann Person\n\temail = ann@example.invalid\n");
   const root = tempDir("identity-proj");

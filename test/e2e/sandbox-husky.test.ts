@@ -8,8 +8,11 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { tempDir } from "../support/run-shiro.ts";
 import { scriptedJob } from "../support/scripted-job.ts";
+import { toolHere } from "../support/tool-here.ts";
 
-test.skipIf(!existsSync("/usr/bin/bwrap"))("--yolo: nothing lands in .husky, by command or by write_file; the person's next commit runs only their own hook", async () => {
+const hasBwrap = toolHere("bwrap", existsSync("/usr/bin/bwrap"));
+
+test.skipIf(!hasBwrap)("--yolo: nothing lands in .husky, by command or by write_file; the person's next commit runs only their own hook", async () => {
   const root = tempDir("husky");
   const canary = join(tempDir("husky-canary"), "planted");
   const git = (...args: string[]) => Bun.spawnSync(["git", "-c", "user.name=T", "-c", "user.email=t@example.invalid", ...args], { cwd: root, stdout: "pipe", stderr: "pipe" });

@@ -9,8 +9,9 @@ import { join } from "node:path";
 import { MAX_PROCS } from "../../src/sandbox/create-sandbox.ts";
 import { tempDir } from "../support/run-shiro.ts";
 import { scriptedJob } from "../support/scripted-job.ts";
+import { toolHere } from "../support/tool-here.ts";
 
-const hasBwrap = existsSync("/usr/bin/bwrap");
+const hasBwrap = toolHere("bwrap", existsSync("/usr/bin/bwrap"));
 const canLimitRoot = process.getuid?.() !== 0 || existsSync("/sys/fs/cgroup/pids/cgroup.procs");
 const bash = (command: string) => ({ name: "bash", arguments: { command, timeout_ms: 20_000 } });
 // A marker no other process on the machine has in its command line.

@@ -8,9 +8,10 @@ import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { tempDir } from "../support/run-shiro.ts";
 import { scriptedJob } from "../support/scripted-job.ts";
+import { toolHere } from "../support/tool-here.ts";
 
 const bash = (command: string) => ({ name: "bash", arguments: { command } });
-const hasBwrap = existsSync("/usr/bin/bwrap");
+const hasBwrap = toolHere("bwrap", existsSync("/usr/bin/bwrap"));
 const put = (path: string, text: string) => {
   mkdirSync(join(path, ".."), { recursive: true });
   writeFileSync(path, text);

@@ -9,6 +9,9 @@ import { landlockAbi } from "../../src/sandbox/landlock-syscalls.ts";
 import { runShiro, tempDir } from "../support/run-shiro.ts";
 import { scriptedJob } from "../support/scripted-job.ts";
 import type { PlannedCall } from "../support/scripts.ts";
+import { toolHere } from "../support/tool-here.ts";
+
+const hasBwrap = toolHere("bwrap", Bun.which("bwrap") !== null);
 
 const bash = (command: string): PlannedCall => ({ name: "bash", arguments: { command } });
 const project = () => {
@@ -26,7 +29,7 @@ beforeAll(() => {
 afterAll(() => service.stop(true));
 const reach = () => bash(`exec 3<>/dev/tcp/127.0.0.1/${service.port} && printf 'GET / HTTP/1.0\\r\\n\\r\\n' >&3 && cat <&3 | tail -1`);
 
-describe.skipIf(!Bun.which("bwrap"))("with bubblewrap", () => {
+describe.skipIf(!hasBwrap)("with bubblewrap", () => {
   test.concurrent("--yolo: workspace-write — the project is writable; the home, other folders and the system are not", async () => {
     const root = project();
     const home = tempDir("sbx-home");

@@ -13,6 +13,9 @@ import { runShiro, tempDir } from "../support/run-shiro.ts";
 import { outputOf, scriptedJob } from "../support/scripted-job.ts";
 import { sequenceModel, type PlannedCall } from "../support/scripts.ts";
 import { startStrictServer, type RecordedRequest } from "../support/strict-server.ts";
+import { toolHere } from "../support/tool-here.ts";
+
+const hasBwrap = toolHere("bwrap", Bun.which("bwrap") !== null);
 
 const bash = (command: string): PlannedCall => ({ name: "bash", arguments: { command } });
 const distinct = (prefix: string) => `${prefix}${randomBytes(12).toString("hex")}`;
@@ -73,7 +76,7 @@ describe("secrets in the environment, end to end", () => {
     expect(outside.code).toBe(0);
     expect(outside.outputs[0]!.output).toContain(`OPENAI_API_KEY=${MARKER}`);
     expectNowhere(outside, home, key);
-    if (!Bun.which("bwrap")) return;
+    if (!hasBwrap) return;
     const inside = await scriptedJob([read], { cwd, home, args: ["--yolo", "--json"], env: { OPENAI_API_KEY: key } });
     expect(inside.code).toBe(0);
     expect(inside.outputs[0]!.output).not.toContain("OPENAI_API_KEY");

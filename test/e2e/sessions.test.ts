@@ -6,6 +6,7 @@ import { runShiro, tempDir } from "../support/run-shiro.ts";
 import { startStrictServer, type StrictServer } from "../support/strict-server.ts";
 import { echoModel, sequenceModel } from "../support/scripts.ts";
 import { itemSummary, loadAll, requestsOf, sessionFiles, sessionsDir } from "../support/session-runs.ts";
+import { waitUntil } from "../support/wait-until.ts";
 
 let server: StrictServer;
 
@@ -282,8 +283,7 @@ describe("inspect and cost", () => {
       stdout: "pipe",
       stderr: "pipe",
     });
-    while (server.requests.length === before) await Bun.sleep(10);
-    await Bun.sleep(100);
+    await waitUntil(() => server.requests.slice(before).some((r) => r.status === 200), "the answer's stream began");
     proc.kill("SIGINT");
     expect(await proc.exited).toBe(130);
     const { sessionId, status } = resultOf(await new Response(proc.stdout).text());

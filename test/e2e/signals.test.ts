@@ -9,6 +9,7 @@ import { tempDir } from "../support/run-shiro.ts";
 import { sequenceModel } from "../support/scripts.ts";
 import { callsIn, loadAll, resultsOf } from "../support/session-runs.ts";
 import { startStrictServer, type StrictServer } from "../support/strict-server.ts";
+import { waitUntil } from "../support/wait-until.ts";
 
 // What a CI runner's timeout (SIGTERM), a closed terminal (SIGHUP, and every read and write failing)
 // and kill -9 do to shiro while its bash command runs, in print mode and in the REPL: nothing of the
@@ -45,9 +46,9 @@ async function startPrint(extra: string[] = []) {
   return { home, proc, output, ...(await runningGroup(cwd)) };
 }
 
-/** A second after shiro is gone, nothing of the group lives; past the command's sleep, no canary. */
+/** Soon after shiro is gone, nothing of the group lives; past the command's sleep, no canary. */
 async function expectCommandGone(run: { cwd: string; pgid: number; startedAt: number }) {
-  await Bun.sleep(1000);
+  await waitUntil(() => groupMembers(run.pgid).length === 0, `the command's process group ${run.pgid} is gone`);
   expect(groupMembers(run.pgid)).toEqual([]);
   await Bun.sleep(Math.max(0, run.startedAt + CANARY_MS + 300 - Date.now()));
   expect(existsSync(join(run.cwd, "canary"))).toBe(false);

@@ -11,9 +11,10 @@ import { tempDir } from "../support/run-shiro.ts";
 import { callingModel } from "../support/scripts.ts";
 import { startStrictServer, type StrictServer } from "../support/strict-server.ts";
 import { TEST_API_KEY } from "../support/test-key.ts";
+import { toolHere } from "../support/tool-here.ts";
 
 const STEPS = 256;
-const strace = Bun.which("strace");
+const strace = toolHere("strace", Bun.which("strace"));
 let server: StrictServer;
 beforeAll(async () => {
   server = await startStrictServer({ defaultModel: callingModel(STEPS, (i) => ({ name: "read_file", arguments: { path: "notes.txt", offset: (i % 20) + 1, limit: 5 } })) });

@@ -19,6 +19,7 @@ import { runShiro, type ShiroRun } from "./run-shiro.ts";
 import { FINAL } from "./scripted-job.ts";
 import { sequenceModel, visibleOutputs, type PlannedCall } from "./scripts.ts";
 import { startStrictServer } from "./strict-server.ts";
+import { toolHere } from "./tool-here.ts";
 
 export type EscapeLayout = Layout & {
   /** base/home/code: the project's parent. */
@@ -33,7 +34,8 @@ export type EscapeLayout = Layout & {
   projectEnvMarker: string;
 };
 
-export const bwrapAbsent = !existsSync("/usr/bin/bwrap");
+// (Evaluated once a run: in CI the first file that imports this gets the failing test.)
+export const bwrapAbsent = !toolHere("bwrap", existsSync("/usr/bin/bwrap"));
 export const isRoot = process.getuid?.() === 0;
 
 

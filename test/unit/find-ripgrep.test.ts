@@ -4,6 +4,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { findRipgrep } from "../../src/tools/find-ripgrep.ts";
 import { findTrusted } from "../../src/tools/trusted-program.ts";
+import { toolHere } from "../support/tool-here.ts";
+
+const hasRg = toolHere("rg", findTrusted("rg").ok);
 
 test("an rg in a folder anyone may write (a project's node_modules/.bin under /tmp) is refused, with why", () => {
   const dir = mkdtempSync(join(tmpdir(), "shiro-rg-"));
@@ -18,7 +21,7 @@ test("no rg in the folders: none is taken (not even the one on PATH), and why is
   expect("why" in found && found.why).toStartWith("rg is not ");
 });
 
-test.skipIf(!findTrusted("rg").ok)("the system's rg is found by absolute path", () => {
+test.skipIf(!hasRg)("the system's rg is found by absolute path", () => {
   const found = findRipgrep();
   expect("rg" in found && found.rg).toStartWith("/");
 });

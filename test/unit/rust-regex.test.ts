@@ -3,6 +3,9 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { rustRegex } from "../../src/tools/rust-regex.ts";
 import { tempProject } from "../support/temp-project.ts";
+import { toolHere } from "../support/tool-here.ts";
+
+const hasRg = toolHere("rg", Bun.which("rg") !== null);
 
 const enc = (s: string) => Buffer.from(s, "utf8");
 // Lines where the dialects part: astral characters, stray non-UTF-8 bytes, Unicode digits and spaces, CR.
@@ -27,7 +30,7 @@ const rg = (pattern: string) => {
   return { code: run.exitCode, lines: run.stdout.toString().split("\n").filter(Boolean).map((l) => Number(l.slice(0, l.indexOf(":"))) - 1) };
 };
 
-describe.skipIf(!Bun.which("rg"))("rustRegex: every line JavaScript matches, ripgrep matches too", () => {
+describe.skipIf(!hasRg)("rustRegex: every line JavaScript matches, ripgrep matches too", () => {
   for (const pattern of PATTERNS) {
     test(pattern, () => {
       const js = new RegExp(pattern);

@@ -6,6 +6,9 @@ import { secretTest } from "../../src/tools/secret-names.ts";
 import { secretGlobArgs } from "../../src/tools/ripgrep-search.ts";
 import { walkFiles } from "../../src/tools/walk-files.ts";
 import { tempProject } from "../support/temp-project.ts";
+import { toolHere } from "../support/tool-here.ts";
+
+const hasRg = toolHere("rg", Bun.which("rg") !== null);
 
 // Names on both sides of every rule, in mixed case: the globs must leave out exactly what isSecretPath names.
 const SAMPLES = [
@@ -35,7 +38,7 @@ describe("SECRET_GLOBS", () => {
     expect(paths.sort()).toEqual(expected);
   });
 
-  test.skipIf(!Bun.which("rg"))("ripgrep given them as grep gives them leaves out exactly the secret files, and lists exactly them", () => {
+  test.skipIf(!hasRg)("ripgrep given them as grep gives them leaves out exactly the secret files, and lists exactly them", () => {
     const args = ["rg", "--no-config", "--files", "--hidden", "--no-ignore", ...secretGlobArgs(SECRET_GLOBS, "exclude")];
     const listed = Bun.spawnSync(args, { cwd: project.root }).stdout.toString().trim().split("\n");
     expect(listed.sort()).toEqual(expected);

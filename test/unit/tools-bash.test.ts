@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { bash } from "../../src/tools/bash.ts";
 import { commandArgv, shellArgv } from "../../src/tools/command-argv.ts";
 import { call, tempProject } from "../support/temp-project.ts";
+import { waitUntil } from "../support/wait-until.ts";
 
 let project: ReturnType<typeof tempProject>;
 afterEach(() => project.cleanup());
@@ -118,8 +119,7 @@ describe("bash", () => {
     const out = await call(bash, { command: "(sleep 1; touch bg) > /dev/null 2>&1 & echo started" }, project.ctx());
     expect(out.output).toBe("started\n\nExit code: 0");
     expect(Date.now() - started).toBeLessThan(900);
-    await Bun.sleep(Math.max(0, started + 1500 - Date.now()));
-    expect(existsSync(join(project.root, "bg"))).toBe(true);
+    await waitUntil(() => existsSync(join(project.root, "bg")), "the background job touched bg");
   });
 
   test("the spawn argv: `bash -lc <command>` behind the lifeline watcher, or alone where there is none", () => {

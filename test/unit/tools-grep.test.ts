@@ -7,6 +7,7 @@ import type { ToolContext } from "../../src/tools/tool.ts";
 import { call, tempProject, toolError } from "../support/temp-project.ts";
 import { testToolEnv } from "../support/no-secrets.ts";
 import { findTrusted } from "../../src/tools/trusted-program.ts";
+import { toolHere } from "../support/tool-here.ts";
 
 let project: ReturnType<typeof tempProject>;
 afterEach(() => project.cleanup());
@@ -17,7 +18,7 @@ const BACKENDS: [string, string | undefined][] = [
   ["with ripgrep", undefined],
   ["without ripgrep", "/nonexistent-no-rg"],
 ];
-const hasRg = findTrusted("rg").ok;
+const hasRg = toolHere("rg", findTrusted("rg").ok);
 const env: Partial<ToolContext> = { env: testToolEnv };
 
 /** SHIRO_SYSTEM_DIRS as `dirs` for each test of the enclosing describe. */
