@@ -1,4 +1,4 @@
-import { realpathSync } from "node:fs";
+import { existsSync, realpathSync } from "node:fs";
 import { tmpdir, userInfo } from "node:os";
 import { join } from "node:path";
 import { ToolError, type CommandSandbox } from "../tools/tool.ts";
@@ -89,7 +89,8 @@ export function createSandbox(opts: SandboxOptions): Sandbox {
     return layouts.get(key) ?? layouts.set(key, sandboxLayout({ root, top: topOf(root), homes, network, readable: opts.readable ?? [] })).get(key)!;
   };
   // The person's home as the system knows it too, when HOME points elsewhere: neither is shown to a command.
-  const homes = [...new Set([opts.home, passwdHome()].filter((h): h is string => !!h && h !== "/"))];
+  // A home that does not exist (a service account's /nonexistent) has nothing to hide, nor a place to mount on.
+  const homes = [...new Set([opts.home, passwdHome()].filter((h): h is string => !!h && h !== "/" && existsSync(h)))];
   const support = () =>
     (found ??= (async () => {
       if (opts.mode === "off") {

@@ -16,7 +16,7 @@ const PIPE_GRACE_MS = 250;
 const KILL_GRACE_MS = 1000;
 
 const schema = z.object({
-  command: z.string().min(1).describe("The shell command, run with `bash -lc` in the project root."),
+  command: z.string().min(1).describe("The shell command, run with `bash -c` in the project root."),
   timeout_ms: z.number().int().min(1).max(BASH_MAX_TIMEOUT_MS).optional().describe(`Time limit in milliseconds (default ${BASH_DEFAULT_TIMEOUT_MS}, max ${BASH_MAX_TIMEOUT_MS}).`),
 });
 
@@ -25,7 +25,7 @@ type Ending = "exit" | "timeout" | "abort" | "interrupt" | "lingering";
 export const bash = defineTool({
   name: "bash",
   description:
-    `Run a shell command (\`bash -lc\`) in the project root and get its combined stdout and stderr plus the exit code. ` +
+    `Run a shell command (\`bash -c\`, not a login shell) in the project root and get its combined stdout and stderr plus the exit code. ` +
     `Times out after ${BASH_DEFAULT_TIMEOUT_MS / 1000} s by default (timeout_ms up to ${BASH_MAX_TIMEOUT_MS / 1000} s), killing the command and everything it started. ` +
     `Output over ${BASH_MAX_OUTPUT_CHARS} characters keeps its start and end. stdin is closed: never run interactive programs. ` +
     `Commands run in a sandbox: usually read-only outside the project and /tmp (private to each command), with secret files hidden. ` +
@@ -56,7 +56,7 @@ export const bash = defineTool({
         // The group is already gone.
       }
     };
-    // SIGTERM first so exit traps run (a login shell killed mid-profile can leave stale lock files); SIGKILL what remains.
+    // SIGTERM first so exit traps run (a command killed mid-write can leave stale lock files); SIGKILL what remains.
     let escalation: ReturnType<typeof setTimeout> | undefined;
     const killGroup = () => {
       signalGroup("SIGTERM");
