@@ -2,6 +2,7 @@ import type { ModelError } from "./model-error.ts";
 import { isFatalCode, isRetryableStatus, retryAfterFrom } from "./retry-policy.ts";
 import { streamFailureToModelError, type StreamFailure } from "./stream-error.ts";
 import { oneLine } from "../text/one-line.ts";
+import { withoutRuntimeHint } from "../text/runtime-hint.ts";
 
 type Sdk = typeof import("openai");
 
@@ -21,7 +22,7 @@ export function sdkErrorToModelError(err: unknown, sdk: Sdk, started: boolean, b
   if (err instanceof sdk.APIConnectionTimeoutError) return { message: `the request to ${baseURL} timed out`, retryable: true };
   if (err instanceof sdk.APIConnectionError) {
     const cause = (err as { cause?: unknown }).cause;
-    const why = cause instanceof Error ? `: ${cause.message}` : "";
+    const why = cause instanceof Error ? `: ${withoutRuntimeHint(cause.message)}` : "";
     return { message: oneLine(`could not reach ${baseURL}${why}`), hint: "check the network, or --base-url / OPENAI_BASE_URL", retryable: true };
   }
   if (err instanceof sdk.APIError) {
@@ -40,7 +41,7 @@ export function sdkErrorToModelError(err: unknown, sdk: Sdk, started: boolean, b
       ...(retryAfterMs !== undefined ? { retryAfterMs } : {}),
     };
   }
-  const message = err instanceof Error ? err.message : String(err);
+  const message = withoutRuntimeHint(err instanceof Error ? err.message : String(err));
   // A body that breaks mid-stream (reset connection, malformed event) is worth another try.
   return started ? { message: oneLine(`the stream broke: ${message}`), retryable: true } : { message: oneLine(`model call failed: ${message}`), retryable: false };
 }
