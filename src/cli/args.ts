@@ -84,7 +84,7 @@ export function parseFlags(argv: string[]): Flags {
   }
   let parsed;
   try {
-    parsed = parseArgs({ args: withNegativeValues(argv), options, allowPositionals: true, strict: true, tokens: true });
+    parsed = parseArgs({ args: withNegativeValues(argv, options), options, allowPositionals: true, strict: true, tokens: true });
   } catch (err) {
     throw new UsageError(parseErrorLine((err as Error).message, "see shiro --help", Object.keys(options)));
   }
@@ -125,8 +125,8 @@ export function parseFlags(argv: string[]): Flags {
  * `--max-steps -1` as `--max-steps=-1`: node's parser takes a value starting with "-" for a forgotten one
  * ("argument is ambiguous"); a number is the value meant, and its check then says what is wrong with it.
  */
-function withNegativeValues(argv: string[]): string[] {
-  const takesValue = (arg: string) => (options as Record<string, { type: string }>)[arg.replace(/^--/, "")]?.type === "string" && arg.startsWith("--");
+export function withNegativeValues(argv: string[], known: Record<string, { type: string }>): string[] {
+  const takesValue = (arg: string) => arg.startsWith("--") && known[arg.slice(2)]?.type === "string";
   const out: string[] = [];
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
