@@ -9,7 +9,7 @@ import type { SandboxLevel } from "./sandbox-mode.ts";
  * home, Landlock's TMPDIR) and is gone when it ends: the model is told where, or it believes the file is
  * there. At most this many are named; one more found says there are others.
  */
-export const NAMED = 5;
+const NAMED = 5;
 
 /**
  * What the sandbox's shell runs after the command (bwrap): the files and links left in its private
