@@ -12,7 +12,7 @@ import { toolEnv } from "../src/tools/tool-env.ts";
 const RUNS = 60;
 
 /**
- * What one `bash` tool call costs on its own: spawn, login shell, `true`, drain, exit — bare, and in
+ * What one `bash` tool call costs on its own: spawn, shell, `true`, drain, exit — bare, and in
  * the sandbox at both levels (bwrap, and the project scanned for secrets before and, writable, after).
  * The project is this repository's size: ~400 folders, ~8,000 files, a few secrets.
  */
@@ -24,7 +24,7 @@ export async function bench(): Promise<string[]> {
   }
   writeFileSync(join(root, ".env"), "SECRET=1\n");
   writeFileSync(join(root, "pkg3", "server.pem"), "x");
-  // An empty HOME: the figure is shiro's cost, not the login profile of whoever runs the bench.
+  // An empty HOME: the figure is shiro's cost, not what the home of whoever runs the bench holds.
   const home = process.env.HOME;
   process.env.HOME = root;
   try {

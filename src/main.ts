@@ -1,5 +1,6 @@
 import { UsageError } from "./cli/usage-error.ts";
 import { VERSION } from "./version.ts";
+import { withoutRuntimeHint } from "./text/runtime-hint.ts";
 
 // Only what a command needs is loaded. `--version` or `--help` on its own is answered before the
 // flag parser loads: node:util alone costs several MB of start-up RSS.
@@ -30,7 +31,7 @@ main(process.argv.slice(2)).then(
       process.exit(2);
     }
     // Anything else is a bug; still one line, never a stack trace (SHIRO_DEBUG shows it).
-    process.stderr.write(`shiro: internal error: ${(err as Error)?.message ?? String(err)}\n`);
+    process.stderr.write(`shiro: internal error: ${withoutRuntimeHint((err as Error)?.message ?? String(err))}\n`);
     if (process.env.SHIRO_DEBUG) console.error(err);
     process.exit(1);
   },

@@ -84,7 +84,7 @@ export function parseFlags(argv: string[]): Flags {
   }
   let parsed;
   try {
-    parsed = parseArgs({ args: argv, options, allowPositionals: true, strict: true, tokens: true });
+    parsed = parseArgs({ args: withNegativeValues(argv, options), options, allowPositionals: true, strict: true, tokens: true });
   } catch (err) {
     throw new UsageError(parseErrorLine((err as Error).message, "see shiro --help", Object.keys(options)));
   }
@@ -95,8 +95,8 @@ export function parseFlags(argv: string[]): Flags {
     print: v.print ?? false,
     model: nonEmpty(v.model, "--model"),
     baseUrl: v["base-url"] === undefined ? undefined : validUrl(v["base-url"], "--base-url"),
-    maxSteps: positiveInt(v["max-steps"], "--max-steps"),
-    compactAt: positiveInt(v["compact-at"], "--compact-at"),
+    maxSteps: positiveInt(v["max-steps"], "--max-steps", "model calls"),
+    compactAt: positiveInt(v["compact-at"], "--compact-at", "tokens"),
     idleTimeout: positiveSeconds(v["idle-timeout"], "--idle-timeout"),
     timeout: positiveSeconds(v.timeout, "--timeout"),
     maxCost: dollars(v["max-cost"], "--max-cost"),
@@ -121,8 +121,31 @@ export function parseFlags(argv: string[]): Flags {
   };
 }
 
+/**
+ * `--max-steps -1` as `--max-steps=-1`: node's parser takes a value starting with "-" for a forgotten one
+ * ("argument is ambiguous"); a number is the value meant, and its check then says what is wrong with it.
+ */
+export function withNegativeValues(argv: string[], known: Record<string, { type: string }>): string[] {
+  const takesValue = (arg: string) => arg.startsWith("--") && known[arg.slice(2)]?.type === "string";
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (arg === "--") return [...out, ...argv.slice(i)];
+    const next = argv[i + 1];
+    if (takesValue(arg) && next !== undefined && /^-\.?\d/.test(next)) out.push(`${arg}=${argv[++i]}`);
+    else out.push(arg);
+  }
+  return out;
+}
+
 // node's messages span lines and mention internals; keep the first sentence, name the option meant, point to help.
 export function parseErrorLine(message: string, see = "see shiro --help", known: readonly string[] = []): string {
+  // "--max-steps" last, or followed by another option: the value was forgotten (a negative number never gets here).
+  const valueless = /^Option '(-[^' ]+)(?: <value>)?' argument (?:is ambiguous|missing)/.exec(message)?.[1];
+  if (valueless) {
+    const form = /use '([^']+)'(?: or '([^']+)')?/.exec(message);
+    return `${valueless} needs a value${form ? ` (one starting with "-" is written ${form.slice(1).filter(Boolean).join(" or ")})` : ""} (${see})`;
+  }
   const first = message.split("\n")[0]!.replace(/\. To specify a positional argument.*$/, "").replace(/\.$/, "");
   const unknown = /^Unknown option '--([^']+)'/.exec(first)?.[1];
   const hint = unknown === undefined ? "" : didYouMean(unknown, known, (name) => `'--${name}'`);
@@ -146,9 +169,9 @@ function nonEmpty(value: string | undefined, flag: string): string | undefined {
   return value;
 }
 
-function positiveInt(value: string | undefined, flag: string): number | undefined {
+function positiveInt(value: string | undefined, flag: string, unit: string): number | undefined {
   if (value === undefined) return undefined;
-  if (!/^\d+$/.test(value) || Number(value) < 1) throw new UsageError(`${flag} must be a whole number ≥ 1, got "${value}"`);
+  if (!/^\d+$/.test(value) || Number(value) < 1) throw new UsageError(`${flag} must be a positive number of ${unit}, got "${value}"`);
   return Number(value);
 }
 
@@ -165,13 +188,13 @@ function reasoningEffort(value: string, what: string): ReasoningEffort {
 function dollars(value: string | undefined, flag: string): number | undefined {
   if (value === undefined) return undefined;
   const amount = value.replace(/^\$/, "");
-  if (!/^\d+(\.\d+)?$/.test(amount) || Number(amount) <= 0) throw new UsageError(`${flag} must be an amount of US dollars > 0 (such as 0.50), got "${value}"`);
+  if (!/^\d+(\.\d+)?$/.test(amount) || Number(amount) <= 0) throw new UsageError(`${flag} must be a positive number of US dollars (such as 0.50), got "${value}"`);
   return Number(amount);
 }
 
 function positiveSeconds(value: string | undefined, flag: string): number | undefined {
   if (value === undefined) return undefined;
-  if (!/^\d+(\.\d+)?$/.test(value) || Number(value) <= 0) throw new UsageError(`${flag} must be a number of seconds > 0, got "${value}"`);
+  if (!/^\d+(\.\d+)?$/.test(value) || Number(value) <= 0) throw new UsageError(`${flag} must be a positive number of seconds, got "${value}"`);
   return Number(value);
 }
 

@@ -56,7 +56,9 @@ Options
 Exit codes
   0 finished · 1 model or API failure, or an answer not in --output-schema
   2 usage or configuration error · 3 stopped at --max-steps, --max-cost or
-  --timeout · 4 a tool call was denied · 130 interrupted
+  --timeout · 4 a tool call was denied · 129 the terminal closed (SIGHUP)
+  130 interrupted (Ctrl-C) · 143 stopped by SIGTERM; for these three the
+  session is saved
 
 State lives in $SHIRO_HOME (default ~/.shiro-neko); config.json keys are
 listed in docs/configuration.md. The API key comes from OPENAI_API_KEY.`;

@@ -59,6 +59,7 @@ export async function runSubcommand(name: string, args: string[], config: Config
         import("./ask-yes-no.ts"),
       ]);
       return registryCommand(args, {
+        command: "shiro registry",
         out,
         err,
         confirm: process.stdin.isTTY ? askYesNo : undefined,

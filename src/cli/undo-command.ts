@@ -10,7 +10,7 @@ import { finishUndos, turnRecords, undoTurns, type OpenForUndo } from "../checkp
 import type { SessionStore } from "../store/session-store.ts";
 import { createSessionStore } from "../store/session-store.ts";
 import { newestFirst } from "../store/session-index.ts";
-import { parseErrorLine } from "./args.ts";
+import { parseErrorLine, withNegativeValues } from "./args.ts";
 import type { Config } from "./config.ts";
 import { resolveId } from "./open-session.ts";
 import { UsageError } from "./usage-error.ts";
@@ -32,11 +32,8 @@ export const openForUndo =
 export async function undoCommand(args: string[], config: Config, io: { out: (line: string) => void; err: (line: string) => void; cwd: string }): Promise<number> {
   let values: { list?: boolean; to?: string; resume?: string; force?: boolean; json?: boolean; prune?: boolean };
   try {
-    ({ values } = parseArgs({
-      args,
-      options: { list: { type: "boolean" }, to: { type: "string" }, resume: { type: "string", short: "r" }, force: { type: "boolean" }, json: { type: "boolean" }, prune: { type: "boolean" } },
-      strict: true,
-    }));
+    const options = { list: { type: "boolean" }, to: { type: "string" }, resume: { type: "string", short: "r" }, force: { type: "boolean" }, json: { type: "boolean" }, prune: { type: "boolean" } } as const;
+    ({ values } = parseArgs({ args: withNegativeValues(args, options), options, strict: true }));
   } catch (e) {
     throw new UsageError(parseErrorLine((e as Error).message, UNDO_USAGE, ["list", "to", "resume", "force", "json", "prune"]));
   }

@@ -1,6 +1,7 @@
 import { urlProblem } from "./check-url.ts";
 import { LIMITS } from "./limits.ts";
 import { RegistryRefusal } from "./refusal.ts";
+import { withoutRuntimeHint } from "../text/runtime-hint.ts";
 
 export type FetchOptions = {
   timeoutMs?: number;
@@ -42,7 +43,7 @@ export async function boundedFetch(url: string, maxBytes: number, subject: strin
   } catch (err) {
     if (err instanceof RegistryRefusal) throw err;
     if (signal.aborted) throw new RegistryRefusal(subject, `no complete answer within ${timeoutMs / 1000}s`);
-    throw new RegistryRefusal(subject, `cannot fetch ${subject.includes(current) ? "it" : current}: ${(err as Error).message}`);
+    throw new RegistryRefusal(subject, `cannot fetch ${subject.includes(current) ? "it" : current}: ${withoutRuntimeHint((err as Error).message)}`);
   }
 }
 

@@ -13,6 +13,8 @@ import { RegistryRefusal, entryLabel, type RegistryKind } from "./refusal.ts";
 import { isInstalled, removeInstalled } from "./remove.ts";
 
 export type RegistryIo = {
+  /** How the person runs it here (`shiro registry`, `/registry`): hints name the whole command. */
+  command: string;
   out(line: string): void;
   err(line: string): void;
   /** Asks yes/no after the preview; absent when nobody can answer (scripts), so `add` then needs `--yes`. */
@@ -24,7 +26,7 @@ export type RegistryIo = {
   fetchOptions?: FetchOptions;
 };
 
-export const REGISTRY_USAGE = "usage: registry [list | search <query> | add <name> [--yes] | remove <name> | installed]  (name may be skill:<name> or plugin:<name>)";
+const usage = (io: RegistryIo) => `usage: ${io.command} [list | search <query> | add <name> [--yes] | remove <name> | installed]  (name may be skill:<name> or plugin:<name>)`;
 
 const KINDS: RegistryKind[] = ["skill", "plugin"];
 const VERBS = ["list", "search", "add", "remove", "installed", "help"];
@@ -40,10 +42,10 @@ export async function registryCommand(argv: string[], io: RegistryIo): Promise<n
     if (verb === "add" && rest.length === 1) return await add(io, rest[0]!, yes);
     if (verb === "remove" && rest.length === 1) return await remove(io, rest[0]!);
     if (verb === "help" || verb === "--help" || verb === "-h") {
-      io.out(REGISTRY_USAGE);
+      io.out(usage(io));
       return 0;
     }
-    io.err(VERBS.includes(verb) ? REGISTRY_USAGE : `unknown registry command ${JSON.stringify(verb)}${didYouMean(verb, VERBS)} (${REGISTRY_USAGE})`);
+    io.err(VERBS.includes(verb) ? usage(io) : `unknown registry command ${JSON.stringify(verb)}${didYouMean(verb, VERBS)} (${usage(io)})`);
     return 2;
   } catch (err) {
     if (err instanceof RegistryUsageError) {
@@ -81,7 +83,7 @@ async function installed(io: RegistryIo): Promise<number> {
     }
   }
   if (rows.length === 0) {
-    io.out("Nothing installed from a registry. Try: registry list");
+    io.out(`Nothing installed from a registry. Try: ${io.command} list`);
     return 0;
   }
   for (const line of alignColumns([["KIND", "NAME", "INSTALLED", "FROM", "DESCRIPTION"], ...rows], widthOf(io))) io.out(line);

@@ -24,6 +24,7 @@ export const registryCommands: ReplCommand[] = [
       const { home, registryUrl } = ctx.config;
       const argv = arg.split(/\s+/).filter(Boolean);
       const code = await registryCommand(argv, {
+        command: "/registry",
         out: ctx.print,
         err: ctx.print,
         confirm: ctx.confirm,

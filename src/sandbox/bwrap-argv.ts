@@ -1,3 +1,4 @@
+import { listPrivateWrites } from "./private-writes.ts";
 import type { SandboxPolicy } from "./sandbox-policy.ts";
 
 /**
@@ -8,6 +9,7 @@ import type { SandboxPolicy } from "./sandbox-policy.ts";
  * the API key) and ends the command's background jobs with it; `--die-with-parent` ends it all if
  * shiro dies; `--cap-drop ALL` keeps a command run as root (containers, CI) from unmounting the masks.
  * The options reach bwrap through a pipe (`--args`), so /proc/1/cmdline inside names no masked path.
+ * After the command, its shell lists on fd 5 the files it left in /tmp and the hidden folders (private-writes.ts).
  */
 export function bwrapArgs(policy: SandboxPolicy, command: readonly string[]): { options: string[]; command: string[] } {
   const args = ["--die-with-parent", "--unshare-pid", "--unshare-ipc", "--cap-drop", "ALL"];
@@ -23,11 +25,20 @@ export function bwrapArgs(policy: SandboxPolicy, command: readonly string[]): { 
   for (const [name, value] of Object.entries(policy.setenv)) args.push("--setenv", name, value);
   args.push("--setenv", "TMPDIR", "/tmp", "--chdir", policy.root);
   // bwrap takes the command itself from its own argv, after `--`.
-  return { options: args, command: ["--", ...limited(policy.maxProcs, command)] };
+  return { options: args, command: ["--", ...limited(policy.maxProcs, ["/tmp", ...policy.hide], command)] };
 }
 
-/** The command behind a process limit: bwrap has none, and the shell's `ulimit` binds every user but root. */
-const limited = (maxProcs: number, command: readonly string[]) => ["/bin/sh", "-c", `ulimit -u ${maxProcs} 2>/dev/null; exec "$@"`, "sh", ...command];
+/**
+ * The command behind a process limit (bwrap has none, and the shell's `ulimit` binds every user but root),
+ * then the list of what it left in its private folders (`dirs`), its exit status kept.
+ */
+const limited = (maxProcs: number, dirs: readonly string[], command: readonly string[]) => [
+  "/bin/sh",
+  "-c",
+  `ulimit -u ${maxProcs} 2>/dev/null; "$@" 5>&-; status=$?; ${listPrivateWrites(dirs)}; exit $status`,
+  "sh",
+  ...command,
+];
 
 /** `--args`' format: NUL-terminated arguments. */
 export const argsBytes = (args: readonly string[]): Uint8Array => new TextEncoder().encode(args.map((a) => `${a}\0`).join(""));

@@ -1,4 +1,4 @@
-import { realpathSync } from "node:fs";
+import { existsSync, realpathSync } from "node:fs";
 import { tmpdir, userInfo } from "node:os";
 import { join } from "node:path";
 import { ToolError, type CommandSandbox } from "../tools/tool.ts";
@@ -17,6 +17,7 @@ import type { Rule } from "../guard/rules.ts";
 import { deniedPaths } from "./denied-paths.ts";
 import { landlockCommand } from "./landlock-command.ts";
 import { pidsGroup } from "./pids-cgroup.ts";
+import { leftIn, privateWritesNote } from "./private-writes.ts";
 import { isPlainGit } from "./plain-git.ts";
 import { createSecretScanner, type ProjectScan } from "./secret-scanner.ts";
 import { sandboxExecProfile } from "./sandbox-exec-profile.ts";
@@ -60,7 +61,9 @@ export type Sandbox = {
 
 // A burst of tool calls shares one scan; a file a person adds between them is seen within this long.
 const REUSE_SCAN_MS = 2000;
-const READ_ONLY_NOTE = "It ran in a read-only sandbox (nobody approved writes for it): only /tmp is writable, and it is private to this command.";
+// What a read-only command may still write: bwrap's private /tmp, Landlock's own TMPDIR (it cannot remount /tmp), macOS's temp folders.
+const WRITABLE = { bwrap: "only /tmp is writable, and it is private to this command", landlock: "only $TMPDIR is writable, and it is private to this command", "sandbox-exec": "only the temp folders are writable" };
+const readOnlyNote = (kind: keyof typeof WRITABLE) => `It ran in a read-only sandbox (nobody approved writes for it): ${WRITABLE[kind]}.`;
 // Enough for a parallel build or a test runner's workers; a runaway loop of forks stops here.
 export const MAX_PROCS = 1024;
 
@@ -89,7 +92,8 @@ export function createSandbox(opts: SandboxOptions): Sandbox {
     return layouts.get(key) ?? layouts.set(key, sandboxLayout({ root, top: topOf(root), homes, network, readable: opts.readable ?? [] })).get(key)!;
   };
   // The person's home as the system knows it too, when HOME points elsewhere: neither is shown to a command.
-  const homes = [...new Set([opts.home, passwdHome()].filter((h): h is string => !!h && h !== "/"))];
+  // A home that does not exist (a service account's /nonexistent) has nothing to hide, nor a place to mount on.
+  const homes = [...new Set([opts.home, passwdHome()].filter((h): h is string => !!h && h !== "/" && existsSync(h)))];
   const support = () =>
     (found ??= (async () => {
       if (opts.mode === "off") {
@@ -131,8 +135,15 @@ export function createSandbox(opts: SandboxOptions): Sandbox {
           // Identities of the secrets and repositories there now: one the command moved is still the same, not a new one.
           const knownIds = new Set(writes ? [...before.secrets, ...before.gits].map(identityOf).filter((id): id is string => !!id) : []);
           const quarantine = join(opts.shiroHome, "quarantine");
-          const check = () => (writes ? commandAftermath({ root, quarantine, before, knownIds, after: scanNow(root) }) : { notes: [], denied: false });
-          if (!confined) return { argv, check };
+          const aftermath = () => (writes ? commandAftermath({ root, quarantine, before, knownIds, after: scanNow(root) }) : { notes: [], denied: false });
+          if (!confined) return { argv, check: aftermath };
+          // What it left in its private folders is gone: said first, as it is about what the command did.
+          const checkWith = (left: string[], tmp?: string) => {
+            const after = aftermath();
+            const note = privateWritesNote(left, { home: opts.home, tmp, level });
+            return note ? { ...after, notes: [note, ...after.notes] } : after;
+          };
+          const check = (listed = "") => checkWith(listed.split("\n").filter(Boolean));
           const secrets = findSecrets({ root, home: opts.home, shiroHome: opts.shiroHome, project: [...before.secrets, ...deniedIn(root).outside], isSecretPath: opts.isSecretPath });
           const layout = layoutOf(root, network);
           const git = level === "workspace-write" ? gitProtection(root, before.gits, isPlainGit(command, root, opts.home)) : [];
@@ -152,20 +163,21 @@ export function createSandbox(opts: SandboxOptions): Sandbox {
             setenv: (identity ??= gitIdentity(opts.home)),
             maxProcs: MAX_PROCS,
           };
-          const told = { ...(level === "read-only" ? { note: READ_ONLY_NOTE } : {}), ...(network ? {} : { offline: true }) };
+          const told = { ...(level === "read-only" ? { note: readOnlyNote(s.kind) } : {}), ...(network ? {} : { offline: true }) };
           if (s.kind === "sandbox-exec") return { argv: [s.path, "-p", sandboxExecProfile(policy, macTempDirs()), ...argv], check, ...told };
           const group = pidsGroup(MAX_PROCS);
           const limit = group ? { group } : {};
           if (s.kind === "landlock") {
             const landlock = landlockCommand(policy, argv, s.abi);
             const checkThenTidy = () => {
+              const left = leftIn(landlock.tmp);
               landlock.removeTmp();
-              return check();
+              return checkWith(left, landlock.tmp);
             };
             return { argv: landlock.argv, fd4: landlock.fd4, check: checkThenTidy, ...told, ...limit };
           }
           const bwrap = bwrapArgs(policy, argv);
-          return { argv: [s.path, "--args", "4", ...bwrap.command], fd4: argsBytes(bwrap.options), check, ...told, ...limit };
+          return { argv: [s.path, "--args", "4", ...bwrap.command], fd4: argsBytes(bwrap.options), check, listsPrivateWrites: true, ...told, ...limit };
         },
       };
     },

@@ -12,7 +12,7 @@ const self = () => (Bun.main.startsWith("/$bunfs/") ? [process.execPath] : [proc
  * One command under Landlock: shiro re-executed as its launcher, the plan on fd 4, a private temporary
  * folder (Landlock cannot remount /tmp: the command gets a folder of its own as TMPDIR), removed after.
  */
-export function landlockCommand(policy: SandboxPolicy, argv: readonly string[], abi: number): { argv: string[]; fd4: Uint8Array; removeTmp: () => void } {
+export function landlockCommand(policy: SandboxPolicy, argv: readonly string[], abi: number): { argv: string[]; fd4: Uint8Array; tmp: string; removeTmp: () => void } {
   const tmp = mkdtempSync(join(tmpdir(), "shiro-cmd-"));
   const ruleset = landlockRuleset(policy, abi, tmp);
   const program = argv[0]!.startsWith("/") ? argv[0]! : (Bun.which(argv[0]!) ?? argv[0]!);
@@ -27,5 +27,5 @@ export function landlockCommand(policy: SandboxPolicy, argv: readonly string[], 
     cwd: policy.root,
     maxProcs: policy.maxProcs,
   };
-  return { argv: [...self(), LAUNCHER], fd4: new TextEncoder().encode(JSON.stringify(plan)), removeTmp: () => rmSync(tmp, { recursive: true, force: true }) };
+  return { argv: [...self(), LAUNCHER], fd4: new TextEncoder().encode(JSON.stringify(plan)), tmp, removeTmp: () => rmSync(tmp, { recursive: true, force: true }) };
 }

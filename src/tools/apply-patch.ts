@@ -7,6 +7,7 @@ import { editableText, editedBytes } from "./editable-text.ts";
 import { fileDiff, lineChanges } from "./file-diff.ts";
 import { parsePatch, patchPaths, PatchParseError, type PatchOp } from "./parse-patch.ts";
 import { applyChunks } from "./apply-chunks.ts";
+import { plural } from "../text/plural.ts";
 
 const schema = z.object({
   patch: z.string().min(1),
@@ -92,7 +93,7 @@ async function plan(patch: string, ctx: Pick<ToolContext, "root" | "writeRefused
           if (before !== undefined) throw new ToolError('the file already exists; use "*** Update File:" to change it.');
           const after = { text: op.content, bom: false, mode: 0o644 };
           staged.set(slot.path, after);
-          changes.push({ slot, shown, after, summary: `A ${shown} (+${lineChanges("", op.content).added} lines)`, diff: fileDiff(shown, undefined, op.content) });
+          changes.push({ slot, shown, after, summary: `A ${shown} (+${plural(lineChanges("", op.content).added, "line")})`, diff: fileDiff(shown, undefined, op.content) });
         } else if (before === undefined) {
           throw new ToolError("the file does not exist.");
         } else if (op.type === "delete") {

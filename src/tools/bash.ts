@@ -1,4 +1,4 @@
-import { closeSync, writeSync } from "node:fs";
+import { closeSync, readSync, writeSync } from "node:fs";
 import { z } from "zod";
 import { RUN_TIMEOUT } from "../session/stop-reason.ts";
 import { defineTool, type PreparedCommand } from "./tool.ts";
@@ -25,7 +25,7 @@ type Ending = "exit" | "timeout" | "abort" | "interrupt" | "lingering";
 export const bash = defineTool({
   name: "bash",
   description:
-    `Run \`bash -lc <command>\` in the project root: stdout and stderr combined (over ${BASH_MAX_OUTPUT_CHARS} characters, their start and end) ` +
+    `Run \`bash -c <command>\` in the project root: stdout and stderr combined (over ${BASH_MAX_OUTPUT_CHARS} characters, their start and end) ` +
     `and the exit code. \`timeout_ms\` default ${BASH_DEFAULT_TIMEOUT_MS}; on timeout the command and all it started are killed. ` +
     `stdin is closed: no interactive programs. The sandbox: usually read-only outside the project and a private /tmp; secret files hidden. ` +
     `A background job ends with the command unless it runs outside the sandbox with its output redirected (\`cmd > log 2>&1 &\`): ` +
@@ -43,10 +43,11 @@ export const bash = defineTool({
     const proc = Bun.spawn(commandArgv(prepared.argv, LIFELINE, prepared.group?.procs), {
       cwd: ctx.root,
       env: ctx.env,
-      stdio: ["ignore", "pipe", "pipe", LIFELINE ? "pipe" : "ignore", prepared.fd4 ? "pipe" : "ignore"],
+      stdio: ["ignore", "pipe", "pipe", LIFELINE ? "pipe" : "ignore", prepared.fd4 ? "pipe" : "ignore", prepared.listsPrivateWrites ? "pipe" : "ignore"],
       detached: true,
     });
     if (prepared.fd4) feed(proc.stdio[4] as number, prepared.fd4);
+    const listing = prepared.listsPrivateWrites ? (proc.stdio[5] as number) : undefined;
     const lifeline = holdLifeline(proc.stdio[3] ?? null);
     const signalGroup = (signal: NodeJS.Signals) => {
       try {
@@ -55,7 +56,7 @@ export const bash = defineTool({
         // The group is already gone.
       }
     };
-    // SIGTERM first so exit traps run (a login shell killed mid-profile can leave stale lock files); SIGKILL what remains.
+    // SIGTERM first so exit traps run (a command killed mid-write can leave stale lock files); SIGKILL what remains.
     let escalation: ReturnType<typeof setTimeout> | undefined;
     const killGroup = () => {
       signalGroup("SIGTERM");
@@ -94,8 +95,9 @@ export const bash = defineTool({
       const text = output.text();
       const result = report(text, code, ending, timeoutMs, ctx.signal.reason);
       const wantedNetwork = !!prepared.offline && ending === "exit" && code !== 0 && looksOffline(text);
-      return withAftermath(result, prepared, wantedNetwork);
+      return withAftermath(result, prepared, wantedNetwork, listing === undefined ? undefined : readWaiting(listing));
     } finally {
+      if (listing !== undefined) closeSync(listing);
       clearTimeout(timer);
       // Killed: the lifeline stays armed until the SIGKILL, so a shiro that exits sooner still kills the rest.
       if (!escalation) lifeline.release();
@@ -123,6 +125,25 @@ function feed(fd: number, bytes: Uint8Array): void {
   }
 }
 
+/**
+ * What waits in a pipe now: the command's shell wrote it before it exited, and the lifeline watcher (which
+ * holds the pipe open too) never writes, so this reads until the pipe is empty rather than to its end.
+ */
+function readWaiting(fd: number): string {
+  const chunks: Buffer[] = [];
+  for (;;) {
+    const chunk = Buffer.alloc(16_384);
+    let n = 0;
+    try {
+      n = readSync(fd, chunk);
+    } catch {
+      // EAGAIN: nothing more.
+    }
+    if (n === 0) return Buffer.concat(chunks).toString("utf8");
+    chunks.push(chunk.subarray(0, n));
+  }
+}
+
 async function pump(stream: ReadableStream<Uint8Array>, take: (chunk: string) => void): Promise<void> {
   const decoder = new TextDecoder();
   for await (const bytes of stream) take(decoder.decode(bytes, { stream: true }));
@@ -130,8 +151,8 @@ async function pump(stream: ReadableStream<Uint8Array>, take: (chunk: string) =>
 }
 
 /** The sandbox's word on the command: that it ran read-only or failed for want of network, and what it left that counts as a denial. */
-function withAftermath(result: { output: string; isError: boolean }, prepared: PreparedCommand, wantedNetwork: boolean) {
-  const after = prepared.check();
+function withAftermath(result: { output: string; isError: boolean }, prepared: PreparedCommand, wantedNetwork: boolean, privateWrites?: string) {
+  const after = prepared.check(privateWrites);
   const notes = [...(prepared.note ? [prepared.note] : []), ...(wantedNetwork ? [OFFLINE_NOTE] : []), ...after.notes];
   if (!notes.length) return result;
   return { output: `${result.output}\n${notes.join("\n")}`, isError: result.isError || after.denied, ...(after.denied ? { denied: true } : {}) };

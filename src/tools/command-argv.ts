@@ -24,8 +24,12 @@ let bash: string | undefined;
  */
 const shell = () => (bash ??= ((found) => (found.ok ? found.program.path : "bash"))(findTrusted("bash")));
 
-/** How the bash tool runs a command, before any sandbox wraps it. */
-export const shellArgv = (command: string): string[] => [shell(), "-lc", command];
+/**
+ * How the bash tool runs a command, before any sandbox wraps it: not a login shell. shiro's own PATH
+ * (the person's, with their toolchains) is what a command needs; a login profile would print into every
+ * result (`pyenv: cannot rehash`, a profile the sandbox cannot read) and /etc/profile resets PATH.
+ */
+export const shellArgv = (command: string): string[] => [shell(), "-c", command];
 
 /**
  * The argv the bash tool spawns: `argv` (the shell, perhaps in its sandbox) behind the lifeline watcher

@@ -9,8 +9,13 @@ export type ToolKind = "read" | "write" | "exec" | "meta";
 /** A command made ready to run: its argv, and the check of its outcome once it has ended. */
 export type PreparedCommand = {
   argv: string[];
-  /** What the command left that the model must hear about (a secret file it made, a repository that would run code later). */
-  check(): { notes: string[]; denied: boolean };
+  /**
+   * What the command left that the model must hear about (a secret file it made, a repository that would run
+   * code later, files gone with its private folders); `privateWrites`, what it listed on fd 5.
+   */
+  check(privateWrites?: string): { notes: string[]; denied: boolean };
+  /** The command's shell lists on fd 5, once the command has ended, the files it left in folders private to it. */
+  listsPrivateWrites?: boolean;
   /** Bytes fed to the program on fd 4 (bubblewrap's `--args`: its arguments, kept out of /proc/<pid>/cmdline). */
   fd4?: Uint8Array;
   /** A pids cgroup the command runs in (its procs file), and its removal once the command is over. */

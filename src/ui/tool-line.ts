@@ -27,9 +27,12 @@ export function outcomeLine(output: string, max = 100): string {
   return clipLine(first, max) + moreLines(lines.length - 1);
 }
 
-/** A successful call's outcome: a read says which lines it got rather than echo the first one. */
+/** A successful call's outcome: a read says which lines it got, a glob how many files, a command its exit code. */
 export function successLine(tool: string, output: string): string {
-  return (tool === "read_file" && readRange(output)) || outcomeLine(output);
+  if (tool === "read_file") return readRange(output) ?? outcomeLine(output);
+  if (tool === "glob") return globLine(output);
+  if (tool === "bash") return closingNoteLine(output);
+  return outcomeLine(output);
 }
 
 // read_file numbers its lines like `cat -n` and ends a partial read with "[showing lines a-b of n; …]".
@@ -43,20 +46,35 @@ function readRange(output: string): string | undefined {
   return `${first === last ? `line ${first}` : `lines ${first}–${last}`}${total ? ` of ${total}` : ""}`;
 }
 
+// glob lists one file a line, then perhaps its notes (glob.ts): "[N more not shown; …]", "[searched only the first …]".
+const GLOB_MORE = /^\[(\d+) more not shown;/;
+const GLOB_CUT = /^\[searched only the first /;
+
+/** The first file a glob found and how many more: the lines it adds about the search are no files. */
+function globLine(output: string): string {
+  const lines = output.split("\n").filter((l) => l.trim() !== "");
+  const files = lines.filter((l) => !GLOB_MORE.test(l) && !GLOB_CUT.test(l));
+  if (files.length === 0) return outcomeLine(output);
+  const unshown = lines.reduce((n, l) => n + Number(GLOB_MORE.exec(l)?.[1] ?? 0), 0);
+  return clipLine(files[0]!, 100) + more(files.length - 1 + unshown, "file");
+}
+
 /**
- * The verdict of a failed call: a tool that ends its output with a note after a blank line (bash's
- * "Exit code: 1", "Stopped by the user (Ctrl-C)…") is summed up by that note, others by their first line.
+ * A call summed up by the note its output ends with after a blank line (bash's "Exit code: 1",
+ * "Stopped by the user (Ctrl-C)…"), and how many lines of output came before it; others by their first line.
  */
-export function failureLine(output: string, max = 100): string {
+export function closingNoteLine(output: string, max = 100): string {
   const paragraphs = output.trim().split(/\n\s*\n/);
   if (paragraphs.length < 2) return outcomeLine(output, max);
   const note = paragraphs.at(-1)!.split("\n")[0]!;
-  // bash's "(no output)" placeholder is not a line the person could go and read.
-  const others = output.trim().split("\n").filter((l) => l.trim() !== "" && l.trim() !== "(no output)").length - 1;
-  return clipLine(note, max) + moreLines(others);
+  // The lines after the note (the sandbox's word on the command) are for the model; bash's "(no output)"
+  // placeholder is not a line the person could go and read.
+  const body = paragraphs.slice(0, -1).join("\n").split("\n");
+  return clipLine(note, max) + moreLines(body.filter((l) => l.trim() !== "" && l.trim() !== "(no output)").length);
 }
 
-const moreLines = (n: number) => (n > 0 ? ` (+${plural(n, "line")})` : "");
+const more = (n: number, noun: string) => (n > 0 ? ` (+${plural(n, noun)})` : "");
+const moreLines = (n: number) => more(n, "line");
 
 /** "1 model call", "3 model calls": how far a run got. */
 export const modelCalls = (n: number): string => plural(n, "model call");
@@ -76,7 +94,7 @@ const resultText = (r: Result): string => (r.denied ? r.output.replace(/^Denied:
  */
 export function resultSummary(r: Result, streamed = false): string {
   if (r.denied) return oneLine(resultText(r));
-  return r.isError || streamed ? failureLine(r.output) : successLine(r.name, r.output);
+  return r.isError || streamed ? closingNoteLine(r.output) : successLine(r.name, r.output);
 }
 
 function patchFiles(patch: string): string[] {

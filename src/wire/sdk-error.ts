@@ -3,6 +3,7 @@ import type { ModelError } from "./model-error.ts";
 import { isFatalCode, isRetryableStatus, retryAfterFrom } from "./retry-policy.ts";
 import { streamFailureToModelError, type StreamFailure } from "./stream-error.ts";
 import { oneLine } from "../text/one-line.ts";
+import { withoutRuntimeHint } from "../text/runtime-hint.ts";
 
 type Sdk = typeof import("openai");
 
@@ -25,7 +26,7 @@ export function sdkErrorToModelError(err: unknown, sdk: Sdk, started: boolean, b
   if (err instanceof sdk.APIConnectionTimeoutError) return { message: `the request to ${baseURL} timed out`, retryable: true, fault: "dropped" };
   if (err instanceof sdk.APIConnectionError) {
     const cause = (err as { cause?: unknown }).cause;
-    const why = cause instanceof Error ? `: ${causeText(cause)}` : "";
+    const why = cause instanceof Error ? `: ${withoutRuntimeHint(cause.message)}` : "";
     if (UNREACHABLE_CODES.has(String((cause as { code?: unknown } | undefined)?.code)))
       return { message: oneLine(`could not reach ${baseURL}${why}`), hint: "check the network, or --base-url / OPENAI_BASE_URL", retryable: true, fault: "unreachable" };
     // It connected and the connection broke before the headers were read: a blink, not a wrong address.
@@ -54,9 +55,6 @@ export function sdkErrorToModelError(err: unknown, sdk: Sdk, started: boolean, b
   }
   // A body that breaks mid-stream (reset connection, malformed event) is worth another try.
   return started
-    ? { message: oneLine(`the stream broke: ${err instanceof Error ? causeText(err) : String(err)}`), retryable: true, fault: "dropped" }
-    : { message: oneLine(`model call failed: ${err instanceof Error ? err.message : String(err)}`), retryable: false };
+    ? { message: oneLine(`the stream broke: ${err instanceof Error ? withoutRuntimeHint(err.message) : String(err)}`), retryable: true, fault: "dropped" }
+    : { message: oneLine(`model call failed: ${err instanceof Error ? withoutRuntimeHint(err.message) : String(err)}`), retryable: false };
 }
-
-/** Bun's fetch errors end with advice for the programmer, not for the person reading the line. */
-const causeText = (err: Error) => err.message.replace(/\s*For more information, pass `verbose: true` in the second argument to fetch\(\)\.?$/, "");

@@ -56,7 +56,7 @@ describe("did you mean", () => {
 
   test("a registry verb, and a rule's tool in a flag, the environment or config.json", async () => {
     const registry = await runShiro(["registry", "serch", "x"], { cwd: tempDir("dym") });
-    expect([registry.code, registry.stderr]).toEqual([2, expect.stringMatching(/^unknown registry command "serch"; did you mean "search"\? \(usage: registry /)]);
+    expect([registry.code, registry.stderr]).toEqual([2, expect.stringMatching(/^unknown registry command "serch"; did you mean "search"\? \(usage: shiro registry /)]);
     expect(await refused(["-p", "--allow", "bsh:ls", "hi"])).toBe('shiro: --allow "bsh:ls": unknown tool "bsh"; did you mean "bash"?\n');
     expect(await refused(["-p", "--deny", "**/*.lock", "hi"])).toBe(
       'shiro: --deny "**/*.lock": unknown tool "**/*.lock" (rules name read_file, list_dir, glob, grep, write_file, edit_file, apply_patch, bash, *); a rule is tool or tool:pattern (bash:npm test*, *:**/*.lock)\n',

@@ -1,8 +1,8 @@
 /**
  * Destructive commands through the compiled binary under --yolo: the guard refuses before anything
  * runs. Project- and home-scoped ones are tried for real against canaries (a git repo with a local
- * remote, a loopback "installer"); system-wide ones run in a home whose login profile turns on
- * bash's no-exec mode, so even a guard miss would run nothing.
+ * remote, a loopback "installer"); system-wide ones run where every command's shell first turns on
+ * bash's no-exec mode (BASH_ENV), so even a guard miss would run nothing.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, writeFileSync } from "node:fs";
@@ -15,7 +15,7 @@ import type { PlannedCall } from "../support/scripts.ts";
 const bash = (command: string): PlannedCall => ({ name: "bash", arguments: { command } });
 
 /** Each command with the rule its refusal must name. */
-async function refuseAll(pairs: [command: string, rule: string][], opts: { cwd: string; home: string }) {
+async function refuseAll(pairs: [command: string, rule: string][], opts: { cwd: string; home: string; env?: Record<string, string> }) {
   const calls = pairs.map(([command]) => bash(command));
   const job = await scriptedJob(calls, { ...opts, args: ["--yolo"] });
   expectEveryCallRefused(job, calls, GUARD_DESTRUCTIVE);
@@ -117,10 +117,10 @@ describe("guard: destructive commands under --yolo", () => {
   });
 
   test("system-wide: rm -rf /, mkfs, dd of=/dev/…, fork bombs, chmod -R 777 / (in a no-exec sandbox)", async () => {
-    const home = noExecHome();
+    const { home, env } = noExecHome();
     const p = secretProject();
     // First prove the sandbox holds: an allowed command is read but not run.
-    const probe = await scriptedJob([bash("touch probe.txt")], { cwd: p.root, home, args: ["--yolo"] });
+    const probe = await scriptedJob([bash("touch probe.txt")], { cwd: p.root, home, env, args: ["--yolo"] });
     expect([probe.code, probe.outputs[0]?.output]).toEqual([0, "(no output)\n\nExit code: 0"]);
     expect(existsSync(join(p.root, "probe.txt"))).toBe(false);
 
@@ -140,7 +140,7 @@ describe("guard: destructive commands under --yolo", () => {
         ["chmod -R 777 /", "chmod -R 777 /"],
         ["sudo chown -R nobody /", "chown -R /"],
       ],
-      { cwd: p.root, home },
+      { cwd: p.root, home, env },
     );
   });
 });

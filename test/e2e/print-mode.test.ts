@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { runShiro, tempDir } from "../support/run-shiro.ts";
 import { startStrictServer, type StrictServer } from "../support/strict-server.ts";
@@ -87,6 +87,19 @@ describe("print mode end to end (compiled binary ↔ strict local API)", () => {
     expect(r.stderr).toContain("stopped after 2 model calls");
   });
 
+  test("a negative limit is a bad value of its flag, not a forgotten one; a forgotten one is named so", async () => {
+    const cwd = tempDir("usage");
+    const said = async (...args: string[]) => {
+      const r = await runShiro(["-p", ...args, "hi"], { cwd, env: env() });
+      return [r.code, r.stderr.trim()];
+    };
+    expect(await said("--max-steps", "-1")).toEqual([2, 'shiro: --max-steps must be a positive number of model calls, got "-1"']);
+    expect(await said("--max-cost", "-1")).toEqual([2, 'shiro: --max-cost must be a positive number of US dollars (such as 0.50), got "-1"']);
+    expect(await said("--timeout", "-2.5")).toEqual([2, 'shiro: --timeout must be a positive number of seconds, got "-2.5"']);
+    expect(await said("--max-steps", "--json")).toEqual([2, 'shiro: --max-steps needs a value (one starting with "-" is written --max-steps=-XYZ) (see shiro --help)']);
+    rmSync(cwd, { recursive: true, force: true });
+  });
+
   test("exit 2: bad flag, bad value, no API key, bad config field — one line each", async () => {
     const cwd = tempDir("usage");
     const bad = await runShiro(["--frobnicate"], { cwd, env: env() });
@@ -94,7 +107,7 @@ describe("print mode end to end (compiled binary ↔ strict local API)", () => {
     expect(bad.stderr.trim().split("\n")).toHaveLength(1);
     expect(bad.stderr).toContain("--frobnicate");
     const value = await runShiro(["-p", "--max-steps", "lots", "hi"], { cwd, env: env() });
-    expect([value.code, value.stderr.trim()]).toEqual([2, 'shiro: --max-steps must be a whole number ≥ 1, got "lots"']);
+    expect([value.code, value.stderr.trim()]).toEqual([2, 'shiro: --max-steps must be a positive number of model calls, got "lots"']);
     const noKey = await runShiro(["-p", "hi"], { cwd, env: { ...env(), OPENAI_API_KEY: undefined } });
     expect(noKey.code).toBe(2);
     expect(noKey.stderr).toStartWith("shiro: OPENAI_API_KEY is not set");

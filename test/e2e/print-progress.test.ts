@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { BINARY } from "../support/binary.ts";
 import { runShiro, tempDir } from "../support/run-shiro.ts";
@@ -14,6 +14,14 @@ beforeAll(async () => {
       "gpt-5": demoModel,
       sleeper: sequenceModel([{ name: "bash", arguments: { command: "touch started; sleep 10" } }], "done"),
       "failing-bash": sequenceModel([{ name: "bash", arguments: { command: "echo first line of output; echo second; exit 3" } }], "done"),
+      counting: sequenceModel(
+        [
+          { name: "bash", arguments: { command: "printf 'one\\ntwo\\nthree\\n'" } },
+          { name: "bash", arguments: { command: "true" } },
+          { name: "glob", arguments: { pattern: "notes/*.txt" } },
+        ],
+        "done",
+      ),
     },
   });
 });
@@ -37,6 +45,21 @@ test("a failed command is summed up by its exit code, as in the REPL, not by its
   expect(r.code).toBe(0);
   expect(r.stderr).toContain("  ✗ Exit code: 3 (+2 lines)\n");
   expect(r.stderr).not.toContain("✗ first line of output");
+});
+
+test("each result's line counts what it got: three lines of output, none, two files", async () => {
+  const cwd = tempDir("proj");
+  try {
+    mkdirSync(join(cwd, "notes"));
+    writeFileSync(join(cwd, "notes/a.txt"), "a\n");
+    writeFileSync(join(cwd, "notes/b.txt"), "b\n");
+    const r = await runShiro(["-p", "--yolo", "-m", "counting", "count"], { cwd, env: { OPENAI_BASE_URL: server.url } });
+    expect(r.code).toBe(0);
+    const results = r.stderr.split("\n").filter((l) => l.startsWith("  ✓") || l.startsWith("  ✗"));
+    expect(results).toEqual(["  ✓ Exit code: 0 (+3 lines)", "  ✓ Exit code: 0", "  ✓ notes/a.txt (+1 file)"]);
+  } finally {
+    rmSync(cwd, { recursive: true, force: true });
+  }
 });
 
 test("stopped at --max-steps 1: '1 model call', and the advice given (shiro -c) finishes the job", async () => {

@@ -73,6 +73,9 @@ describe("/registry and /skills in the REPL (real terminal, compiled binary)", (
     await pty.waitFor("› ");
 
     await command("/skills", "no skills (see /registry list)");
+    // Hints name the command as typed here, not the shell's `shiro registry`.
+    await command("/registry installed", "Nothing installed from a registry. Try: /registry list");
+    await command("/registry frobnicate", "(usage: /registry [list | search <query>");
     await command("/registry list", /plugin +no-npm-publish +- +[0-9a-f]{12} +Refuses npm publish\./);
     expect(pty.screen()).toMatch(/skill +release-notes +- +[0-9a-f]{12} +Draft release notes/);
 

@@ -81,7 +81,7 @@ describe("shiro registry through the binary (local HTTPS registry, NODE_EXTRA_CA
     const usage = await shiro(["frobnicate"], home);
     expect(usage.code).toBe(2);
     expect(lines(usage.stderr)).toHaveLength(1);
-    expect(usage.stderr).toContain("usage: registry [list | search <query> | add <name> [--yes] | remove <name> | installed]");
+    expect(usage.stderr).toContain("usage: shiro registry [list | search <query> | add <name> [--yes] | remove <name> | installed]");
   });
 
   test("the index must be https with a trusted certificate: one line, exit 1", async () => {
@@ -149,7 +149,7 @@ describe("shiro registry through the binary (local HTTPS registry, NODE_EXTRA_CA
     expect(again.stderr).toBe('refused "commit-message": no such entry installed\n');
     expect((await shiro(["remove", "no-force-push"], home)).code).toBe(0);
     expect(registryFiles(home)).toEqual([]);
-    expect((await shiro(["installed"], home)).stdout).toBe("Nothing installed from a registry. Try: registry list\n");
+    expect((await shiro(["installed"], home)).stdout).toBe("Nothing installed from a registry. Try: shiro registry list\n");
   });
 
   test("list describes an installed entry from the installed file (description, version), whatever the index says now", async () => {

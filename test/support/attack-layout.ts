@@ -53,12 +53,12 @@ export function assertDisposable(layout: Layout): void {
 export const layoutEnv = (l: Layout) => ({ SHIRO_HOME: l.shiroHome, TMPDIR: l.tmp });
 
 /**
- * Runs `command` as the bash tool would (`bash -lc` in the project), with no protection at all. The
+ * Runs `command` as the bash tool would (`bash -c` in the project), with no protection at all. The
  * parent is a shell in the project, as shiro is for the tool, so `/proc/$PPID/…` sees what it would.
  */
 export async function plainBash(l: Layout, command: string, env: Record<string, string> = {}): Promise<string> {
   assertDisposable(l);
-  const proc = Bun.spawn(["sh", "-c", 'bash -lc "$1"; exit $?', "sh", command], {
+  const proc = Bun.spawn(["sh", "-c", 'bash -c "$1"; exit $?', "sh", command], {
     cwd: l.root,
     env: { PATH: process.env.PATH!, HOME: l.home, ...layoutEnv(l), ...env },
     stdin: "ignore",

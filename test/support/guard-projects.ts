@@ -44,15 +44,17 @@ export function gitProject(project: Project): { remote: string; head: string } {
 }
 
 /**
- * A home whose login profile turns on bash's no-exec mode: if the guard ever let a system-wide
- * destructive command through (`rm -rf /`, `mkfs`, a fork bomb), bash would read it and run nothing.
+ * A home, and the environment to run shiro with, where every command's shell turns on bash's no-exec
+ * mode first: if the guard ever let a system-wide destructive command through (`rm -rf /`, `mkfs`, a
+ * fork bomb), bash would read it and run nothing.
  */
-export function noExecHome(): string {
+export function noExecHome(): { home: string; env: Record<string, string> } {
   const home = tempDir("noexec-home");
-  writeFileSync(join(home, ".bash_profile"), "set -n\n");
-  // The sandbox hides the home from commands; opened read-only, its profile is what every login shell reads.
-  writeFileSync(join(home, "config.json"), JSON.stringify({ sandbox: { readable: [home] } }));
-  return home;
+  writeFileSync(join(home, ".bash_env"), "set -n\n");
+  // The sandbox hides the home from commands: opened read-only, and BASH_ENV passed, the file is what every
+  // non-interactive bash reads before its command.
+  writeFileSync(join(home, "config.json"), JSON.stringify({ sandbox: { readable: [home], env: ["BASH_ENV"] } }));
+  return { home, env: { BASH_ENV: join(home, ".bash_env") } };
 }
 
 export const read = (path: string) => readFileSync(path, "utf8");

@@ -16,8 +16,8 @@ afterAll(() => {
   if (leaked.length) throw new Error(`the API key was written to ${leaked.length} file(s) under the test homes: ${leaked.slice(0, 5).join(", ")}`);
 });
 
-// No test may touch the real home: its ~/.shiro-neko, nor the login files (~/.profile, ~/.bashrc) that
-// `bash -lc` would run — on some machines those do slow, lock-taking work a killed test can leave stuck.
+// No test may touch the real home: its ~/.shiro-neko, nor the files (~/.profile, ~/.bashrc) a shell a
+// test starts may run — on some machines those do slow, lock-taking work a killed test can leave stuck.
 process.env.HOME = mkdtempSync(join(runDir, "shiro-test-home-"));
 process.env.SHIRO_HOME = mkdtempSync(join(runDir, "shiro-test-shirohome-"));
 

@@ -13,6 +13,7 @@ export async function runRegistry(
 ): Promise<Ran> {
   const ran: Ran = { code: -1, out: [], err: [], asked: [] };
   const io: RegistryIo = {
+    command: "shiro registry",
     out: (line) => ran.out.push(line),
     err: (line) => ran.err.push(line),
     home: setup.home,

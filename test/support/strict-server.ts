@@ -36,6 +36,8 @@ export type StrictServerOptions = {
    * to it. Otherwise an answer outside the format is a broken script (500): the API cannot write one.
    */
   unenforcedFormats?: boolean;
+  /** The loopback port to listen on; default any free one. */
+  port?: number;
 };
 
 /** Models the stand-in lists by default, as the real endpoint names them. */
@@ -211,7 +213,7 @@ export async function startStrictServer(opts: StrictServerOptions = {}): Promise
   }
 
   // idleTimeout 0: a delay fault may hold a connection open longer than Bun's 10 s default.
-  const server = Bun.serve({ port: 0, hostname: "127.0.0.1", idleTimeout: 0, fetch: handle });
+  const server = Bun.serve({ port: opts.port ?? 0, hostname: "127.0.0.1", idleTimeout: 0, fetch: handle });
   return {
     url: `http://127.0.0.1:${server.port}/v1`,
     requests,

@@ -133,7 +133,7 @@ describe("registry add", () => {
 
 describe("registry installed and remove", () => {
   test("installed lists both kinds with where they came from", async () => {
-    expect((await run(["installed"])).out).toEqual(["Nothing installed from a registry. Try: registry list"]);
+    expect((await run(["installed"])).out).toEqual(["Nothing installed from a registry. Try: shiro registry list"]);
     await run(["add", "skill:shared", "--yes"]);
     await run(["add", "no-force-push", "--yes"]);
     const ran = await run(["installed"]);

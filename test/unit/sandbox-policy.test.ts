@@ -43,8 +43,8 @@ describe("bwrap argv", () => {
     expect(sandboxExecProfile(policy({ readOnly: ["/work/proj/.git/hooks"] }), [])).toContain('(deny file-write* (subpath "/work/proj/.git/hooks"))');
   });
 
-  test("read-only root, private /tmp, hidden folders, tools shown again, then the project, added folders, secrets masked last; the command behind a process limit", () => {
-    const argv = joined(policy({ hide: ["/home/u"], readable: ["/home/u/.cargo/bin"], writable: ["/data/out"] }), ["bash", "-lc", "make"]);
+  test("read-only root, private /tmp, hidden folders, tools shown again, then the project, added folders, secrets masked last; the command behind a process limit, then the list of what it left in the private folders", () => {
+    const argv = joined(policy({ hide: ["/home/u"], readable: ["/home/u/.cargo/bin"], writable: ["/data/out"] }), ["bash", "-c", "make"]);
     expect(argv.slice(0, 5)).toEqual(["--die-with-parent", "--unshare-pid", "--unshare-ipc", "--cap-drop", "ALL"]);
     expect(mounts(argv)).toEqual([
       "--ro-bind / /",
@@ -60,7 +60,8 @@ describe("bwrap argv", () => {
       "--ro-bind /dev/null /work/proj/.env",
       "--ro-bind /dev/null /home/u/.netrc",
     ]);
-    expect(argv.slice(argv.indexOf("--"))).toEqual(["--", "/bin/sh", "-c", 'ulimit -u 64 2>/dev/null; exec "$@"', "sh", "bash", "-lc", "make"]);
+    const listing = `{ find '/tmp' '/home/u' -xdev \\( -type f -o -type l \\) -print | head -n 6 >&5; } 2>/dev/null`;
+    expect(argv.slice(argv.indexOf("--"))).toEqual(["--", "/bin/sh", "-c", `ulimit -u 64 2>/dev/null; "$@" 5>&-; status=$?; ${listing}; exit $status`, "sh", "bash", "-c", "make"]);
     expect(argv).toContain("--chdir");
     expect(argv).not.toContain("--unshare-net");
   });

@@ -30,7 +30,7 @@ describe("apply_patch", () => {
       "*** Delete File: old.txt",
     );
     const out = await call(applyPatch, { patch: text }, project.ctx());
-    expect(out.output).toBe("Applied patch:\nA docs/new.md (+1 lines)\nM src/a.ts (+1 −1 lines)\nR run.sh → bin/run.sh (+1 −1 lines)\nD old.txt");
+    expect(out.output).toBe("Applied patch:\nA docs/new.md (+1 line)\nM src/a.ts (+1 −1 lines)\nR run.sh → bin/run.sh (+1 −1 lines)\nD old.txt");
     expect(read("docs/new.md")).toBe("hello\n");
     expect(read("src/a.ts")).toBe("one\n2\nthree\n");
     expect(read("bin/run.sh")).toBe("echo hello\n");

@@ -27,7 +27,7 @@ async function diesWithin(pid: number, ms: number): Promise<boolean> {
 
 const pidFrom = (root: string) => Number(readFileSync(join(root, "bg.pid"), "utf8").trim());
 
-/** Aborts once the command has started its background child (the login profile takes a moment). */
+/** Aborts once the command has started its background child. */
 function abortWhenStarted(root: string, controller: AbortController) {
   const poll = setInterval(() => {
     if (existsSync(join(root, "bg.pid"))) {
@@ -122,12 +122,12 @@ describe("bash", () => {
     await waitUntil(() => existsSync(join(project.root, "bg")), "the background job touched bg");
   });
 
-  test("the spawn argv: `bash -lc <command>` behind the lifeline watcher, or alone where there is none", () => {
+  test("the spawn argv: `bash -c <command>` (no login shell) behind the lifeline watcher, or alone where there is none", () => {
     const watched = commandArgv(shellArgv("make test"));
     expect(watched.slice(0, 2)).toEqual(["/bin/sh", "-c"]);
-    expect(watched.slice(-3)).toEqual([shellArgv("x")[0]!, "-lc", "make test"]);
+    expect(watched.slice(-3)).toEqual([shellArgv("x")[0]!, "-c", "make test"]);
     expect(shellArgv("x")[0]).toStartWith("/");
-    expect(commandArgv(shellArgv("make test"), false)).toEqual([shellArgv("x")[0]!, "-lc", "make test"]);
+    expect(commandArgv(shellArgv("make test"), false)).toEqual([shellArgv("x")[0]!, "-c", "make test"]);
   });
 
   test("output over 30,000 chars keeps head and tail and says what was cut", async () => {
