@@ -37,7 +37,7 @@ test("a model call cut off: the retry line names the reset, not the runtime's ve
   proc.kill("SIGTERM");
   await proc.exited;
   const line = stderr.split("\n")[0]!;
-  expect(line).toMatch(/^! retrying model call \(attempt 2 of 6\) in [\d.]+ s: could not reach http:\/\/127\.0\.0\.1:\d+\/v1: ECONNRESET: The socket connection was closed unexpectedly\.?$/);
+  expect(line).toMatch(/^! retrying model call \(attempt 2 of 6\) in [\d.]+ s: the connection to http:\/\/127\.0\.0\.1:\d+\/v1 broke: ECONNRESET: The socket connection was closed unexpectedly\.?$/);
 });
 
 test("a registry that hangs up: one line saying so, without the runtime's verbose option", async () => {
