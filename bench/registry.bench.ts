@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import { linearPattern } from "../src/registry/linear-pattern.ts";
+import { linearPattern } from "../src/pattern/linear-pattern.ts";
 import { pluginCheck } from "../src/registry/plugin-checks.ts";
 import { parsePluginManifest, type PluginManifest } from "../src/registry/plugin-manifest.ts";
 import type { GateCall } from "../src/guard/verdict.ts";

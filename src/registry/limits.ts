@@ -1,3 +1,5 @@
+import { PATTERN_LIMITS } from "../pattern/pattern-limits.ts";
+
 /** The registry's hard limits; each is named in the refusal it causes. */
 export const LIMITS = {
   indexBytes: 256 * 1024,
@@ -6,10 +8,7 @@ export const LIMITS = {
   nameLength: 40,
   descriptionLength: 300,
   patternLength: 200,
-  /** The most a pattern may repeat one part, `{n}` or `{n,m}`: each repetition is a copy in the matcher. */
-  patternRepeat: 100,
-  /** The matcher's states once repetitions are expanded; the work per input character is at most this. */
-  patternStates: 2000,
+  ...PATTERN_LIMITS,
   /**
    * Matcher steps one plugin's check may spend on a tool call: a base plus so much per character examined.
    * Ordinary patterns take about one step per character; a pattern built to thrash the matcher takes up to

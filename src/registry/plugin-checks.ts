@@ -1,7 +1,7 @@
 import { isAbsolute, relative, resolve } from "node:path";
 import type { Check, GateCall } from "../guard/verdict.ts";
 import { LIMITS } from "./limits.ts";
-import { linearPattern, type LinearPattern } from "./linear-pattern.ts";
+import { linearPattern, type LinearPattern } from "../pattern/linear-pattern.ts";
 import { listInstalled } from "./list-installed.ts";
 import type { DenyRule, PluginManifest } from "./plugin-manifest.ts";
 

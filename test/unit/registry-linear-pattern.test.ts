@@ -1,8 +1,8 @@
 import { expect, test } from "bun:test";
-import { compilePattern } from "../../src/registry/compile-pattern.ts";
-import { lazyDfa } from "../../src/registry/lazy-dfa.ts";
-import { linearPattern, type LinearPattern } from "../../src/registry/linear-pattern.ts";
-import { parsePattern } from "../../src/registry/parse-pattern.ts";
+import { compilePattern } from "../../src/pattern/compile-pattern.ts";
+import { lazyDfa } from "../../src/pattern/lazy-dfa.ts";
+import { linearPattern, type LinearPattern } from "../../src/pattern/linear-pattern.ts";
+import { parsePattern } from "../../src/pattern/parse-pattern.ts";
 import { randomPattern, randomText, seededRandom } from "../support/random-pattern.ts";
 
 const KIB64 = 64 * 1024;

@@ -1,5 +1,5 @@
 import { charSet, complement, DIGIT, DOT, single, SPACE, WORD, type CharSet } from "./char-set.ts";
-import { LIMITS } from "./limits.ts";
+import { PATTERN_LIMITS } from "./pattern-limits.ts";
 
 export type AssertKind = "start" | "end" | "word" | "notWord";
 
@@ -91,7 +91,7 @@ class Parser {
     const max = braces[2] === undefined ? min : braces[3] === "" ? Infinity : Number(braces[3]);
     if (min > max) throw invalid(`numbers out of order in ${braces[0]}`);
     const counted = max === Infinity ? min : max;
-    if (counted > LIMITS.patternRepeat) throw new Refusal(`repeats ${braces[0]}, over the ${LIMITS.patternRepeat} repetitions allowed`);
+    if (counted > PATTERN_LIMITS.patternRepeat) throw new Refusal(`repeats ${braces[0]}, over the ${PATTERN_LIMITS.patternRepeat} repetitions allowed`);
     return { min, max };
   }
 

@@ -1,6 +1,6 @@
 import { compilePattern, programSize } from "./compile-pattern.ts";
 import { lazyDfa, type Run } from "./lazy-dfa.ts";
-import { LIMITS } from "./limits.ts";
+import { PATTERN_LIMITS } from "./pattern-limits.ts";
 import { parsePattern } from "./parse-pattern.ts";
 import { requiredLiteral } from "./required-literal.ts";
 
@@ -27,8 +27,8 @@ export function linearPattern(source: string): LinearCompile {
   const parsed = parsePattern(source);
   if (!parsed.ok) return parsed;
   const states = programSize(parsed.node) + 1;
-  if (states > LIMITS.patternStates) {
-    return { ok: false, problem: `expands to ${states} matcher states once its repetitions are counted out, over the ${LIMITS.patternStates} allowed` };
+  if (states > PATTERN_LIMITS.patternStates) {
+    return { ok: false, problem: `expands to ${states} matcher states once its repetitions are counted out, over the ${PATTERN_LIMITS.patternStates} allowed` };
   }
   const dfa = lazyDfa(compilePattern(parsed.node));
   const literal = requiredLiteral(parsed.node);
