@@ -2,7 +2,7 @@ import { isAbsolute, join } from "node:path";
 import { gitInvocation } from "./git-invocation.ts";
 import { operands, type Option } from "./operands.ts";
 import type { ShellCommand } from "./shell-commands.ts";
-import type { WriteTarget } from "./shell-writes.ts";
+import type { WriteTarget } from "./write-target.ts";
 
 type OutputOption = {
   /** Short options taking a value, so the letters of a cluster are read as the program reads them. */

@@ -2,15 +2,11 @@ import { basename, join } from "node:path";
 import type { ShellCommand } from "./shell-commands.ts";
 import { operands } from "./operands.ts";
 import { outputTargets } from "./output-options.ts";
+import type { WriteTarget } from "./write-target.ts";
+
+export type { WriteTarget };
 import { awkScriptWrites, sedScriptWrites } from "./script-writes.ts";
 
-/**
- * A path a command writes, as written (relative to the command's cwd), and how (`>`, `tee`, `cp`…).
- * `operand`: writing it is what the program is for (`cp a f`, `touch f`, `sed -i … f`, `dd of=f`), so
- * an allow rule for the command covers it inside the project; a redirection, `tee` or an output option
- * (`git diff --output=f`) is a write the rule does not say.
- */
-export type WriteTarget = { path: string; via: string; operand?: true };
 
 const OUTPUT_REDIRECTS = new Set([">", ">>", ">|", "&>", "&>>", "<>", ">&"]);
 // Programs that write their operands, with their short options that take a value; tee and sponge pass output on.

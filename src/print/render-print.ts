@@ -7,6 +7,9 @@ import { callSubject, resultMark, resultSummary } from "../ui/tool-line.ts";
 import { EXIT, exitCodeFor } from "./exit-code.ts";
 import { jsonLine, type ResultLine } from "./json-line.ts";
 import { stopLine } from "./stop-line.ts";
+import type { PrintOutcome } from "./print-outcome.ts";
+
+export type { PrintOutcome };
 
 export type PrintIO = {
   out: (text: string) => void;
@@ -24,7 +27,6 @@ export type PrintIO = {
   saved: boolean;
 };
 
-export type PrintOutcome = { code: number; status: EndStatus; text: string; steps: number; usage: Usage };
 
 /**
  * Renders a run for pipes and CI: stdout carries only the final answer (or, with --json, one event

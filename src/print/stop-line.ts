@@ -1,6 +1,6 @@
 import { stoppedWords, type StopSignal } from "../cli/stop-signals.ts";
 import { modelCalls } from "../ui/tool-line.ts";
-import type { PrintOutcome } from "./render-print.ts";
+import type { PrintOutcome } from "./print-outcome.ts";
 
 /**
  * What stderr says when a run stopped before the model finished, and how to go on: from the saved

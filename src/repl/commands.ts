@@ -1,32 +1,14 @@
 import pc from "picocolors";
 import type { Runtime } from "../runtime/runtime.ts";
-import { helpMenu, indentedColumns, type SlashCommand } from "./slash-commands.ts";
+import { helpMenu, indentedColumns } from "./slash-commands.ts";
 import { sessionCommands } from "./session-commands.ts";
 import { memoryCommands, showTodoPanel } from "./memory-commands.ts";
 import { registryCommands } from "./registry-commands.ts";
 import { modelCommand } from "./model-command.ts";
-import type { PickList } from "./pick-list.ts";
 import { undoCommands } from "./undo-commands.ts";
+import type { ReplCommand, ReplContext } from "./repl-command.ts";
 
-/** What a slash command can reach. */
-export type ReplContext = {
-  runtime: Runtime;
-  /** Where shiro keeps its state, and the registry to fetch from. */
-  config: { home: string; registryUrl?: string };
-  print: (text: string) => void;
-  /** Asks the person a yes/no question at the prompt. */
-  confirm: (question: string) => Promise<boolean>;
-  /** Asks the person to pick a row in place of the prompt (↑/↓, Enter); undefined when they cancel. */
-  pick: (list: Omit<PickList, "pick">) => Promise<number | undefined>;
-  /** Puts `text` in the prompt line for editing, unless something is typed there already. */
-  refill: (text: string) => void;
-  color: boolean;
-  /** The terminal's width and height now (it may have been resized). */
-  columns: () => number;
-  rows: () => number;
-  /** Aborted by Esc while a slash command waits on the model (/compact, /memory). */
-  signal: AbortSignal;
-};
+export type { ReplCommand, ReplContext };
 
 const KEYS = [
   ["Esc", "aborts the turn (or a /compact or /memory waiting on the model); twice at an empty prompt, /rewind"],
@@ -36,7 +18,6 @@ const KEYS = [
   ["↑ ↓", "pick from the / menu (Tab takes the pick, Enter runs it)"],
 ] as const;
 
-export type ReplCommand = SlashCommand<ReplContext>;
 
 const coreCommands: ReplCommand[] = [
   {

@@ -1,7 +1,7 @@
 import { mergeMemory } from "../context/merge-memory.ts";
 import { renderNotesTable } from "../ui/notes-table.ts";
 import { renderTodoPanel } from "../ui/todo-panel.ts";
-import type { ReplCommand, ReplContext } from "./commands.ts";
+import type { ReplCommand, ReplContext } from "./repl-command.ts";
 
 /**
  * Prints the task list while one exists; false when there is none. Shown above the prompt after every

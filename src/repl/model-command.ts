@@ -1,4 +1,4 @@
-import type { ReplCommand, ReplContext } from "./commands.ts";
+import type { ReplCommand, ReplContext } from "./repl-command.ts";
 import { nearestNames } from "../text/nearest.ts";
 
 const FORCE = "--force";

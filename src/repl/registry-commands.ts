@@ -2,7 +2,7 @@ import { loadSkills } from "../registry/load-skills.ts";
 import { DEFAULT_REGISTRY_URL } from "../registry/limits.ts";
 import { registryCommand } from "../registry/registry-command.ts";
 import { renderSkillsTable } from "../registry/skills-table.ts";
-import type { ReplCommand } from "./commands.ts";
+import type { ReplCommand } from "./repl-command.ts";
 
 const SESSION_NOTE = "Skill changes reach the model at its next call, plugin changes at the next tool call.";
 

@@ -2,7 +2,7 @@ import { UsageError } from "../cli/usage-error.ts";
 import { costReport, ID_PREFIX_CHARS, sessionsTable } from "../store/list-sessions-view.ts";
 import { resolve } from "node:path";
 import { sessionTotals } from "../store/session-totals.ts";
-import type { ReplCommand, ReplContext } from "./commands.ts";
+import type { ReplCommand, ReplContext } from "./repl-command.ts";
 import { showTodoPanel } from "./memory-commands.ts";
 import { plural } from "../text/plural.ts";
 import { renderRecap } from "../ui/session-recap.ts";

@@ -1,5 +1,5 @@
 import { turnLine, undoneLines } from "../checkpoint/undo-report.ts";
-import type { ReplCommand, ReplContext } from "./commands.ts";
+import type { ReplCommand, ReplContext } from "./repl-command.ts";
 import { typedPrompt } from "./typed-prompt.ts";
 
 const FORCE = "--force";

@@ -1,7 +1,7 @@
 import { dlopen, FFIType, read } from "bun:ffi";
 import { constants, openSync, closeSync } from "node:fs";
 import { constants as os } from "node:os";
-import type { AtCalls } from "./at-calls.ts";
+import type { AtCalls } from "./at-calls-contract.ts";
 
 /**
  * libc's openat, mkdirat, readlinkat, renameat and unlinkat through bun:ffi, for Linux and macOS.

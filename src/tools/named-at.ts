@@ -1,6 +1,6 @@
 import { closeSync, constants, lstatSync, mkdirSync, openSync, readlinkSync, renameSync, unlinkSync } from "node:fs";
 import { join } from "node:path";
-import type { AtCalls, Dir } from "./at-calls.ts";
+import type { AtCalls, Dir } from "./at-calls-contract.ts";
 
 const { O_RDONLY, O_WRONLY, O_CREAT, O_EXCL } = constants;
 const at = (dir: Dir, name: string) => join(dir as string, name);
