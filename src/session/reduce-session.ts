@@ -199,5 +199,24 @@ export function reducerOf(events: Iterable<SessionEvent>): SessionReducer & { st
   return reducer as SessionReducer & { state: SessionState };
 }
 
+/**
+ * A reducer that has applied the longest sound beginning of a log: it stops before the first event
+ * that could not have happened, and says which line that is. Throws only when there is no line at all.
+ */
+export function reducerOfPrefix(events: readonly SessionEvent[]): { reducer: SessionReducer & { state: SessionState }; damaged?: SessionLogError } {
+  const reducer = createSessionReducer();
+  let damaged: SessionLogError | undefined;
+  for (const event of events)
+    try {
+      reducer.apply(event);
+    } catch (err) {
+      if (!(err instanceof SessionLogError)) throw err;
+      damaged = err;
+      break;
+    }
+  if (!reducer.state) throw damaged ?? new SessionLogError(1, "the log is empty");
+  return { reducer: reducer as SessionReducer & { state: SessionState }, ...(damaged ? { damaged } : {}) };
+}
+
 /** The state of a whole log (see `reducerOf`). */
 export const reduceSession = (events: Iterable<SessionEvent>): SessionState => reducerOf(events).state;
