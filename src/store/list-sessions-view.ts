@@ -56,7 +56,7 @@ export function uniquePrefixes(ids: readonly string[]): Map<string, string> {
 const MIN_TITLE = 12;
 
 /**
- * The newest sessions, one aligned row each: id prefix, age, what became of the last run, title,
+ * The newest sessions, one aligned row each: id prefix, age, title, what became of the last run,
  * messages, tokens, cost, and with `folders` (sessions of several folders) the folder last. Given
  * the terminal's `columns`, long titles are clipped so each row stays on one line.
  */
@@ -66,15 +66,15 @@ export function sessionsTable(sessions: readonly SessionMeta[], now = new Date()
   const rows = sessions.slice(0, limit).map((s) => [
     prefixes.get(s.id)!,
     ageText(s.updatedAt, now),
-    runStateText(s.state),
     s.title || "(no prompt)",
+    runStateText(s.state),
     plural(s.messageCount, "msg"),
     `${compactCount(tokensOf(s.usage))} tok`,
     costText(s.costUsd),
     ...(opts.folders ? [s.cwd] : []),
   ]);
-  const header = ["id", "age", "state", "title", "messages", "tokens", "cost", ...(opts.folders ? ["folder"] : [])];
-  const table = alignColumns([header, ...rows], { right: [1, 4, 5, 6], width: columns - 1, clip: { column: 3, min: MIN_TITLE } });
+  const header = ["id", "age", "title", "state", "messages", "tokens", "cost", ...(opts.folders ? ["folder"] : [])];
+  const table = alignColumns([header, ...rows], { right: [1, 4, 5, 6], width: columns - 1, clip: { column: 2, min: MIN_TITLE } });
   const more = sessions.length > limit ? `\n… and ${sessions.length - limit} older (shiro sessions lists all)` : "";
   return table.join("\n") + more;
 }

@@ -128,7 +128,7 @@ describe("continue and resume (compiled binary ↔ strict server)", () => {
     expect(ambiguous.stdout).toBe("");
     // The listed matches show ids long enough to tell apart: each one, typed back, resumes its session.
     const rows = ambiguous.stderr.trimEnd().split("\n").slice(2);
-    expect(rows.map((r) => r.split(/\s{2,}/)[3])).toEqual(["the second one", "the first one"]);
+    expect(rows.map((r) => r.split(/\s{2,}/)[2])).toEqual(["the second one", "the first one"]);
     for (const [row, id] of [[rows[0]!, second], [rows[1]!, first]] as const) {
       const shown = row.split(" ")[0]!;
       expect(id.startsWith(shown)).toBe(true);
@@ -172,10 +172,10 @@ describe("listing", () => {
     expect(table.stderr).toBe("");
     const lines = table.stdout.trimEnd().split("\n");
     expect(lines).toHaveLength(3);
-    expect(lines[0]).toMatch(/^id\s+age\s+state\s+title\s+messages\s+tokens\s+cost$/);
+    expect(lines[0]).toMatch(/^id\s+age\s+title\s+state\s+messages\s+tokens\s+cost$/);
     expect(unpriced.startsWith(lines[1]!.split(" ")[0]!)).toBe(true);
-    expect(lines[1]).toMatch(new RegExp(`^${unpriced.slice(0, 8)}\\S*\\s+\\d+s ago\\s+answered\\s+an unpriced chat\\s+2 msgs\\s+\\S+ tok\\s+\\?$`));
-    expect(lines[2]).toMatch(/ a priced job\s+8 msgs\s+\S+ tok\s+\$\d+\.\d+$/);
+    expect(lines[1]).toMatch(new RegExp(`^${unpriced.slice(0, 8)}\\S*\\s+\\d+s ago\\s+an unpriced chat\\s+answered\\s+2 msgs\\s+\\S+ tok\\s+\\?$`));
+    expect(lines[2]).toMatch(/ a priced job\s+answered\s+8 msgs\s+\S+ tok\s+\$\d+\.\d+$/);
     // Right-aligned columns end at the same place on every row.
     const ends = (marker: RegExp) => lines.slice(1).map((l) => l.search(marker) + l.match(marker)![0].length);
     expect(new Set(ends(/\d+ msgs/)).size).toBe(1);

@@ -18,7 +18,7 @@ const meta = (id: string, minutesAgo: number, title: string, tokens: number, cos
 });
 
 describe("sessions views", () => {
-  test("/sessions: aligned rows with id prefix, age, what became of the last run, title, messages, tokens and cost or ?", () => {
+  test("/sessions: aligned rows with id prefix, age, title, what became of the last run, messages, tokens and cost or ?", () => {
     const table = sessionsTable(
       [
         meta("019a0000-aaaa-7000-8000-000000000001", 3, "fix the login bug", 12_345, 0.0421, 12),
@@ -29,10 +29,10 @@ describe("sessions views", () => {
     );
     expect(table).toBe(
       [
-        "id                age  state        title              messages     tokens   cost",
-        "019a0000-aaaa  3m ago  answered     fix the login bug   12 msgs  12.3k tok  $0.04",
-        "019a0000-bbbb  1d ago  no answer    add a README         4 msgs    950 tok      ?",
-        "019a0000-cccc  2d ago  interrupted  port the tests       4 msgs    950 tok      ?",
+        "id                age  title              state        messages     tokens   cost",
+        "019a0000-aaaa  3m ago  fix the login bug  answered      12 msgs  12.3k tok  $0.04",
+        "019a0000-bbbb  1d ago  add a README       no answer      4 msgs    950 tok      ?",
+        "019a0000-cccc  2d ago  port the tests     interrupted    4 msgs    950 tok      ?",
       ].join("\n"),
     );
   });
