@@ -9,6 +9,7 @@
 import { describe, expect, test } from "bun:test";
 import { cpSync, existsSync, lstatSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
+import { startRepl } from "../support/repl-pty.ts";
 import { runShiro, tempDir, type ShiroOptions } from "../support/run-shiro.ts";
 import { echoModel, sequenceModel } from "../support/scripts.ts";
 import { itemSummary, sessionFiles } from "../support/session-runs.ts";
@@ -104,6 +105,29 @@ describe.skipIf(!mountable)("a $SHIRO_HOME that cannot be written", () => {
       const timedOut = await shiro(["-p", "--timeout", "1", "-m", "echo-model", "wait for me"], { ...p, wrap: READ_ONLY });
       expect([timedOut.code, warnings(timedOut.stderr)]).toEqual([3, [warning, "! stopped at --timeout; the job is not finished and nothing is saved ($SHIRO_HOME cannot be written); raise --timeout and run again"]]);
 
+      expect(sweep(p.home)).toEqual(before);
+    }),
+  );
+
+  test.concurrent("read-only, the REPL: one warning, the prompt answered, /save says nothing is saved, no resume hint on quitting; the home untouched", () =>
+    withServer(async (server) => {
+      const p = await usedHome(shiroOf(server));
+      const before = sweep(p.home);
+      await using repl = await startRepl({ ...p, baseUrl: server.url, args: ["-c", "-m", "echo-model"], wrap: READ_ONLY });
+      await repl.idle(undefined, 10_000);
+      let mark = repl.mark();
+      await repl.send("go on");
+      await repl.waitFor("You said: go on", { since: mark });
+      await repl.idle(mark);
+      mark = repl.mark();
+      await repl.send("/save");
+      await repl.waitFor("not saved: $SHIRO_HOME cannot be written", { since: mark });
+      await repl.idle(mark);
+      expect(await repl.quit()).toBe(0);
+      const screen = repl.screen();
+      expect(screen.split("\n").filter((line) => line.startsWith("! "))).toEqual([`! cannot save in ${p.home} (read-only file system); this run goes on unsaved, as with --ephemeral`]);
+      expect(screen).not.toContain("resume with");
+      expect(server.requests.at(-1)!.body.input.map((i: any) => i.content?.[0]?.text)).toEqual(["the saved chat", "You said: the saved chat", "go on"]);
       expect(sweep(p.home)).toEqual(before);
     }),
   );
