@@ -9,7 +9,6 @@ import { turnLine, turnRows, undoneLines } from "../checkpoint/undo-report.ts";
 import { finishUndos, turnRecords, undoTurns, type OpenForUndo } from "../checkpoint/undo-turns.ts";
 import type { SessionStore } from "../store/session-store.ts";
 import { createSessionStore } from "../store/session-store.ts";
-import { newestFirst } from "../store/session-index.ts";
 import { parseErrorLine, withNegativeValues } from "./args.ts";
 import type { Config } from "./config.ts";
 import { resolveId } from "./open-session.ts";
@@ -79,9 +78,9 @@ function prune(config: Config, io: { out: (line: string) => void }, json: boolea
 }
 
 async function newestHere(store: SessionStore, cwd: string, warn: (line: string) => void): Promise<string> {
-  const { sessions, unanswered, warnings } = await store.list({ cwd });
+  const { sessions, warnings } = await store.list({ cwd });
   warnings.forEach(warn);
-  const newest = [...sessions, ...unanswered].sort(newestFirst)[0];
+  const newest = sessions[0];
   if (!newest) throw new UsageError(`no saved session for ${cwd}; nothing to undo (shiro sessions --all lists every folder's)`);
   return newest.id;
 }

@@ -19,6 +19,8 @@ export type ReplOptions = {
   env?: Record<string, string | undefined>;
   /** The terminal's width (default 120). */
   cols?: number;
+  /** A command the binary runs under (`unshare -m sh -c '…' …`: a home mounted read-only). */
+  wrap?: readonly string[];
 };
 
 export type Repl = Pty & {
@@ -34,7 +36,7 @@ export type Repl = Pty & {
 /** Starts dist/shiro in a pseudo-terminal with a temp SHIRO_HOME, a dummy key and the given server. */
 export async function startRepl(opts: ReplOptions): Promise<Repl> {
   const home = opts.home ?? tempDir("repl-home");
-  const pty = spawnPty([BINARY, ...(opts.args ?? [])], {
+  const pty = spawnPty([...(opts.wrap ?? []), BINARY, ...(opts.args ?? [])], {
     cwd: opts.cwd,
     env: {
       PATH: process.env.PATH,
