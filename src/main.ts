@@ -1,4 +1,4 @@
-import { UsageError } from "./cli/usage-error.ts";
+import { UsageError } from "./exit/usage-error.ts";
 import { VERSION } from "./version.ts";
 import { withoutRuntimeHint } from "./text/runtime-hint.ts";
 

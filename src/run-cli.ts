@@ -1,5 +1,5 @@
 import type { Flags } from "./cli/args.ts";
-import { UsageError } from "./cli/usage-error.ts";
+import { UsageError } from "./exit/usage-error.ts";
 import { loadConfig, type Config } from "./cli/config.ts";
 import { configurePrices } from "./store/cost.ts";
 

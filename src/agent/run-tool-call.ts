@@ -4,20 +4,13 @@ import type { ToolCallPart } from "../session/messages.ts";
 import type { Redactor } from "./redact.ts";
 import type { Commit } from "../session/turn-fact.ts";
 import { ToolError, type AnyTool, type CommandSandbox, type ToolContext, type ToolOutput } from "../tools/tool.ts";
-import type { Grant, SandboxLevel } from "../session/sandbox-level.ts";
+import type { Grant } from "../session/sandbox-level.ts";
+import type { Authorization, Authorize, AuthorizeRequest } from "../tools/authorize.ts";
 
 export type { Grant };
 import { dropNullArguments } from "../wire/tool-schema.ts";
 
-export type AuthorizeRequest = { tool: AnyTool; args: unknown; callId: string; root: string };
-/**
- * `sandbox`: how far an allowed command may reach (what its approval earned); `byPerson`: a person
- * approved it (a key press, an allow rule), not `--yolo` or the read-only default — only that earns a
- * command the network.
- */
-export type Authorization = { allowed: true; sandbox?: SandboxLevel; byPerson?: boolean } | { allowed: false; reason: string };
-/** Decides whether one validated call may run (guard, plugins, rules, and asking the person). */
-export type Authorize = (request: AuthorizeRequest) => Promise<Authorization>;
+export type { Authorization, Authorize, AuthorizeRequest };
 
 type Deps = {
   tools: readonly AnyTool[];

@@ -4,10 +4,12 @@ import type { ModelStream, RequestBody } from "../wire/model-stream.ts";
 import type { ModelError } from "../wire/model-error.ts";
 import type { AnyTool, CommandSandbox } from "../tools/tool.ts";
 import type { Commit } from "../session/turn-fact.ts";
+import type { Compaction } from "../context/compaction.ts";
 import { runToolCall, type Authorize, type Grant } from "./run-tool-call.ts";
 import type { Redactor } from "./redact.ts";
 
-export type Compaction = { messagesBefore: number; messagesAfter: number; tokensBefore: number; tokensAfter: number };
+export type { Compaction };
+
 
 /** Builds the next request from the history; `harder` asks for a smaller one after a context overflow. */
 export type BuildRequest = (

@@ -2,6 +2,7 @@ import { copyFileSync, mkdirSync, realpathSync } from "node:fs";
 import { dirname, join } from "node:path";
 import type { SessionState } from "../session/reduce-session.ts";
 import type { SessionEvent } from "../session/session-event.ts";
+import type { SessionStore } from "../store/session-store.ts";
 import type { CheckpointStore } from "./checkpoint-store.ts";
 import { planUndo, type Conflict } from "./plan-undo.ts";
 import { keptOnDisk } from "./read-kept.ts";
@@ -88,6 +89,14 @@ export async function undoTurns(r: UndoRequest): Promise<UndoDone | UndoRefused>
  * turns leave the history of their session (`open` gives it, when no other shiro has it open).
  */
 export type OpenForUndo = (id: string) => Promise<{ state: SessionState; append(event: SessionEvent): void; close(): void } | undefined>;
+
+/** A session opened for an undo: it must be that very log, so one another shiro has open is refused, not copied. */
+export const openForUndo =
+  (store: SessionStore, warn: (line: string) => void): OpenForUndo =>
+  async (id) => {
+    const opened = await store.open(id, warn, { copyIfOpen: false });
+    return opened.ok ? opened.session : undefined;
+  };
 
 export async function finishUndos(r: { store: CheckpointStore; root: string; open: OpenForUndo; warn: (line: string) => void }): Promise<number> {
   let finished = 0;

@@ -2,48 +2,10 @@ import { parseArgs } from "node:util";
 import { SANDBOX_MODES, type SandboxMode } from "../sandbox/sandbox-mode.ts";
 import { didYouMean, nearest } from "../text/nearest.ts";
 import { REASONING_EFFORTS, type ReasoningEffort } from "../wire/reasoning-effort.ts";
-import { UsageError } from "./usage-error.ts";
+import { UsageError } from "../exit/usage-error.ts";
+import type { Flags } from "../runtime/settings.ts";
 
-export type Flags = {
-  prompt?: string;
-  print: boolean;
-  model?: string;
-  baseUrl?: string;
-  maxSteps?: number;
-  compactAt?: number;
-  /** Seconds without a byte from the API before an attempt is abandoned and retried. */
-  idleTimeout?: number;
-  /** Print mode's wall-time limit for the whole run, in seconds. */
-  timeout?: number;
-  /** Print mode's cost limit for the run, in US dollars. */
-  maxCost?: number;
-  json: boolean;
-  /** A JSON Schema file the final answer must match (print mode). */
-  outputSchema?: string;
-  /** A file the final answer is also written to (print mode). */
-  output?: string;
-  /** `--allow` / `--deny` rules as written (`tool` or `tool:pattern`), in command-line order. */
-  rules: { decision: "allow" | "deny"; spec: string }[];
-  reasoningEffort?: ReasoningEffort;
-  /** Nothing is written under $SHIRO_HOME: no session, memory or index (print mode). */
-  ephemeral: boolean;
-  yolo: boolean;
-  sandbox?: SandboxMode;
-  /** `--no-network`: no command gets the network, approved or not. */
-  noNetwork: boolean;
-  /** `--network`: every command gets the network, approved or not. */
-  network: boolean;
-  /** `--add-dir`: folders commands may write besides the project, as given. */
-  addDirs: string[];
-  continue: boolean;
-  resume?: string;
-  noInstructions: boolean;
-  noMemory: boolean;
-  version: boolean;
-  help: boolean;
-  /** A subcommand (`sessions`, `inspect`, `registry`, `doctor`, `undo`) and its own arguments. */
-  command?: { name: string; args: string[] };
-};
+export type { Flags };
 
 export const SUBCOMMANDS = ["sessions", "inspect", "registry", "doctor", "undo"] as const;
 

@@ -8,8 +8,9 @@ import { readJson } from "../store/read-json.ts";
 import { SANDBOX_MODES, type NetworkMode, type SandboxMode } from "../sandbox/sandbox-mode.ts";
 import { SANDBOX_BACKENDS, type SandboxBackend } from "../sandbox/detect-sandbox.ts";
 import { REASONING_EFFORTS, type ReasoningEffort } from "../wire/reasoning-effort.ts";
-import { validUrl, type Flags } from "./args.ts";
-import { UsageError } from "./usage-error.ts";
+import { validUrl } from "./args.ts";
+import type { Config, Flags } from "../runtime/settings.ts";
+import { UsageError } from "../exit/usage-error.ts";
 import { API_KEY_VAR } from "../tools/tool-env.ts";
 
 /** A variable commands get beyond the standard allow-list (tool-env.ts). */
@@ -54,36 +55,7 @@ export const configFileSchema = closedObject({
 });
 export type ConfigFile = z.infer<typeof configFileSchema>;
 
-export type Config = {
-  home: string;
-  model: string;
-  baseUrl?: string;
-  apiKey?: string;
-  maxSteps: number;
-  compactAt?: number;
-  idleTimeoutMs: number;
-  /** Names from `sandbox.env` (and the older `env.pass`): variables commands get beyond the standard ones. */
-  envPass: string[];
-  contextWindow?: number;
-  reasoningEffort?: ReasoningEffort;
-  pricing: Pricing;
-  sandbox: SandboxMode;
-  /** Which OS sandbox: `auto` (bubblewrap, else Landlock), or one forced (SHIRO_SANDBOX_BACKEND, `sandbox.backend`). */
-  sandboxBackend: SandboxBackend;
-  /** Absolute folders commands (and file tools) may write besides the project: `--add-dir`, `sandbox.writable`. */
-  writableDirs: string[];
-  /** Absolute folders commands (and file tools) may read besides the project: `sandbox.readable`. */
-  readableDirs: string[];
-  /** `on`: every command gets the network (`--network`, `network: true`); `approved`: only those a person approved; `off`: none (`--no-network`). */
-  network: NetworkMode;
-  /** Extra secret-file globs (`secretFiles`). */
-  secretFiles: string[];
-  registryUrl?: string;
-  /** The file's `permissions`, as written: checked when a session starts (cli/permission-rules.ts). */
-  permissions: unknown[];
-  /** SHIRO_PERMISSIONS, as set: more rules, after the file's. */
-  envPermissions?: string;
-};
+export type { Config };
 
 export const DEFAULT_MODEL = "gpt-5";
 export const DEFAULT_MAX_STEPS = 50;

@@ -3,9 +3,9 @@ import { join } from "node:path";
 import { sessionsJson, sessionsTable } from "../store/list-sessions-view.ts";
 import { createSessionStore } from "../store/session-store.ts";
 import { parseErrorLine } from "./args.ts";
-import { UsageError } from "./usage-error.ts";
+import { UsageError } from "../exit/usage-error.ts";
 import type { Config } from "./config.ts";
-import { resolveId } from "./open-session.ts";
+import { resolveId } from "../runtime/open-session.ts";
 
 const out = (line: string) => process.stdout.write(line + "\n");
 const err = (line: string) => process.stderr.write(line + "\n");
@@ -40,7 +40,7 @@ export async function runSubcommand(name: string, args: string[], config: Config
       // Loaded here, not at start-up: listing sessions needs neither the request composer nor the registry.
       const [{ InspectError, inspectSession }, { rebuildBody }, { createWireLedger }] = await Promise.all([
         import("../store/inspect.ts"),
-        import("./rebuild-body.ts"),
+        import("../context/rebuild-body.ts"),
         import("../context/wire-ledger.ts"),
       ]);
       const ledger = createWireLedger();

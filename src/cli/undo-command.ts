@@ -6,23 +6,15 @@ import { pruneCheckpoints } from "../checkpoint/prune-checkpoints.ts";
 import { formatBytes } from "../text/format-bytes.ts";
 import { plural } from "../text/plural.ts";
 import { turnLine, turnRows, undoneLines } from "../checkpoint/undo-report.ts";
-import { finishUndos, turnRecords, undoTurns, type OpenForUndo } from "../checkpoint/undo-turns.ts";
+import { finishUndos, openForUndo, turnRecords, undoTurns } from "../checkpoint/undo-turns.ts";
 import type { SessionStore } from "../store/session-store.ts";
 import { createSessionStore } from "../store/session-store.ts";
 import { parseErrorLine, withNegativeValues } from "./args.ts";
 import type { Config } from "./config.ts";
-import { resolveId } from "./open-session.ts";
-import { UsageError } from "./usage-error.ts";
+import { resolveId } from "../runtime/open-session.ts";
+import { UsageError } from "../exit/usage-error.ts";
 
 export const UNDO_USAGE = "usage: shiro undo [--list] [--to <turn>] [-r <session>] [--force] [--json] | shiro undo --prune";
-
-/** A session opened for an undo: it must be that very log, so one another shiro has open is refused, not copied. */
-export const openForUndo =
-  (store: SessionStore, warn: (line: string) => void): OpenForUndo =>
-  async (id) => {
-    const opened = await store.open(id, warn, { copyIfOpen: false });
-    return opened.ok ? opened.session : undefined;
-  };
 
 /**
  * `shiro undo`: puts back the files the newest turn (of the newest session in this folder, or `-r`'s)

@@ -1,6 +1,6 @@
 import type { ResponseInputItem } from "openai/resources/responses/responses";
 import type { Message } from "../session/messages.ts";
-import type { Compaction } from "../agent/run.ts";
+import type { Compaction } from "./compaction.ts";
 import { estimateNextRequest, tokensFromChars } from "./estimate.ts";
 import { assembleInput, NO_COMPACTION, type WirePlan } from "./assemble-input.ts";
 import { dropSavings } from "./drop-exchanges.ts";

@@ -1,6 +1,6 @@
 import type { FunctionTool } from "openai/resources/responses/responses";
 import type { Message } from "../session/messages.ts";
-import type { Compaction } from "../agent/run.ts";
+import type { Compaction } from "./compaction.ts";
 import type { RequestBody } from "../wire/model-stream.ts";
 import { trailerItem, type RequestParams } from "../wire/build-request.ts";
 import { compactForWire } from "./compact.ts";

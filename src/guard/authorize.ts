@@ -1,5 +1,5 @@
 import { homedir } from "node:os";
-import type { Authorization, Authorize } from "../agent/run-tool-call.ts";
+import type { Authorization, Authorize } from "../tools/authorize.ts";
 import type { AnyTool } from "../tools/tool.ts";
 import { callSubjects, type SubjectItem } from "./call-subjects.ts";
 import { createGuard } from "./guard.ts";

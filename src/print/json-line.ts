@@ -1,6 +1,6 @@
 import type { AgentEvent } from "../agent/events.ts";
 import type { Usage } from "../session/messages.ts";
-import type { StopSignal } from "../cli/stop-signals.ts";
+import type { StopSignal } from "../exit/stop-signals.ts";
 
 /** The `--json` schema (docs/print-mode.md): one object per line, each with a `type`. */
 export function jsonLine(event: AgentEvent): object | undefined {

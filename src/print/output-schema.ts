@@ -1,6 +1,6 @@
 import { basename } from "node:path";
 import { z } from "zod";
-import { UsageError } from "../cli/usage-error.ts";
+import { UsageError } from "../exit/usage-error.ts";
 import type { TextFormat } from "../wire/build-request.ts";
 import { strictSchemaProblem } from "../wire/strict-schema.ts";
 

@@ -1,4 +1,4 @@
-import { UsageError } from "../cli/usage-error.ts";
+import { UsageError } from "../exit/usage-error.ts";
 import { binaryWords, decodeText, escapedWords } from "../text/decode-text.ts";
 
 export type PromptSource = {

@@ -1,7 +1,7 @@
 import pc from "picocolors";
 import type { AgentEvent, EndStatus } from "../agent/events.ts";
 import { emptyUsage, splitAnswer, textOf, type AssistantMessage, type Usage } from "../session/messages.ts";
-import type { StopSignal } from "../cli/stop-signals.ts";
+import type { StopSignal } from "../exit/stop-signals.ts";
 import { retryLine } from "../ui/retry-line.ts";
 import { callSubject, resultMark, resultSummary } from "../ui/tool-line.ts";
 import { EXIT, exitCodeFor } from "./exit-code.ts";

@@ -1,8 +1,8 @@
 import { RUN_TIMEOUT } from "../agent/events.ts";
-import type { Flags } from "../cli/args.ts";
-import type { Config } from "../cli/config.ts";
-import { startSession } from "../cli/start-session.ts";
-import { dropFailedWrites, onStopSignal, stopExitCode, stoppedWords, type StopSignal } from "../cli/stop-signals.ts";
+import type { Flags } from "../runtime/settings.ts";
+import type { Config } from "../runtime/settings.ts";
+import { startRuntime } from "../runtime/start-runtime.ts";
+import { dropFailedWrites, onStopSignal, stopExitCode, stoppedWords, type StopSignal } from "../exit/stop-signals.ts";
 import { assemblePrompt } from "./assemble-prompt.ts";
 import { readPrompt } from "./read-prompt.ts";
 import { EXIT } from "./exit-code.ts";
@@ -46,7 +46,7 @@ export async function runPrint(flags: Flags, config: Config & { apiKey: string }
     return stoppedBy ? stopExitCode(stoppedBy) : EXIT.limit;
   }
 
-  const runtime = await startSession({ flags, config, cwd: process.cwd(), warn, ...(schema ? { textFormat: schema.format } : {}) });
+  const runtime = await startRuntime({ flags, config, cwd: process.cwd(), warn, ...(schema ? { textFormat: schema.format } : {}) });
   // Fitted once the session is open, so a window learned by an earlier run (`-c`) counts.
   const prompt = await assemblePrompt(input, { root: process.cwd(), threshold: runtime.contextUse().threshold, warn });
 

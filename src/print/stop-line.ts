@@ -1,4 +1,4 @@
-import { stoppedWords, type StopSignal } from "../cli/stop-signals.ts";
+import { stoppedWords, type StopSignal } from "../exit/stop-signals.ts";
 import { modelCalls } from "../ui/tool-line.ts";
 import type { PrintOutcome } from "./print-outcome.ts";
 

@@ -1,6 +1,6 @@
 import { statSync } from "node:fs";
 import { atomicWrite } from "../store/atomic-write.ts";
-import { UsageError } from "../cli/usage-error.ts";
+import { UsageError } from "../exit/usage-error.ts";
 
 /** `-o` naming a folder is refused at the start, before the run spends anything. */
 export function checkOutputPath(path: string): void {

@@ -1,5 +1,5 @@
 import type pc from "picocolors";
-import { stopExitCode, stoppedWords, type StopSignal } from "../cli/stop-signals.ts";
+import { stopExitCode, stoppedWords, type StopSignal } from "../exit/stop-signals.ts";
 import type { Runtime } from "../runtime/runtime.ts";
 import { ID_PREFIX_CHARS } from "../store/list-sessions-view.ts";
 import type { Turn } from "./repl-turn.ts";

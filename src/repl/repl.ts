@@ -1,9 +1,9 @@
 import pc from "picocolors";
-import type { Flags } from "../cli/args.ts";
-import type { Config } from "../cli/config.ts";
-import { startSession } from "../cli/start-session.ts";
+import type { Flags } from "../runtime/settings.ts";
+import type { Config } from "../runtime/settings.ts";
+import { startRuntime } from "../runtime/start-runtime.ts";
 import { attachMentions } from "../context/attach-mentions.ts";
-import { onStopSignal, type StopSignal } from "../cli/stop-signals.ts";
+import { onStopSignal, type StopSignal } from "../exit/stop-signals.ts";
 import type { AskAnswer, AskRequest } from "../guard/authorize.ts";
 import { openHistory } from "../store/history-store.ts";
 import { plural } from "../text/plural.ts";
@@ -78,7 +78,7 @@ export async function runRepl(flags: Flags, config: Config & { apiKey: string })
     return asked === "eof" || asked === "stopped" ? STOPPED : asked;
   };
 
-  const runtime = await startSession({
+  const runtime = await startRuntime({
     flags,
     config,
     cwd,

@@ -1,4 +1,4 @@
-import { UsageError } from "../cli/usage-error.ts";
+import { UsageError } from "../exit/usage-error.ts";
 import { costReport, ID_PREFIX_CHARS, sessionsTable } from "../store/list-sessions-view.ts";
 import { resolve } from "node:path";
 import { sessionTotals } from "../store/session-totals.ts";

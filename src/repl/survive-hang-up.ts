@@ -1,4 +1,4 @@
-import { dropFailedWrites } from "../cli/stop-signals.ts";
+import { dropFailedWrites } from "../exit/stop-signals.ts";
 
 /**
  * A closed terminal fails every read, write and tty-mode change with EIO. readline restores the mode

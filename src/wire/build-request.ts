@@ -1,6 +1,6 @@
 import type { ResponseFormatTextJSONSchemaConfig, ResponseInputItem } from "openai/resources/responses/responses";
 import type { Message } from "../session/messages.ts";
-import type { AnyTool } from "../tools/tool.ts";
+import type { ToolSpec } from "./tool-schema.ts";
 import type { RequestBody } from "./model-stream.ts";
 import type { ReasoningEffort } from "./reasoning-effort.ts";
 import { serialiseInput } from "./serialise-input.ts";
@@ -12,7 +12,7 @@ export type TextFormat = ResponseFormatTextJSONSchemaConfig & { strict: true };
 export type BuildRequestBodyOptions = {
   model: string;
   instructions: string;
-  tools: readonly AnyTool[];
+  tools: readonly ToolSpec[];
   messages: readonly Message[];
   /** Keys the API's prompt cache, so one session's requests hit the same cached prefix. */
   sessionId: string;

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { FunctionTool } from "openai/resources/responses/responses";
-import type { AnyTool } from "../tools/tool.ts";
+/** What the wire needs of a tool: its name, what it tells the model, and its arguments' schema. */
+export type ToolSpec = { name: string; description: string; schema: z.ZodType };
 
 type Schema = Record<string, unknown>;
 
@@ -14,7 +15,7 @@ const UNSTRICTABLE = ["allOf", "not", "if", "then", "else", "patternProperties",
  * Strict it stays: `strict: false` would spare ~500 bytes a request of the twelve tools (the longer
  * `required` lists, the nulls), but then arguments may not match and a step goes on a failed parse.
  */
-export function toolSchema(tool: AnyTool): FunctionTool {
+export function toolSchema(tool: ToolSpec): FunctionTool {
   const { $schema: _, ...json } = z.toJSONSchema(tool.schema, { io: "input", unrepresentable: "any" }) as Schema;
   try {
     return { type: "function", name: tool.name, description: tool.description, parameters: strictify(json), strict: true };

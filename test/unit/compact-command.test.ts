@@ -1,5 +1,5 @@
 /**
- * `/compact` through a real runtime (startSession) against the strict local API: a summary call that
+ * `/compact` through a real runtime (startRuntime) against the strict local API: a summary call that
  * fails or says nothing usable leaves the session log byte-identical; a good one appends a marker.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { parseFlags } from "../../src/cli/args.ts";
 import { loadConfig } from "../../src/cli/config.ts";
 import type { Runtime } from "../../src/runtime/runtime.ts";
-import { startSession } from "../../src/cli/start-session.ts";
+import { startRuntime } from "../../src/runtime/start-runtime.ts";
 import { tempDir } from "../support/run-shiro.ts";
 import { sequenceModel } from "../support/scripts.ts";
 import { startStrictServer, type StrictServer } from "../support/strict-server.ts";
@@ -31,7 +31,7 @@ async function workedSession(configFile: object = {}): Promise<{ runtime: Runtim
   writeFileSync(join(cwd, "a.txt"), "hello\n");
   const flags = { ...parseFlags(["--yolo"]), print: true };
   const config = await loadConfig(flags, { SHIRO_HOME: home, OPENAI_BASE_URL: server.url, OPENAI_API_KEY: "test-key-not-a-secret" });
-  const runtime = await startSession({ flags, config: { ...config, apiKey: config.apiKey! }, cwd, warn: () => {} });
+  const runtime = await startRuntime({ flags, config: { ...config, apiKey: config.apiKey! }, cwd, warn: () => {} });
   for await (const event of runtime.runTurn("Read a.txt and tell me what it says.", new AbortController().signal))
     if (event.type === "end") expect(event.status).toBe("done");
   return { runtime, file: join(home, "sessions", `${runtime.session.id}.jsonl`) };

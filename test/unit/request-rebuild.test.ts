@@ -8,7 +8,7 @@ import { afterAll, expect, test } from "bun:test";
 import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { createWireLedger } from "../../src/context/wire-ledger.ts";
-import { rebuildBody } from "../../src/cli/rebuild-body.ts";
+import { rebuildBody } from "../../src/context/rebuild-body.ts";
 import { createRequestBuilder } from "../../src/runtime/request-builder.ts";
 import type { Prompt } from "../../src/runtime/load-prompt.ts";
 import type { Message } from "../../src/session/messages.ts";

@@ -3,10 +3,9 @@ import { homedir, tmpdir } from "node:os";
 import { join } from "node:path";
 import { createCheckpointStore, type CheckpointStore } from "../checkpoint/checkpoint-store.ts";
 import { createCheckpoints } from "../checkpoint/checkpoints.ts";
-import { finishUndos } from "../checkpoint/undo-turns.ts";
-import { openForUndo } from "./undo-command.ts";
+import { finishUndos, openForUndo } from "../checkpoint/undo-turns.ts";
 import { createSandbox, type Sandbox } from "../sandbox/create-sandbox.ts";
-import { UsageError } from "./usage-error.ts";
+import { UsageError } from "../exit/usage-error.ts";
 import type { Authorize } from "../agent/run-tool-call.ts";
 import type { AskAnswer, AskRequest } from "../guard/authorize.ts";
 import { createAuthorize } from "../guard/authorize.ts";
@@ -27,12 +26,12 @@ import { createModelLister } from "../wire/list-models.ts";
 import { createLiveRedactor } from "../agent/live-redactor.ts";
 import { createKnownSecretValues } from "../secrets/known-secret-values.ts";
 import { API_KEY_VAR, toolEnv } from "../tools/tool-env.ts";
-import type { Flags } from "./args.ts";
+import type { Flags } from "./settings.ts";
 import { checkModelOptions } from "./check-model-options.ts";
-import type { Config } from "./config.ts";
+import type { Config } from "./settings.ts";
 import { permissionRules } from "./permission-rules.ts";
-import { createRuntime, type Runtime } from "../runtime/runtime.ts";
-import { loadPrompt } from "../runtime/load-prompt.ts";
+import { createRuntime, type Runtime } from "./runtime.ts";
+import { loadPrompt } from "./load-prompt.ts";
 import { openById, openSession, resolveId } from "./open-session.ts";
 
 export type StartOptions = {
@@ -48,7 +47,7 @@ export type StartOptions = {
 };
 
 /** Opens (or resumes) a session and wires its prompt, gate, model stream and store into a runtime. */
-export async function startSession(opts: StartOptions): Promise<Runtime> {
+export async function startRuntime(opts: StartOptions): Promise<Runtime> {
   const { flags, config, cwd, warn } = opts;
   const rules = permissionRules(config, flags.rules);
   const { store, checkpointStore, disposeCheckpoints } = openStores(config.home, flags.ephemeral, warn);

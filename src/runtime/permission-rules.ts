@@ -3,9 +3,9 @@ import { permissionsSchema, type Rule } from "../guard/rules.ts";
 import { issuePath } from "../store/read-json.ts";
 import { didYouMean } from "../text/nearest.ts";
 import { codingTools } from "../tools/index.ts";
-import type { Flags } from "./args.ts";
-import type { Config } from "./config.ts";
-import { UsageError } from "./usage-error.ts";
+import type { Flags } from "./settings.ts";
+import type { Config } from "./settings.ts";
+import { UsageError } from "../exit/usage-error.ts";
 
 /** The tools a rule can judge (the others never ask), or every one of them. */
 const RULE_TOOLS = [...codingTools.map((tool) => tool.name), "*"];

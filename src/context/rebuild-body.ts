@@ -1,5 +1,5 @@
-import { composeRequest } from "../context/compose-request.ts";
-import type { WireLedger } from "../context/wire-ledger.ts";
+import { composeRequest } from "./compose-request.ts";
+import type { WireLedger } from "./wire-ledger.ts";
 import type { RecordedCall } from "../store/call-log.ts";
 import type { RequestParams } from "../wire/build-request.ts";
 

@@ -1,5 +1,5 @@
-import type { Flags } from "./args.ts";
-import { UsageError } from "./usage-error.ts";
+import type { Flags } from "./settings.ts";
+import { UsageError } from "../exit/usage-error.ts";
 import type { LiveSession } from "../store/live-session.ts";
 import type { SessionStore } from "../store/session-store.ts";
 import { sessionsTable } from "../store/list-sessions-view.ts";

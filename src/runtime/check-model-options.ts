@@ -1,6 +1,6 @@
 import { priceOf } from "../store/cost.ts";
 import { effortProblem, type ReasoningEffort } from "../wire/reasoning-effort.ts";
-import { UsageError } from "./usage-error.ts";
+import { UsageError } from "../exit/usage-error.ts";
 
 export type ModelOptions = {
   effort?: ReasoningEffort;

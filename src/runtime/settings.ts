@@ -1,0 +1,81 @@
+import type { Pricing } from "../store/cost.ts";
+import type { NetworkMode, SandboxMode } from "../sandbox/sandbox-mode.ts";
+import type { SandboxBackend } from "../sandbox/detect-sandbox.ts";
+import type { ReasoningEffort } from "../wire/reasoning-effort.ts";
+
+/**
+ * What a run is asked to be: the flags as parsed (cli/args.ts) and the configuration they resolve
+ * to (cli/config.ts). Declared here, below both modes, so print mode and the REPL take their settings
+ * from the runtime they drive and never import the command line.
+ */
+export type Flags = {
+  prompt?: string;
+  print: boolean;
+  model?: string;
+  baseUrl?: string;
+  maxSteps?: number;
+  compactAt?: number;
+  /** Seconds without a byte from the API before an attempt is abandoned and retried. */
+  idleTimeout?: number;
+  /** Print mode's wall-time limit for the whole run, in seconds. */
+  timeout?: number;
+  /** Print mode's cost limit for the run, in US dollars. */
+  maxCost?: number;
+  json: boolean;
+  /** A JSON Schema file the final answer must match (print mode). */
+  outputSchema?: string;
+  /** A file the final answer is also written to (print mode). */
+  output?: string;
+  /** `--allow` / `--deny` rules as written (`tool` or `tool:pattern`), in command-line order. */
+  rules: { decision: "allow" | "deny"; spec: string }[];
+  reasoningEffort?: ReasoningEffort;
+  /** Nothing is written under $SHIRO_HOME: no session, memory or index (print mode). */
+  ephemeral: boolean;
+  yolo: boolean;
+  sandbox?: SandboxMode;
+  /** `--no-network`: no command gets the network, approved or not. */
+  noNetwork: boolean;
+  /** `--network`: every command gets the network, approved or not. */
+  network: boolean;
+  /** `--add-dir`: folders commands may write besides the project, as given. */
+  addDirs: string[];
+  continue: boolean;
+  resume?: string;
+  noInstructions: boolean;
+  noMemory: boolean;
+  version: boolean;
+  help: boolean;
+  /** A subcommand (`sessions`, `inspect`, `registry`, `doctor`, `undo`) and its own arguments. */
+  command?: { name: string; args: string[] };
+};
+
+export type Config = {
+  home: string;
+  model: string;
+  baseUrl?: string;
+  apiKey?: string;
+  maxSteps: number;
+  compactAt?: number;
+  idleTimeoutMs: number;
+  /** Names from `sandbox.env` (and the older `env.pass`): variables commands get beyond the standard ones. */
+  envPass: string[];
+  contextWindow?: number;
+  reasoningEffort?: ReasoningEffort;
+  pricing: Pricing;
+  sandbox: SandboxMode;
+  /** Which OS sandbox: `auto` (bubblewrap, else Landlock), or one forced (SHIRO_SANDBOX_BACKEND, `sandbox.backend`). */
+  sandboxBackend: SandboxBackend;
+  /** Absolute folders commands (and file tools) may write besides the project: `--add-dir`, `sandbox.writable`. */
+  writableDirs: string[];
+  /** Absolute folders commands (and file tools) may read besides the project: `sandbox.readable`. */
+  readableDirs: string[];
+  /** `on`: every command gets the network (`--network`, `network: true`); `approved`: only those a person approved; `off`: none (`--no-network`). */
+  network: NetworkMode;
+  /** Extra secret-file globs (`secretFiles`). */
+  secretFiles: string[];
+  registryUrl?: string;
+  /** The file's `permissions`, as written: checked when a session starts (runtime/permission-rules.ts). */
+  permissions: unknown[];
+  /** SHIRO_PERMISSIONS, as set: more rules, after the file's. */
+  envPermissions?: string;
+};

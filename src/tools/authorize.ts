@@ -1,0 +1,13 @@
+import type { SandboxLevel } from "../session/sandbox-level.ts";
+import type { AnyTool } from "./tool.ts";
+
+/** The gate a tool call passes before it runs: the loop asks it, the guard (src/guard/authorize.ts) answers. */
+export type AuthorizeRequest = { tool: AnyTool; args: unknown; callId: string; root: string };
+/**
+ * `sandbox`: how far an allowed command may reach (what its approval earned); `byPerson`: a person
+ * approved it (a key press, an allow rule), not `--yolo` or the read-only default — only that earns a
+ * command the network.
+ */
+export type Authorization = { allowed: true; sandbox?: SandboxLevel; byPerson?: boolean } | { allowed: false; reason: string };
+/** Decides whether one validated call may run (guard, plugins, rules, and asking the person). */
+export type Authorize = (request: AuthorizeRequest) => Promise<Authorization>;
