@@ -1,15 +1,9 @@
 /** A secret's value and the name it is shown under once redacted. */
 export type NamedValue = { name: string; value: string };
 
-/** Redacts a text that arrives in chunks: `push` returns what is safe to show now, `flush` the rest. */
-export type RedactStream = { push(chunk: string): string; flush(): string };
+import type { Redactor, RedactStream } from "../tools/tool-host.ts";
 
-export type Redactor = {
-  text(s: string): string;
-  stream(): RedactStream;
-  /** Takes in values that changed since (a secret file edited); run-tool-call calls it before and after each call. */
-  refresh?(): void;
-};
+export type { Redactor, RedactStream };
 
 // Shorter values stay: a variable holding "1", "dev" or "us-east" would turn ordinary output into
 // markers, and a value that short is no secret worth the mangling.

@@ -1,9 +1,9 @@
 import { z } from "zod";
 import type { AgentEvent } from "./events.ts";
 import type { ToolCallPart } from "../session/messages.ts";
-import type { Redactor } from "./redact.ts";
 import type { Commit } from "../session/turn-fact.ts";
-import { ToolError, type AnyTool, type CommandSandbox, type ToolContext, type ToolOutput } from "../tools/tool.ts";
+import { ToolError, type AnyTool, type ToolContext, type ToolOutput } from "../tools/tool.ts";
+import type { ToolHost } from "../tools/tool-host.ts";
 import type { Grant } from "../session/sandbox-level.ts";
 import type { Authorization, Authorize, AuthorizeRequest } from "../tools/authorize.ts";
 
@@ -19,19 +19,7 @@ type Deps = {
   authorize: Authorize;
   root: string;
   signal: AbortSignal;
-  interruptSignal?: () => AbortSignal;
-  /** Where an `exec` tool's command runs, at the level its authorization gave. */
-  sandbox?: (grant: Grant) => Promise<CommandSandbox>;
-  /** Whether `tool` reading `path` directly would be denied; what a folder-wide read must skip. */
-  readDenied?: (tool: string, path: string, root: string, asked?: string) => boolean;
-  /** Name globs of the files a search leaves unopened (secrets), handed to every tool as is. */
-  secretGlobs?: readonly string[];
-  /** Why `tool` writing at the real path `path` is refused whatever the rules say, asked where a write lands. */
-  writeRefused?: (tool: string, path: string, root: string) => string | undefined;
-  /** What tool processes get: the environment without its secrets. */
-  env: Readonly<Record<string, string>>;
-  /** Hides secret values in every output, streamed or final, before the model, a person or a file sees it. */
-  redactor: Redactor;
+  host: ToolHost;
 };
 
 export type CallOutcome = { output: string; isError: boolean; denied: boolean };
@@ -42,14 +30,15 @@ export type CallOutcome = { output: string; isError: boolean; denied: boolean };
  * the model can read and act on. Every output leaves here redacted, the one place all of them pass.
  */
 export async function* runToolCall(call: ToolCallPart, deps: Deps): AsyncGenerator<AgentEvent, CallOutcome> {
+  const { host } = deps;
   yield { type: "tool-call", callId: call.callId, name: call.name, arguments: call.arguments };
-  deps.redactor.refresh?.();
+  host.redactor.refresh?.();
   const finish = (out: ToolOutput, denied = false): [AgentEvent, CallOutcome] => {
     const isError = out.isError === true || denied;
-    const output = deps.redactor.text(out.output);
+    const output = host.redactor.text(out.output);
     deps.commit({ type: "result", callId: call.callId, output, isError, denied });
     return [
-      { type: "tool-result", callId: call.callId, name: call.name, output, isError, denied, ...(out.display ? { display: deps.redactor.text(out.display) } : {}) },
+      { type: "tool-result", callId: call.callId, name: call.name, output, isError, denied, ...(out.display ? { display: host.redactor.text(out.display) } : {}) },
       { output, isError, denied },
     ];
   };
@@ -77,13 +66,13 @@ export async function* runToolCall(call: ToolCallPart, deps: Deps): AsyncGenerat
   let wake: (() => void) | undefined;
   const ctx: ToolContext = {
     root: deps.root,
-    env: deps.env,
+    env: host.env,
     signal: deps.signal,
-    interrupt: deps.interruptSignal?.(),
-    ...(tool.kind === "exec" && deps.sandbox ? { sandbox: await deps.sandbox({ level: verdict.sandbox ?? "read-only", byPerson: verdict.byPerson === true }) } : {}),
-    ...(deps.readDenied ? { readDenied: (path: string, asked?: string) => deps.readDenied!(tool.name, path, deps.root, asked) } : {}),
-    ...(deps.secretGlobs ? { secretGlobs: deps.secretGlobs } : {}),
-    ...(deps.writeRefused ? { writeRefused: (path: string) => deps.writeRefused!(tool.name, path, deps.root) } : {}),
+    interrupt: host.interruptSignal?.(),
+    ...(tool.kind === "exec" && host.sandbox ? { sandbox: await host.sandbox({ level: verdict.sandbox ?? "read-only", byPerson: verdict.byPerson === true }) } : {}),
+    ...(host.readDenied ? { readDenied: (path: string, asked?: string) => host.readDenied!(tool.name, path, deps.root, asked) } : {}),
+    ...(host.secretGlobs ? { secretGlobs: host.secretGlobs } : {}),
+    ...(host.writeRefused ? { writeRefused: (path: string) => host.writeRefused!(tool.name, path, deps.root) } : {}),
     onOutput: (chunk) => {
       chunks.push(chunk);
       wake?.();
@@ -98,12 +87,12 @@ export async function* runToolCall(call: ToolCallPart, deps: Deps): AsyncGenerat
     settled = out;
     wake?.();
   });
-  const redacting = deps.redactor.stream();
+  const redacting = host.redactor.stream();
   function* show(chunk: string): Generator<AgentEvent> {
     if (chunk) yield { type: "tool-output", callId: call.callId, chunk };
   }
   function* told(): Generator<AgentEvent> {
-    for (const text of notices.splice(0)) yield { type: "notice", level: "warn", text: deps.redactor.text(text) };
+    for (const text of notices.splice(0)) yield { type: "notice", level: "warn", text: host.redactor.text(text) };
   }
   // Stream partial output and notices as they arrive, until the tool settles.
   while (!settled) {
@@ -115,7 +104,7 @@ export async function* runToolCall(call: ToolCallPart, deps: Deps): AsyncGenerat
   yield* told();
   await running;
   // A secret the call itself brought into the project (a copy from elsewhere) is hidden in its result too.
-  deps.redactor.refresh?.();
+  host.redactor.refresh?.();
   // What came with the result, and the tail held back in case it began a secret.
   yield* show(redacting.push(chunks.splice(0).join("")) + redacting.flush());
   const [event, outcome] = finish(settled, settled.denied === true);

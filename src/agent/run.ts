@@ -2,11 +2,11 @@ import { RUN_TIMEOUT, type AgentEvent, type EndStatus } from "./events.ts";
 import { addUsage, emptyUsage, textOf, toolCallsOf, type AssistantMessage, type Message, type Usage } from "../session/messages.ts";
 import type { ModelStream, RequestBody } from "../wire/model-stream.ts";
 import type { ModelError } from "../wire/model-error.ts";
-import type { AnyTool, CommandSandbox } from "../tools/tool.ts";
+import type { AnyTool } from "../tools/tool.ts";
+import type { ToolHost } from "../tools/tool-host.ts";
 import type { Commit } from "../session/turn-fact.ts";
 import type { Compaction } from "../context/compaction.ts";
-import { runToolCall, type Authorize, type Grant } from "./run-tool-call.ts";
-import type { Redactor } from "./redact.ts";
+import { runToolCall, type Authorize } from "./run-tool-call.ts";
 
 export type { Compaction };
 
@@ -31,19 +31,8 @@ export type RunOptions = {
   /** True once what the run has used so far reached its cost limit (`--max-cost`): no further call is made. */
   budgetSpent?: (usage: Usage) => boolean;
   signal: AbortSignal;
-  /** A fresh signal per call that stops only that call (the REPL's Ctrl-C during `bash`). */
-  interruptSignal?: () => AbortSignal;
-  /** Where commands run (the OS sandbox), at the level each call's authorization gave. */
-  sandbox?: (grant: Grant) => Promise<CommandSandbox>;
-  /** Whether a tool reading a file directly would be denied (checked per file by folder-wide reads). */
-  readDenied?: (tool: string, path: string, root: string, asked?: string) => boolean;
-  /** Name globs of the files a search leaves unopened (secrets). */
-  secretGlobs?: readonly string[];
-  /** Why a tool writing at a real path is refused whatever the rules say (asked where a write really lands). */
-  writeRefused?: (tool: string, path: string, root: string) => string | undefined;
-  /** The environment tool processes get, and the redactor of every tool output (the runtime decides both). */
-  env: Readonly<Record<string, string>>;
-  redactor: Redactor;
+  /** What every tool call runs with (the runtime decides it). */
+  host: ToolHost;
 };
 
 /**

@@ -1,9 +1,8 @@
 import type { AgentEvent } from "../agent/events.ts";
 import { textOf, type Usage } from "../session/messages.ts";
 import type { Todo } from "../session/notebook.ts";
-import type { Redactor } from "../agent/redact.ts";
 import { run } from "../agent/run.ts";
-import type { Authorize, Grant } from "../agent/run-tool-call.ts";
+import type { Authorize } from "../tools/authorize.ts";
 import { contextMeter, type ContextMeter } from "../context/context-meter.ts";
 import { estimateNextRequest } from "../context/estimate.ts";
 import { createWireLedger } from "../context/wire-ledger.ts";
@@ -15,7 +14,7 @@ import type { LearnedWindows } from "../store/learned-windows.ts";
 import type { LiveSession } from "../store/live-session.ts";
 import type { SessionStore } from "../store/session-store.ts";
 import { formatCount } from "../text/format-count.ts";
-import type { CommandSandbox } from "../tools/tool.ts";
+import type { ToolHost } from "../tools/tool-host.ts";
 import { buildRequestBody, type TextFormat } from "../wire/build-request.ts";
 import type { ReasoningEffort } from "../wire/reasoning-effort.ts";
 import type { ModelStream } from "../wire/model-stream.ts";
@@ -84,14 +83,8 @@ export type RuntimeOptions = {
   /** `GET /models` at the endpoint. */
   listModels: () => Promise<string[]>;
   warn: (line: string) => void;
-  interruptSignal?: () => AbortSignal;
-  sandbox?: (grant: Grant) => Promise<CommandSandbox>;
-  readDenied?: (tool: string, path: string, root: string, asked?: string) => boolean;
-  secretGlobs?: readonly string[];
-  writeRefused?: (tool: string, path: string, root: string) => string | undefined;
-  /** The environment tool processes get (secrets removed), and what hides secret values in their output. */
-  toolEnv: Readonly<Record<string, string>>;
-  redactor: Redactor;
+  /** What every tool call runs with: the sandbox, the read and write checks, the environment, the redactor. */
+  host: ToolHost;
   /** Records each turn's file changes, so `undo` can put them back. */
   checkpoints?: Checkpoints;
   /** Where those records are, and where `undo --force` keeps what it overwrites. */
@@ -127,7 +120,7 @@ export function createRuntime(opts: RuntimeOptions): Runtime {
       const { checkpoints } = opts;
       checkpoints?.beginTurn(live.state.id, live.state.turnCount + 1);
       // A pasted log or an @file may hold a secret too; the model and the log get it redacted.
-      live.append({ type: "user", text: opts.redactor.text(text), at: now() });
+      live.append({ type: "user", text: opts.host.redactor.text(text), at: now() });
       // Listed as soon as it is on disk (as unanswered) and again once answered — before its first
       // tool runs — so a run killed mid-turn is still found by -c; the turn's end brings it up to date.
       if (firstEvent) await remember();
@@ -144,13 +137,7 @@ export function createRuntime(opts: RuntimeOptions): Runtime {
         maxSteps: config.maxSteps,
         ...(config.maxCostUsd === undefined ? {} : { budgetSpent: (usage: Usage) => (runtime.costOf(usage) ?? Infinity) >= config.maxCostUsd! }),
         signal,
-        interruptSignal: opts.interruptSignal,
-        sandbox: opts.sandbox,
-        readDenied: opts.readDenied,
-        secretGlobs: opts.secretGlobs,
-        writeRefused: opts.writeRefused,
-        env: opts.toolEnv,
-        redactor: opts.redactor,
+        host: opts.host,
       });
       try {
         for await (const event of events) {

@@ -2,7 +2,7 @@ import { createRedactor } from "../../src/agent/redact.ts";
 import { toolEnv } from "../../src/tools/tool-env.ts";
 
 /** What the runtime hands the loop, for tests whose tools run no process and print no secret. */
-export const noSecrets = { env: {}, redactor: createRedactor([]) };
+export const noSecrets = { host: { env: {}, redactor: createRedactor([]) } };
 
 /** The environment the runtime gives tool processes: this test process's own, without its secrets. */
 export const testToolEnv = toolEnv(process.env).env;

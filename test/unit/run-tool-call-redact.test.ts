@@ -28,7 +28,7 @@ const leaky = defineTool({
 async function drive(args: object, using: Redactor = redactor, tools: AnyTool[] = [leaky]): Promise<{ events: AgentEvent[]; outcome: CallOutcome }> {
   const gen = runToolCall(
     { type: "tool-call", callId: "c1", name: tools[0]!.name, arguments: JSON.stringify(args) },
-    { tools, root: "/", signal: new AbortController().signal, authorize: async () => ({ allowed: true }), commit: () => {}, env: {}, redactor: using },
+    { tools, root: "/", signal: new AbortController().signal, authorize: async () => ({ allowed: true }), commit: () => {}, host: { env: {}, redactor: using } },
   );
   const events: AgentEvent[] = [];
   while (true) {
