@@ -20,7 +20,7 @@ export type AgentEvent =
   /** The model call is asked again: attempt `attempt` of `maxAttempts`, after `delayMs`; its answer streams again. */
   | { type: "retry"; attempt: number; maxAttempts: number; delayMs: number; reason: string }
   | { type: "compacted"; messagesBefore: number; messagesAfter: number; tokensBefore: number; tokensAfter: number }
-  /** A message was appended to the history (stores save on this). */
+  /** A message joined the history (the log already holds it; a renderer shows it). */
   | { type: "message"; message: Message }
   | { type: "error"; error: ModelError }
   | { type: "end"; status: EndStatus; steps: number; usage: Usage; denials: number };

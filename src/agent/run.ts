@@ -55,7 +55,15 @@ export async function* run(opts: RunOptions): AsyncGenerator<AgentEvent> {
   while (true) {
     if (signal.aborted) return yield stopped();
     if (opts.budgetSpent?.(usage)) return yield end("max-cost");
-    const { body, compaction } = await opts.buildRequest(messages, { harder: overflowRetried });
+    // The injected parts are held to the loop's contract too: a throw becomes the run's error, never the caller's.
+    let built: Awaited<ReturnType<BuildRequest>>;
+    try {
+      built = await opts.buildRequest(messages, { harder: overflowRetried });
+    } catch (err) {
+      yield { type: "error", error: { message: `could not build the request: ${(err as Error)?.message ?? String(err)}`, retryable: false } };
+      return yield end("error");
+    }
+    const { body, compaction } = built;
     if (compaction && !compactionTold) {
       compactionTold = true;
       yield { type: "compacted", ...compaction };
@@ -67,11 +75,15 @@ export async function* run(opts: RunOptions): AsyncGenerator<AgentEvent> {
     let reply: AssistantMessage | undefined;
     let cutShort: { message: AssistantMessage; reason: string } | undefined;
     let failure: { error: ModelError; partial?: AssistantMessage } | undefined;
-    for await (const event of opts.stream(body, signal)) {
-      if (event.type === "text-delta" || event.type === "reasoning-delta" || event.type === "retry") yield event;
-      else if (event.type === "done") reply = event.message;
-      else if (event.type === "incomplete") cutShort = event;
-      else failure = { error: event.error, partial: event.partial };
+    try {
+      for await (const event of opts.stream(body, signal)) {
+        if (event.type === "text-delta" || event.type === "reasoning-delta" || event.type === "retry") yield event;
+        else if (event.type === "done") reply = event.message;
+        else if (event.type === "incomplete") cutShort = event;
+        else failure = { error: event.error, partial: event.partial };
+      }
+    } catch (err) {
+      failure ??= { error: { message: `the model stream failed: ${(err as Error)?.message ?? String(err)}`, retryable: false } };
     }
 
     if (cutShort) {

@@ -44,9 +44,10 @@ export class SessionLogError extends Error {
 
 /**
  * Folds events into state, one at a time (the runtime applies each event it appends; a resume applies
- * the whole log). Pure and strict: an event that could not have happened — out of order, about an
- * unknown call, after the event that closed its call, referring to what the log lacks — throws a
- * SessionLogError naming its line, and the state is left as it was before that event.
+ * the whole log). Deterministic — no I/O, no clock — but not pure: for speed it updates its one state
+ * in place and hands that state out. Strict: an event that could not have happened — out of order,
+ * about an unknown call, after the event that closed its call, referring to what the log lacks —
+ * throws a SessionLogError naming its line, and the state is left as it was before that event.
  */
 export function createSessionReducer() {
   let state: SessionState | undefined;
