@@ -1,7 +1,7 @@
 import type { Flags } from "./cli/args.ts";
 import { UsageError } from "./exit/usage-error.ts";
 import { loadConfig, type Config } from "./cli/config.ts";
-import { configurePrices } from "./store/cost.ts";
+import { configurePrices } from "./pricing/cost.ts";
 
 /** Flags that only a run to completion can honour, and what to say when the REPL is asked for one. */
 const PRINT_ONLY: [keyof Flags, string][] = [

@@ -3,7 +3,7 @@ import { realpathSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { homedir } from "node:os";
 import { closedObject } from "../store/closed-object.ts";
-import type { Pricing } from "../store/cost.ts";
+import type { Pricing } from "../pricing/cost.ts";
 import { readJson } from "../store/read-json.ts";
 import { SANDBOX_MODES, type NetworkMode, type SandboxMode } from "../sandbox/sandbox-mode.ts";
 import { SANDBOX_BACKENDS, type SandboxBackend } from "../sandbox/detect-sandbox.ts";

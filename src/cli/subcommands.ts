@@ -1,6 +1,6 @@
 import { parseArgs } from "node:util";
 import { join } from "node:path";
-import { sessionsJson, sessionsTable } from "../store/list-sessions-view.ts";
+import { sessionsJson, sessionsTable } from "../ui/sessions-table.ts";
 import { createSessionStore } from "../store/session-store.ts";
 import { parseErrorLine } from "./args.ts";
 import { UsageError } from "../exit/usage-error.ts";

@@ -1,7 +1,7 @@
 import type pc from "picocolors";
 import { stopExitCode, stoppedWords, type StopSignal } from "../exit/stop-signals.ts";
 import type { Runtime } from "../runtime/runtime.ts";
-import { ID_PREFIX_CHARS } from "../store/list-sessions-view.ts";
+import { ID_PREFIX_CHARS } from "../ui/sessions-table.ts";
 import type { Turn } from "./repl-turn.ts";
 
 /** How long quitting waits for an aborted turn to wind down before saving anyway. */

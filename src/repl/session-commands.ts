@@ -1,7 +1,7 @@
 import { UsageError } from "../exit/usage-error.ts";
-import { costReport, ID_PREFIX_CHARS, sessionsTable } from "../store/list-sessions-view.ts";
+import { costReport, ID_PREFIX_CHARS, sessionsTable } from "../ui/sessions-table.ts";
 import { resolve } from "node:path";
-import { sessionTotals } from "../store/session-totals.ts";
+import { sessionTotals } from "../pricing/session-totals.ts";
 import type { ReplCommand, ReplContext } from "./repl-command.ts";
 import { showTodoPanel } from "./memory-commands.ts";
 import { plural } from "../text/plural.ts";

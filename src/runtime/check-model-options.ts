@@ -1,4 +1,4 @@
-import { priceOf } from "../store/cost.ts";
+import { priceOf } from "../pricing/cost.ts";
 import { effortProblem, type ReasoningEffort } from "../wire/reasoning-effort.ts";
 import { UsageError } from "../exit/usage-error.ts";
 

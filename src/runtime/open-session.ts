@@ -2,7 +2,7 @@ import type { Flags } from "./settings.ts";
 import { UsageError } from "../exit/usage-error.ts";
 import type { LiveSession } from "../store/live-session.ts";
 import type { SessionStore } from "../store/session-store.ts";
-import { sessionsTable } from "../store/list-sessions-view.ts";
+import { sessionsTable } from "../ui/sessions-table.ts";
 
 /** A new session, or the one `-c`/`-r` names, with interrupted calls given an outcome (never re-run). */
 export async function openSession(

@@ -9,7 +9,7 @@ import { createWireLedger } from "../context/wire-ledger.ts";
 import { acceptSummary, buildSummaryRequestText } from "../context/summary.ts";
 import { factEvent } from "../session/fact-event.ts";
 import type { SessionState } from "../session/reduce-session.ts";
-import { costUsd } from "../store/cost.ts";
+import { costUsd } from "../pricing/cost.ts";
 import type { LearnedWindows } from "../store/learned-windows.ts";
 import type { LiveSession } from "../store/live-session.ts";
 import type { SessionStore } from "../store/session-store.ts";

@@ -1,4 +1,4 @@
-import type { Pricing } from "../store/cost.ts";
+import type { Pricing } from "../pricing/cost.ts";
 import type { NetworkMode, SandboxMode } from "../sandbox/sandbox-mode.ts";
 import type { SandboxBackend } from "../sandbox/detect-sandbox.ts";
 import type { ReasoningEffort } from "../wire/reasoning-effort.ts";

@@ -5,7 +5,7 @@ import type { SessionState } from "../session/reduce-session.ts";
 import { runStateOf, type RunState } from "../session/run-state.ts";
 import { readSessionLog, sessionIds, type ReadLog } from "./session-files.ts";
 import type { IndexEntry, SessionIndex } from "./session-index.ts";
-import { sessionTotals } from "./session-totals.ts";
+import { sessionTotals } from "../pricing/session-totals.ts";
 
 /** A listed session: its index entry and what became of its last run. */
 export type SessionMeta = IndexEntry & { state: RunState };

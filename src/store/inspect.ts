@@ -1,5 +1,5 @@
 import { callsOf, type RecordedCall } from "./call-log.ts";
-import { usageText } from "./list-sessions-view.ts";
+import { usageText } from "../pricing/usage-text.ts";
 import type { SessionState } from "../session/reduce-session.ts";
 import type { ResponseSummary } from "../session/message-schema.ts";
 import { plural } from "../text/plural.ts";

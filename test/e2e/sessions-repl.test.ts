@@ -5,7 +5,7 @@ import { runShiro, tempDir } from "../support/run-shiro.ts";
 import { echoModel } from "../support/scripts.ts";
 import { itemSummary, loadAll, sessionFiles } from "../support/session-runs.ts";
 import { startStrictServer, type StrictServer } from "../support/strict-server.ts";
-import { sessionTotals } from "../../src/store/session-totals.ts";
+import { sessionTotals } from "../../src/pricing/session-totals.ts";
 
 let server: StrictServer;
 beforeAll(async () => {

@@ -8,6 +8,7 @@ import { dirname, join, relative, resolve } from "node:path";
 
 export const FLOORS: readonly (readonly string[])[] = [
   ["session", "text", "pattern", "exit", "version.ts"],
+  ["pricing"],
   ["store"],
   ["tools"],
   ["wire", "guard", "checkpoint"],

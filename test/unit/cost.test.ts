@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
-import { configurePrices, costUsd, priceOf } from "../../src/store/cost.ts";
-import { sessionTotals } from "../../src/store/session-totals.ts";
+import { configurePrices, costUsd, priceOf } from "../../src/pricing/cost.ts";
+import { sessionTotals } from "../../src/pricing/session-totals.ts";
 import type { Message } from "../../src/session/messages.ts";
 
 const usage = { inputTokens: 1_000_000, cachedTokens: 400_000, outputTokens: 100_000, reasoningTokens: 60_000 };

@@ -16,8 +16,8 @@ describe("the house's layers", () => {
   test("a planted wrong-way import fails, naming the file, the line and the rule", () => {
     const planted: Import[] = [...imports, { file: "session/messages.ts", line: 3, target: "agent/run.ts" }, { file: "print/run-print.ts", line: 9, target: "cli/args.ts" }];
     expect(layerViolations(planted)).toEqual([
-      "src/session/messages.ts:3 imports src/agent/run.ts: session/ (floor 0) may import only lower floors, and agent/ is on floor 5",
-      "src/print/run-print.ts:9 imports src/cli/args.ts: print/ (floor 8) may import only lower floors, and cli/ is on floor 8 (the same floor: rooms on one floor stay apart)",
+      "src/session/messages.ts:3 imports src/agent/run.ts: session/ (floor 0) may import only lower floors, and agent/ is on floor 6",
+      "src/print/run-print.ts:9 imports src/cli/args.ts: print/ (floor 9) may import only lower floors, and cli/ is on floor 9 (the same floor: rooms on one floor stay apart)",
     ]);
     const loop: Import[] = [{ file: "tools/a.ts", line: 1, target: "tools/b.ts" }, { file: "tools/b.ts", line: 1, target: "tools/a.ts" }];
     expect(fileCycles(loop)).toEqual([["tools/a.ts", "tools/b.ts"]]);

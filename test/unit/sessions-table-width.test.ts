@@ -1,5 +1,5 @@
 import { expect, test } from "bun:test";
-import { sessionsTable } from "../../src/store/list-sessions-view.ts";
+import { sessionsTable } from "../../src/ui/sessions-table.ts";
 import type { SessionMeta } from "../../src/store/session-store.ts";
 
 const now = new Date("2026-01-10T12:00:00Z");

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
-import { ageText, costReport, sessionsJson, sessionsTable, uniquePrefixes } from "../../src/store/list-sessions-view.ts";
+import { ageText, costReport, sessionsJson, sessionsTable, uniquePrefixes } from "../../src/ui/sessions-table.ts";
 import type { SessionMeta } from "../../src/store/session-store.ts";
-import { sessionTotals } from "../../src/store/session-totals.ts";
+import { sessionTotals } from "../../src/pricing/session-totals.ts";
 
 const now = new Date("2026-01-10T12:00:00Z");
 const meta = (id: string, minutesAgo: number, title: string, tokens: number, costUsd: number | null, messageCount = 4, state: SessionMeta["state"] = "answered"): SessionMeta => ({

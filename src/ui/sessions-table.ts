@@ -1,9 +1,12 @@
 import type { Usage } from "../session/messages.ts";
 import { alignColumns } from "../text/align-columns.ts";
 import { formatCount } from "../text/format-count.ts";
-import type { SessionTotals } from "./session-totals.ts";
-import type { SessionMeta } from "./session-store.ts";
+import type { SessionTotals } from "../pricing/session-totals.ts";
+import type { SessionMeta } from "../store/session-store.ts";
 import { plural } from "../text/plural.ts";
+import { usageText } from "../pricing/usage-text.ts";
+
+export { usageText };
 import { runStateText, type RunState } from "../session/run-state.ts";
 
 /** Pure renderers for `/sessions`, `/cost` and `shiro sessions --json`. */
@@ -29,10 +32,6 @@ export function compactCount(n: number): string {
 
 export const costText = (usd: number | null | undefined): string =>
   usd === null || usd === undefined ? "?" : usd === 0 ? "$0" : usd < 0.01 ? `$${usd.toFixed(4)}` : `$${usd.toFixed(2)}`;
-
-export const usageText = (u: Usage): string =>
-  `${formatCount(u.inputTokens)} in (${formatCount(u.cachedTokens)} cached) · ` +
-  `${formatCount(u.outputTokens)} out (${formatCount(u.reasoningTokens)} reasoning)`;
 
 const tokensOf = (u: Usage) => u.inputTokens + u.outputTokens;
 
