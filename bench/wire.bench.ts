@@ -4,7 +4,7 @@
  */
 import type { ResponseStreamEvent } from "openai/resources/responses/responses";
 import { createResponseAssembler } from "../src/wire/assemble-response.ts";
-import { buildRequestBody } from "../src/wire/build-request.ts";
+import { buildRequestBody } from "../test/support/request-oracle.ts";
 import { createIdleWatchdog } from "../src/wire/idle-watchdog.ts";
 import type { Message } from "../src/session/messages.ts";
 import { medianMs } from "./median.ts";

@@ -1,6 +1,6 @@
 import type { ResponseInputItem } from "openai/resources/responses/responses";
 import { toolCallsOf, type Message } from "../session/messages.ts";
-import { assistantSlots, callItem, outputItem, resultsAfter, summaryPreamble, userItem, type InputSlot } from "../wire/serialise-input.ts";
+import { callItem, messageSlots, outputItem, resultsAfter, type InputSlot } from "../wire/serialise-input.ts";
 import { ELIDE_MIN_CHARS, elideArguments, elisionStub } from "./elide.ts";
 
 /** An input item and what it adds to the request body: its JSON and the comma after it. */
@@ -8,7 +8,7 @@ export type SizedItem = { item: ResponseInputItem; chars: number };
 export const sized = (item: ResponseInputItem): SizedItem => ({ item, chars: JSON.stringify(item).length + 1 });
 
 /** One item of a message on the wire; `elided` is what replaces it when its call is elided (when that saves anything). */
-export type EntrySlot = SizedItem & { kind: InputSlot["kind"] | "user"; call: number | undefined; elided: SizedItem | undefined };
+export type EntrySlot = SizedItem & { kind: InputSlot["kind"]; call: number | undefined; elided: SizedItem | undefined };
 
 /**
  * What one message puts on the wire, measured once. A message never changes once it is in the log,
@@ -36,18 +36,11 @@ export function wireEntry(messages: readonly Message[], i: number, model: string
   const m = messages[i]!;
   const results = resultsAfter(messages, i);
   const entry: WireEntry = { message: m, slots: [], chars: 0, savings: [], reasoningChars: 0, bareChars: 0, hasReasoning: false, resultsSeen: results.length };
-  if (m.role === "user" || m.role === "compaction") {
-    const item = userItem(m.role === "user" ? m.text : summaryPreamble(m.summary));
-    const slot: EntrySlot = { item, chars: JSON.stringify(item).length + 1, kind: "user", call: undefined, elided: undefined };
-    entry.slots.push(slot);
-    entry.chars = entry.bareChars = slot.chars;
-  }
-  if (m.role !== "assistant") return entry;
-  const calls = toolCallsOf(m);
+  const calls = m.role === "assistant" ? toolCallsOf(m) : [];
   let saved = 0;
   for (const call of calls) entry.savings.push(0);
-  for (const p of m.parts) if (p.type === "reasoning") entry.hasReasoning = true;
-  for (const { item, kind, call, result } of assistantSlots(m, model, results)) {
+  if (m.role === "assistant") for (const p of m.parts) if (p.type === "reasoning") entry.hasReasoning = true;
+  for (const { item, kind, call, result } of messageSlots(messages, i, model)) {
     const chars = JSON.stringify(item).length + 1;
     const elided = call === undefined ? undefined : elidedItem(kind, calls[call]!, result);
     const slot: EntrySlot = { item, chars, kind, call, elided: elided && sized(elided) };

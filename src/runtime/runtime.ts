@@ -15,7 +15,8 @@ import type { LiveSession } from "../store/live-session.ts";
 import type { SessionStore } from "../store/session-store.ts";
 import { formatCount } from "../text/format-count.ts";
 import type { ToolHost } from "../tools/tool-host.ts";
-import { buildRequestBody, type TextFormat } from "../wire/build-request.ts";
+import { requestParams, type TextFormat } from "../wire/build-request.ts";
+import { composeRequest } from "../context/compose-request.ts";
 import type { ReasoningEffort } from "../wire/reasoning-effort.ts";
 import type { ModelStream } from "../wire/model-stream.ts";
 import type { Prompt } from "./load-prompt.ts";
@@ -174,13 +175,14 @@ export function createRuntime(opts: RuntimeOptions): Runtime {
       return { ok: true, message: `compacted: the next request starts from a ${formatCount(summary.summary.length)}-char summary` };
     },
     async ask(text, signal) {
-      const body = buildRequestBody({
+      // A side request goes through the same composer as every call (never compacted: it is one message).
+      const { body } = composeRequest([{ role: "user", text }], {
         model: live.state.model,
         instructions: "You answer precisely and only with what is asked, without tools.",
         tools: [],
-        messages: [{ role: "user", text }],
-        sessionId: live.state.id,
-        reasoningEffort: config.reasoningEffort,
+        params: requestParams({ model: live.state.model, sessionId: live.state.id, reasoningEffort: config.reasoningEffort }),
+        limits: { threshold: Number.MAX_SAFE_INTEGER, window: Number.MAX_SAFE_INTEGER },
+        harder: false,
       });
       for await (const event of stream(body, signal)) {
         if (event.type === "done") return textOf(event.message).trim() || null;

@@ -1,25 +1,17 @@
 import type { ResponseFormatTextJSONSchemaConfig, ResponseInputItem } from "openai/resources/responses/responses";
-import type { Message } from "../session/messages.ts";
-import type { ToolSpec } from "./tool-schema.ts";
 import type { RequestBody } from "./model-stream.ts";
 import type { ReasoningEffort } from "./reasoning-effort.ts";
-import { serialiseInput } from "./serialise-input.ts";
-import { toolSchema } from "./tool-schema.ts";
 
 /** The shape every answer's text must take (`--output-schema`): a JSON schema the API enforces in strict mode. */
 export type TextFormat = ResponseFormatTextJSONSchemaConfig & { strict: true };
 
-export type BuildRequestBodyOptions = {
+/** What decides a body's fields besides the prompt and the input. */
+export type ParamOptions = {
   model: string;
-  instructions: string;
-  tools: readonly ToolSpec[];
-  messages: readonly Message[];
   /** Keys the API's prompt cache, so one session's requests hit the same cached prefix. */
   sessionId: string;
   reasoningEffort?: ReasoningEffort;
   textFormat?: TextFormat;
-  /** Per-step context (e.g. the task list) sent after the history, so the cached prefix stays intact. */
-  trailer?: string;
   maxOutputTokens?: number;
 };
 
@@ -29,7 +21,7 @@ export const isReasoningModel = (model: string): boolean => /^(gpt-5|o[134])([-.
 export type RequestParams = Omit<RequestBody, "model" | "instructions" | "tools" | "input">;
 
 /** Every body field but the prompt (instructions, tools) and the input, in wire order. */
-export function requestParams(opts: Pick<BuildRequestBodyOptions, "model" | "sessionId" | "reasoningEffort" | "textFormat" | "maxOutputTokens">): RequestParams {
+export function requestParams(opts: ParamOptions): RequestParams {
   const reasoning = isReasoningModel(opts.model);
   return {
     tool_choice: "auto",
@@ -49,24 +41,3 @@ export function requestParams(opts: Pick<BuildRequestBodyOptions, "model" | "ses
 
 /** The per-step context sent after the history. */
 export const trailerItem = (trailer: string): ResponseInputItem => ({ type: "message", role: "developer", content: [{ type: "input_text", text: trailer }] });
-
-/** The history as input items, with the per-step trailer (if any) after it. */
-export function wireInput(messages: readonly Message[], opts: { model: string; trailer?: string }): ResponseInputItem[] {
-  const input = serialiseInput(messages, { model: opts.model });
-  if (opts.trailer !== undefined) input.push(trailerItem(opts.trailer));
-  return input;
-}
-
-/**
- * The stateless request body. Key order is fixed (stable prefix first, `input` last) because the
- * body is compared byte for byte between runs.
- */
-export function buildRequestBody(opts: BuildRequestBodyOptions): RequestBody {
-  return {
-    model: opts.model,
-    instructions: opts.instructions,
-    tools: opts.tools.map(toolSchema),
-    ...requestParams(opts),
-    input: wireInput(opts.messages, opts),
-  };
-}

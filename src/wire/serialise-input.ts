@@ -18,7 +18,7 @@ export function activeStart(messages: readonly Message[]): number {
  * One input item of an assistant message, with what it came from: `call` is the index, among the
  * message's calls, of the call a `function_call` or `function_call_output` belongs to.
  */
-export type InputSlot = { item: ResponseInputItem; kind: "reasoning" | "text" | "call" | "output"; call?: number; result?: ToolResult };
+export type InputSlot = { item: ResponseInputItem; kind: "user" | "reasoning" | "text" | "call" | "output"; call?: number; result?: ToolResult };
 
 /**
  * Session messages → Responses `input` items, for stateless mode: no provider ids ever go on the
@@ -27,12 +27,20 @@ export type InputSlot = { item: ResponseInputItem; kind: "reasoning" | "text" | 
  */
 export function serialiseInput(messages: readonly Message[], opts: SerialiseOptions): ResponseInputItem[] {
   const items: ResponseInputItem[] = [];
-  for (let i = activeStart(messages); i < messages.length; i++) {
-    const m = messages[i]!;
-    if (m.role === "assistant") for (const slot of assistantSlots(m, opts.model, resultsAfter(messages, i))) items.push(slot.item);
-    else if (m.role !== "tool") items.push(userItem(m.role === "user" ? m.text : summaryPreamble(m.summary))); // tool results go with their calls
-  }
+  for (let i = activeStart(messages); i < messages.length; i++) for (const slot of messageSlots(messages, i, opts.model)) items.push(slot.item);
   return items;
+}
+
+/**
+ * The items `messages[i]` puts on the wire to `model`: the one place a message is serialised (the
+ * request and the wire ledger's measures both come from here). A tool message puts none: its results
+ * go with their calls, after the response that made them.
+ */
+export function messageSlots(messages: readonly Message[], i: number, model: string): InputSlot[] {
+  const m = messages[i]!;
+  if (m.role === "assistant") return assistantSlots(m, model, resultsAfter(messages, i));
+  if (m.role === "tool") return [];
+  return [{ item: userItem(m.role === "user" ? m.text : summaryPreamble(m.summary)), kind: "user" }];
 }
 
 /** The results that answer the calls of the assistant message at `i` (the tool message right after it). */

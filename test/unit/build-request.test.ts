@@ -1,6 +1,7 @@
 import { expect, test } from "bun:test";
 import { z } from "zod";
-import { buildRequestBody, isReasoningModel } from "../../src/wire/build-request.ts";
+import { buildRequestBody } from "../support/request-oracle.ts";
+import { isReasoningModel } from "../../src/wire/build-request.ts";
 import { defineTool } from "../../src/tools/tool.ts";
 import type { Message } from "../../src/session/messages.ts";
 import { checkInput, sealReasoning } from "../support/check-input.ts";

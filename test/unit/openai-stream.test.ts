@@ -1,6 +1,6 @@
 import { afterEach, expect, test } from "bun:test";
 import { createOpenAIStream } from "../../src/wire/openai-stream.ts";
-import { buildRequestBody } from "../../src/wire/build-request.ts";
+import { buildRequestBody } from "../support/request-oracle.ts";
 import type { ModelEvent, RequestBody } from "../../src/wire/model-stream.ts";
 import type { Message } from "../../src/session/messages.ts";
 import { recordedResponses, toSse } from "../support/recorded-stream.ts";
