@@ -5,20 +5,12 @@ import { atomicWrite } from "./atomic-write.ts";
 import { withFileLock } from "./file-lock.ts";
 import { projectKey } from "./project-key.ts";
 import { readJson } from "./read-json.ts";
-import { usageSchema } from "../session/message-schema.ts";
+import { sessionFacts } from "./session-facts.ts";
 import { RUN_STATES, type RunState } from "../session/run-state.ts";
 
 /** What a listing shows of one session, kept in its folder's index so nothing else need be read. */
 export const indexEntrySchema = z.object({
-  id: z.string(),
-  cwd: z.string(),
-  model: z.string(),
-  title: z.string(),
-  createdAt: z.string(),
-  updatedAt: z.string(),
-  messageCount: z.number().int().nonnegative(),
-  usage: usageSchema,
-  costUsd: z.number().nullable(),
+  ...sessionFacts,
   /** false: no call of the session has completed yet (written for shiros that hid such sessions). */
   answered: z.boolean().optional(),
   /** What became of the last run (absent in entries of older shiros: taken from `answered`). */

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { notebookSchema } from "../session/notebook.ts";
-import { callLogSchema, messageSchema, usageSchema } from "../session/message-schema.ts";
+import { callLogSchema, messageSchema } from "../session/message-schema.ts";
+import { sessionFacts } from "./session-facts.ts";
 
 /** Sessions before logs (schema 1) were one JSON document each; read only to convert them. */
 export const SCHEMA_VERSION = 1;
@@ -11,18 +12,9 @@ export const SCHEMA_VERSION = 1;
  */
 export const sessionHeaderSchema = z.object({
   schemaVersion: z.literal(SCHEMA_VERSION),
-  id: z.string(),
-  createdAt: z.string(),
-  updatedAt: z.string(),
+  ...sessionFacts,
   /** Counts the writes of this file; a save checks it to notice another process wrote in between (absent in older files: 0). */
   revision: z.number().int().nonnegative().optional(),
-  cwd: z.string(),
-  model: z.string(),
-  title: z.string(),
-  messageCount: z.number().int().nonnegative(),
-  usage: usageSchema,
-  /** null when a model of the session has no known price. */
-  costUsd: z.number().nullable(),
 });
 export type SessionHeader = z.infer<typeof sessionHeaderSchema>;
 
