@@ -91,8 +91,14 @@ function storeKey(path: string): Buffer {
   mkdirSync(join(path, ".."), { recursive: true, mode: 0o700 });
   const temp = `${path}.${process.pid}.tmp`;
   const fd = openSync(temp, "w", 0o600);
-  writeSync(fd, randomBytes(32));
-  closeSync(fd);
+  try {
+    writeSync(fd, randomBytes(32));
+  } catch (err) {
+    rmSync(temp, { force: true }); // a full disk leaves nothing half-written behind
+    throw err;
+  } finally {
+    closeSync(fd);
+  }
   try {
     // A link fails where the key exists already: a second shiro making one at once keeps the first's.
     linkSync(temp, path);

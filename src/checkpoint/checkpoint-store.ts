@@ -37,8 +37,13 @@ export function createCheckpointStore(dir: string): CheckpointStore {
       ensure(dirname(path));
       if (Object.keys(record.changes).length === 0) return rmSync(path, { force: true });
       const temp = `${path}.${process.pid}.tmp`;
-      writeFileSync(temp, JSON.stringify(record), { mode: 0o600 });
-      renameSync(temp, path);
+      try {
+        writeFileSync(temp, JSON.stringify(record), { mode: 0o600 });
+        renameSync(temp, path);
+      } catch (err) {
+        rmSync(temp, { force: true }); // a full disk leaves nothing half-written behind
+        throw err;
+      }
     },
     records(session, warn) {
       const out = new Map<number, TurnRecord>();

@@ -1,5 +1,6 @@
 import { realpathSync } from "node:fs";
 import { formatBytes } from "../text/format-bytes.ts";
+import { refusedWrite } from "../store/writable-dir.ts";
 import type { CheckpointStore } from "./checkpoint-store.ts";
 import { MAX_KEPT_BYTES } from "./kept.ts";
 import { openProjectState, type Change, type ProjectState } from "./project-state.ts";
@@ -30,6 +31,8 @@ export type CheckpointsOptions = {
   dispose?: () => void;
   /** False: look by walking (benchmarks time the fallback for systems without inotify). */
   watch?: boolean;
+  /** A write of the store's refused by the file system (a full disk): told here instead of warned about, so one line says the home cannot be written. */
+  onFsError?: (err: NodeJS.ErrnoException) => void;
 };
 
 // What was seen is saved for the next run at most this often while a run goes on (and when it ends).
@@ -45,7 +48,8 @@ export function createCheckpoints(o: CheckpointsOptions): Checkpoints {
   let savedAt = performance.now();
   const told = new Set<string>();
   const maxBytes = o.maxBytes ?? MAX_KEPT_BYTES;
-  const failed = (what: string, err: unknown) => o.warn(`checkpoint: could not ${what} (${(err as Error).message})`);
+  const failed = (what: string, err: unknown) =>
+    o.onFsError && refusedWrite(err, o.store.dir) ? o.onFsError(err) : o.warn(`checkpoint: could not ${what} (${(err as Error).message})`);
 
   const tellBig = (changes: readonly Change[]) => {
     for (const c of changes) {

@@ -1,4 +1,4 @@
-import { lstatSync, mkdirSync, readFileSync, renameSync, writeFileSync, type Stats } from "node:fs";
+import { lstatSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync, type Stats } from "node:fs";
 import { dirname, join } from "node:path";
 import { z } from "zod";
 import type { BlobStore } from "./blob-store.ts";
@@ -211,6 +211,11 @@ function saveCache(o: ProjectStateOptions, seen: Map<string, Seen>) {
   const files = [...seen].map(([p, s]) => ({ p, s: s.stat, k: s.kept }));
   mkdirSync(dirname(o.cachePath), { recursive: true, mode: 0o700 });
   const temp = `${o.cachePath}.${process.pid}.tmp`;
-  writeFileSync(temp, JSON.stringify({ root: o.root, files }), { mode: 0o600 });
-  renameSync(temp, o.cachePath);
+  try {
+    writeFileSync(temp, JSON.stringify({ root: o.root, files }), { mode: 0o600 });
+    renameSync(temp, o.cachePath);
+  } catch (err) {
+    rmSync(temp, { force: true }); // a full disk leaves nothing half-written behind
+    throw err;
+  }
 }

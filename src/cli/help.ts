@@ -5,7 +5,8 @@ Usage
   shiro -p [prompt]              print mode: run to completion, answer on stdout
   echo "task" | shiro -p         the prompt from stdin
   cat err.log | shiro -p "why?"  stdin appended to the prompt as context
-  shiro sessions [--json]        list saved sessions
+  shiro sessions [--all] [--json]
+                                 list sessions and how each last run ended
   shiro inspect <session> [step] [--full] [--json]
                                  show the exact requests a session sent
   shiro registry <list|search|add|remove|installed> …

@@ -22,10 +22,12 @@ export async function openById(store: SessionStore, id: string, warn: (line: str
   return opened.session;
 }
 
+/** The newest session of this folder, whatever became of its last run; one that cannot be read at all stops here rather than continue an older one. */
 async function openNewest(store: SessionStore, cwd: string, warn: (line: string) => void): Promise<LiveSession> {
-  const session = await store.openNewest(cwd, warn);
-  if (!session) throw new UsageError(`no saved session for ${cwd}; start one without -c`);
-  return session;
+  const opened = await store.openNewest(cwd, warn);
+  if (!opened) throw new UsageError(`no saved session for ${cwd}; start one without -c`);
+  if (!opened.ok) throw new UsageError(`the newest session here cannot be continued: ${opened.error.message} (shiro sessions lists the others; shiro -r <id> continues one)`);
+  return opened.session;
 }
 
 export async function resolveId(store: SessionStore, prefix: string, warn: (line: string) => void): Promise<string> {

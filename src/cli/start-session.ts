@@ -1,7 +1,7 @@
 import { mkdtempSync, realpathSync, rmSync } from "node:fs";
 import { homedir, tmpdir } from "node:os";
 import { join } from "node:path";
-import { createCheckpointStore } from "../checkpoint/checkpoint-store.ts";
+import { createCheckpointStore, type CheckpointStore } from "../checkpoint/checkpoint-store.ts";
 import { createCheckpoints } from "../checkpoint/checkpoints.ts";
 import { finishUndos } from "../checkpoint/undo-turns.ts";
 import { openForUndo } from "./undo-command.ts";
@@ -17,7 +17,8 @@ import { SessionAllows } from "../guard/session-allows.ts";
 import { livePluginChecks } from "../registry/live-plugin-checks.ts";
 import { liveSkills } from "../registry/live-skills.ts";
 import { openLearnedWindows } from "../store/learned-windows.ts";
-import { createSessionStore } from "../store/session-store.ts";
+import { createSessionStore, type SessionStore } from "../store/session-store.ts";
+import { cannotWrite, fsErrorWords, isFsError } from "../store/writable-dir.ts";
 import { createUnsavedStore } from "../store/unsaved-store.ts";
 import type { TextFormat } from "../wire/build-request.ts";
 import { endpointOf } from "../wire/base-url.ts";
@@ -50,15 +51,14 @@ export type StartOptions = {
 export async function startSession(opts: StartOptions): Promise<Runtime> {
   const { flags, config, cwd, warn } = opts;
   const rules = permissionRules(config, flags.rules);
-  const store = flags.ephemeral ? createUnsavedStore() : createSessionStore(join(config.home, "sessions"));
+  const { store, checkpointStore, disposeCheckpoints } = openStores(config.home, flags.ephemeral, warn);
   const effortLabel = flags.reasoningEffort ? `--reasoning-effort ${flags.reasoningEffort}` : `reasoningEffort "${config.reasoningEffort}" in ${join(config.home, "config.json")}`;
   const checkModel = (model: string) => checkModelOptions(model, { effort: config.reasoningEffort, effortLabel, maxCostUsd: flags.maxCost });
   // A new session's model is known before it is made; a continued one's only once it is read.
   const continuing = flags.continue || flags.resume !== undefined;
   if (!continuing) checkModel(config.model);
-  const checkpointStore = createCheckpointStore(flags.ephemeral ? mkdtempSync(join(tmpdir(), "shiro-checkpoints-")) : join(config.home, "checkpoints"));
   // An undo a killed shiro left half done is finished before anything else reads the project.
-  if (!flags.ephemeral) await finishUndos({ store: checkpointStore, root: realpathSync(cwd), open: openForUndo(store, warn), warn });
+  if (store.saves && !disposeCheckpoints) await finishUndos({ store: checkpointStore, root: realpathSync(cwd), open: openForUndo(store, warn), warn });
   const session = await openSession(store, { flags, cwd, model: config.model, warn });
   try {
     if (continuing) checkModel(session.state.model);
@@ -77,11 +77,11 @@ export async function startSession(opts: StartOptions): Promise<Runtime> {
   };
   const skills = liveSkills({ home: config.home, root: cwd, warn });
   const reloadPrompt = () =>
-    loadPrompt({ home: config.home, cwd, noInstructions: flags.noInstructions, noMemory: flags.noMemory, memoryReadOnly: flags.ephemeral, notebook, skills, warn });
+    loadPrompt({ home: config.home, cwd, noInstructions: flags.noInstructions, noMemory: flags.noMemory, memoryReadOnly: !store.saves, notebook, skills, warn });
   const [prompt, plugins, windows] = await Promise.all([
     reloadPrompt(),
     livePluginChecks(config.home, warn),
-    openLearnedWindows({ home: config.home, endpoint: endpointOf(config.baseUrl), save: !flags.ephemeral, warn }),
+    openLearnedWindows({ home: config.home, endpoint: endpointOf(config.baseUrl), save: store.saves, warn }),
   ]);
   // One list of secret names (built-in and config `secretFiles`) for the guard, the rules, the searches and the sandbox.
   const secretFiles = secretNames(config.secretFiles);
@@ -131,9 +131,44 @@ export async function startSession(opts: StartOptions): Promise<Runtime> {
     toolEnv: secrets.env,
     redactor,
     undoStore: { store: checkpointStore, keptDir: join(config.home, "undo-kept") },
-    checkpoints: createCheckpoints({ root: cwd, store: checkpointStore, warn, ...(flags.ephemeral ? { dispose: () => rmSync(checkpointStore.dir, { recursive: true, force: true }) } : {}) }),
+    checkpoints: createCheckpoints({
+      root: cwd,
+      store: checkpointStore,
+      warn,
+      ...(disposeCheckpoints ? { dispose: disposeCheckpoints } : { onFsError: (err) => store.stopSaving(err) }),
+    }),
   });
   return runtime;
+}
+
+/**
+ * Where the run keeps its session and checkpoints. `--ephemeral`, or a `$SHIRO_HOME` where nothing
+ * can be written (read-only, full): sessions are only read, and the checkpoints go to a temporary
+ * folder removed at the end — one warning line says so, and the run goes on. A write that fails
+ * later (the disk fills up during the run) leaves the rest of the run unsaved, said once too.
+ */
+function openStores(home: string, ephemeral: boolean, warn: (line: string) => void): { store: SessionStore; checkpointStore: CheckpointStore; disposeCheckpoints?: () => void } {
+  const temporary = () => {
+    const dir = mkdtempSync(join(tmpdir(), "shiro-checkpoints-"));
+    return { checkpointStore: createCheckpointStore(dir), disposeCheckpoints: () => rmSync(dir, { recursive: true, force: true }) };
+  };
+  if (ephemeral) return { store: createUnsavedStore(), ...temporary() };
+  const sessionsDir = join(home, "sessions");
+  const why = cannotWrite(sessionsDir);
+  if (why) {
+    warn(`cannot save in ${home} (${why}); this run goes on unsaved, as with --ephemeral`);
+    return { store: createSessionStore(sessionsDir, { save: false }), ...temporary() };
+  }
+  const store = createSessionStore(sessionsDir, {
+    onUnsaved: (err) => warn(`could not save in ${home} (${fsErrorWords(err)}); the rest of this run goes on unsaved`),
+  });
+  try {
+    return { store, checkpointStore: createCheckpointStore(join(home, "checkpoints")) };
+  } catch (err) {
+    if (!isFsError(err)) throw err;
+    warn(`cannot keep checkpoints in ${join(home, "checkpoints")} (${fsErrorWords(err)}); this run's are kept in a temporary folder, removed at the end`);
+    return { store, ...temporary() };
+  }
 }
 
 /** A backend forced by `sandbox.backend` or SHIRO_SANDBOX_BACKEND must run: never a silent fallback to none. */

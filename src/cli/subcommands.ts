@@ -1,6 +1,6 @@
 import { parseArgs } from "node:util";
 import { join } from "node:path";
-import { sessionsJson, sessionsTable, unlistedLine } from "../store/list-sessions-view.ts";
+import { sessionsJson, sessionsTable } from "../store/list-sessions-view.ts";
 import { createSessionStore } from "../store/session-store.ts";
 import { parseErrorLine } from "./args.ts";
 import { UsageError } from "./usage-error.ts";
@@ -17,7 +17,7 @@ export async function runSubcommand(name: string, args: string[], config: Config
     case "sessions": {
       const { values } = parse(args, { json: { type: "boolean" }, all: { type: "boolean" } }, 0, SESSIONS_USAGE);
       const all = values.all ?? false;
-      const { sessions, unanswered, warnings } = await store.list({ cwd: process.cwd(), all });
+      const { sessions, warnings } = await store.list({ cwd: process.cwd(), all });
       warnings.forEach((w) => err(`! ${w}`));
       if (values.json) {
         out(JSON.stringify(sessionsJson(sessions)));
@@ -25,7 +25,6 @@ export async function runSubcommand(name: string, args: string[], config: Config
       }
       const none = all ? "no saved sessions" : "no saved sessions in this folder (shiro sessions --all lists every folder's)";
       out(sessions.length ? sessionsTable(sessions, new Date(), sessions.length, process.stdout.columns || Infinity, { folders: all }) : none);
-      if (unanswered.length) out(unlistedLine(unanswered));
       return 0;
     }
     case "inspect": {
@@ -36,6 +35,7 @@ export async function runSubcommand(name: string, args: string[], config: Config
       const read = await store.read(await resolveId(store, positionals[0], err));
       if (!read.ok) throw new UsageError(read.message);
       read.warnings.forEach(err);
+      if (read.damaged) err(`! the log of session ${read.state.id} is damaged at line ${read.damaged.line} (${read.damaged.reason}); what follows is the ${read.events.length} lines before it`);
       const session = read.state;
       // Loaded here, not at start-up: listing sessions needs neither the request composer nor the registry.
       const [{ InspectError, inspectSession }, { rebuildBody }, { createWireLedger }] = await Promise.all([

@@ -79,9 +79,9 @@ function prune(config: Config, io: { out: (line: string) => void }, json: boolea
 }
 
 async function newestHere(store: SessionStore, cwd: string, warn: (line: string) => void): Promise<string> {
-  const { sessions, unanswered, warnings } = await store.list({ cwd });
+  const { sessions, warnings } = await store.list({ cwd });
   warnings.forEach(warn);
-  const newest = [...sessions, ...unanswered].sort(newestFirst)[0];
+  const newest = sessions[0];
   if (!newest) throw new UsageError(`no saved session for ${cwd}; nothing to undo (shiro sessions --all lists every folder's)`);
   return newest.id;
 }

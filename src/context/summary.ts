@@ -10,30 +10,56 @@ export const MIN_SUMMARY_CHARS = 120;
 const ENTRY_MAX_CHARS = 1_500;
 const DEFAULT_BUDGET_CHARS = 300_000;
 
-function transcriptEntries(messages: readonly Message[]): string[] {
+/** One message's entries in the transcript handed to the summariser. */
+function entriesOf(m: Message): string[] {
+  if (m.role === "compaction") return [`[earlier summary]\n${m.summary}`];
+  if (m.role === "user") return [`[user]\n${clipText(m.text, ENTRY_MAX_CHARS * 4)}`];
+  if (m.role === "tool") return m.results.map((r) => `[${r.isError ? "error" : "result"} ${r.callId}]\n${clipText(r.output, ENTRY_MAX_CHARS)}`);
   const entries: string[] = [];
-  for (let i = activeStart(messages); i < messages.length; i++) {
-    const m = messages[i]!;
-    if (m.role === "compaction") entries.push(`[earlier summary]\n${m.summary}`);
-    else if (m.role === "user") entries.push(`[user]\n${clipText(m.text, ENTRY_MAX_CHARS * 4)}`);
-    else if (m.role === "tool")
-      for (const r of m.results) entries.push(`[${r.isError ? "error" : "result"} ${r.callId}]\n${clipText(r.output, ENTRY_MAX_CHARS)}`);
-    else
-      for (const p of m.parts) {
-        if (p.type === "text" && p.text.trim()) entries.push(`[assistant]\n${clipText(p.text, ENTRY_MAX_CHARS)}`);
-        if (p.type === "tool-call") entries.push(`[call ${p.callId}] ${p.name} ${clipText(p.arguments, ENTRY_MAX_CHARS / 3)}`);
-      }
+  for (const p of m.parts) {
+    if (p.type === "text" && p.text.trim()) entries.push(`[assistant]\n${clipText(p.text, ENTRY_MAX_CHARS)}`);
+    if (p.type === "tool-call") entries.push(`[call ${p.callId}] ${p.name} ${clipText(p.arguments, ENTRY_MAX_CHARS / 3)}`);
   }
   return entries;
 }
 
-/** Keeps the first entry (the task) and as many of the newest as fit, noting how many were left out. */
-function fitTranscript(entries: string[], budget: number): string {
-  let total = entries.reduce((n, e) => n + e.length + 2, 0);
-  if (total <= budget || entries.length < 2) return entries.join("\n\n");
-  let from = 1;
-  while (from < entries.length - 1 && total > budget) total -= entries[from++]!.length + 2;
-  return [entries[0]!, `[… ${from - 1} entries left out …]`, ...entries.slice(from)].join("\n\n");
+/** How many entries `entriesOf` makes of a message, without making them. */
+function entryCount(m: Message): number {
+  if (m.role !== "assistant") return m.role === "tool" ? m.results.length : 1;
+  let n = 0;
+  for (const p of m.parts) if (p.type === "tool-call" || (p.type === "text" && /\S/.test(p.text))) n++;
+  return n;
+}
+
+/**
+ * The transcript on the wire: the first entry (the task) and as many of the newest as fit in
+ * `budget`, noting how many were left out. Made from the newest entry back, so a long history costs
+ * what the budget holds, not what the history does (a resume's summary reads the tail of 20,000 messages).
+ */
+function fitTranscript(messages: readonly Message[], budget: number): string {
+  const start = activeStart(messages);
+  let n = 0;
+  for (let i = start; i < messages.length; i++) n += entryCount(messages[i]!);
+  if (n === 0) return "";
+  let first!: string;
+  for (let i = start; first === undefined; i++) first = entriesOf(messages[i]!)[0]!;
+  // Newest first: entries [from, n) are kept while the first and they fit (the newest always is).
+  const kept: string[] = [];
+  let chars = first.length + 2;
+  let from = n;
+  for (let i = messages.length - 1; i >= start && from > 1; i--) {
+    const entries = entriesOf(messages[i]!);
+    for (let e = entries.length - 1; e >= 0 && from > 1; e--) {
+      const entry = entries[e]!;
+      if (from < n && chars + entry.length + 2 > budget) return [first, `[… ${from - 1} entries left out …]`, ...kept.reverse()].join("\n\n");
+      kept.push(entry);
+      chars += entry.length + 2;
+      from--;
+    }
+  }
+  // Down to the second entry: when all of them fit, nothing is left out.
+  if (chars <= budget || n < 2) return [first, ...kept.reverse()].join("\n\n");
+  return [first, `[… 0 entries left out …]`, ...kept.reverse()].join("\n\n");
 }
 
 /**
@@ -48,7 +74,7 @@ export function buildSummaryRequestText(messages: readonly Message[], focus?: st
     `Use exactly these sections, as Markdown headings:\n${headings}`,
     "Under Commands and outcomes, list each command or tool call that mattered and what came of it, so nothing is repeated needlessly.",
     ...(focus?.trim() ? [`Pay particular attention to: ${focus.trim()}`] : []),
-    `<transcript>\n${fitTranscript(transcriptEntries(messages), budgetChars)}\n</transcript>`,
+    `<transcript>\n${fitTranscript(messages, budgetChars)}\n</transcript>`,
   ].join("\n\n");
 }
 

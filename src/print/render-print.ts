@@ -20,8 +20,8 @@ export type PrintIO = {
   stoppedBy?: () => StopSignal | undefined;
   /** `--output-schema`: why a final answer does not match, checked before it is printed. */
   mismatch?: (answer: string) => string | undefined;
-  /** false under `--ephemeral`: a stopped run cannot be continued. */
-  saved: boolean;
+  /** Whether the session is saved (a stopped run can be continued), or why it is not: "--ephemeral", a home that cannot be written. */
+  saved: true | (() => true | string);
 };
 
 export type PrintOutcome = { code: number; status: EndStatus; text: string; steps: number; usage: Usage };
@@ -105,7 +105,7 @@ export async function renderPrint(
   } else if (!io.liveText && outcome.text && !mismatch) {
     io.out(outcome.text.endsWith("\n") ? outcome.text : outcome.text + "\n");
   }
-  const stopped = io.json ? undefined : stopLine(outcome, { signal, costUsd: extra.costUsd, saved: io.saved });
+  const stopped = io.json ? undefined : stopLine(outcome, { signal, costUsd: extra.costUsd, saved: io.saved === true ? true : io.saved() });
   if (stopped) io.err(`${c.yellow("!")} ${stopped}\n`);
   return outcome;
 }

@@ -61,7 +61,7 @@ export async function runPrint(flags: Flags, config: Config & { apiKey: string }
       liveText: Boolean(process.stdout.isTTY) && !flags.json && !schema,
       stoppedBy: () => stoppedBy,
       ...(schema ? { mismatch: schema.mismatch } : {}),
-      saved: !flags.ephemeral,
+      saved: () => runtime.store.saves || (flags.ephemeral ? "--ephemeral" : "$SHIRO_HOME cannot be written"),
     },
     (outcome) => ({ costUsd: runtime.costOf(outcome.usage) ?? null, sessionId: runtime.session.id }),
   );

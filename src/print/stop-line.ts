@@ -4,11 +4,13 @@ import type { PrintOutcome } from "./render-print.ts";
 
 /**
  * What stderr says when a run stopped before the model finished, and how to go on: from the saved
- * session with `shiro -c`, or — an `--ephemeral` run keeps nothing — by running again.
+ * session with `shiro -c`, or — an `--ephemeral` run, or one whose home cannot be written, keeps nothing — by running again.
  */
-export function stopLine(outcome: PrintOutcome, opts: { signal?: StopSignal; costUsd: number | null; saved: boolean }): string | undefined {
+export function stopLine(outcome: PrintOutcome, opts: { signal?: StopSignal; costUsd: number | null; saved: true | string }): string | undefined {
   const goOn = (raise?: string) =>
-    opts.saved ? `the session is saved (continue it with shiro -c${raise ? `, or raise ${raise}` : ""})` : `nothing is saved (--ephemeral)${raise ? `; raise ${raise} and run again` : ""}`;
+    opts.saved === true
+      ? `the session is saved (continue it with shiro -c${raise ? `, or raise ${raise}` : ""})`
+      : `nothing is saved (${opts.saved})${raise ? `; raise ${raise} and run again` : ""}`;
   if (opts.signal) return `${stoppedWords(opts.signal)}; ${goOn()}`;
   switch (outcome.status) {
     case "timeout":

@@ -16,7 +16,8 @@ export async function endSession(opts: { runtime: Runtime; ending?: Turn; stoppe
   if (ending) await Promise.race([ending.finished.promise, Bun.sleep(QUIT_GRACE_MS)]);
   runtime.close();
   // Like /sessions shows it: the prefix -r accepts.
-  const resume = runtime.session.messages.length ? `resume with: shiro -r ${runtime.session.id.slice(0, ID_PREFIX_CHARS)}` : "";
+  // A session that could not be saved (a home that cannot be written) has nothing to come back to.
+  const resume = runtime.session.messages.length && runtime.store.saves ? `resume with: shiro -r ${runtime.session.id.slice(0, ID_PREFIX_CHARS)}` : "";
   if (!stoppedBy) {
     if (resume) opts.write(`${c.dim(resume)}\n`);
     return 0;

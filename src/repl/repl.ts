@@ -90,6 +90,7 @@ export async function runRepl(flags: Flags, config: Config & { apiKey: string })
       return interrupt.signal;
     },
   });
+  if (!runtime.store.saves) history.keepInMemory();
   const confirm = async (question: string) => {
     const yes = await live.confirm(question);
     if (yes === "eof") close();

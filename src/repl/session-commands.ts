@@ -69,7 +69,12 @@ export const sessionCommands: ReplCommand[] = [
   {
     name: "save",
     summary: "where the session is saved (every event is written as it happens)",
-    run: async (ctx) => ctx.print(`saved ${ctx.runtime.session.id} (every event is written as it happens)`),
+    run: async (ctx) =>
+      ctx.print(
+        ctx.runtime.store.saves
+          ? `saved ${ctx.runtime.session.id} (every event is written as it happens)`
+          : `not saved: $SHIRO_HOME cannot be written, so this session lives in memory until you quit`,
+      ),
   },
   {
     name: "cost",

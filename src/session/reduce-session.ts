@@ -1,6 +1,6 @@
-import { toolCallsOf, type Message } from "./messages.ts";
+import type { Message, ToolResult } from "./messages.ts";
 import { emptyNotebook, type Notebook } from "./notebook.ts";
-import type { CallLog } from "./message-schema.ts";
+import type { CallLog, CallRecord, ResponseSummary } from "./message-schema.ts";
 import { answerOf, type EventOf, type SessionEvent } from "./session-event.ts";
 
 /** What a session's log adds up to: the history the loop sends, and everything a resume restores. */
@@ -107,15 +107,12 @@ export function createSessionReducer() {
         if (last && !last.response) fail(`call ${event.step} while call ${event.step - 1} has no response`);
         if (event.messages > s.messages.length) fail(`call ${event.step} is built from ${event.messages} messages, but the log holds ${s.messages.length}`);
         if (!Object.hasOwn(s.callLog.snapshots, event.prompt)) fail(`call ${event.step} refers to prompt ${event.prompt}, which no earlier line defines`);
-        s.callLog.calls.push({
-          model: event.model,
-          params: event.params,
-          messageCount: event.messages,
-          snapshot: event.prompt,
-          ...(event.harder ? { harder: true } : {}),
-          ...(event.limits ? { limits: event.limits } : {}),
-          ...(event.trailer !== undefined ? { trailer: event.trailer } : {}),
-        });
+        // Fields set one by one rather than spread: a resume folds ten thousand of these in a cold process.
+        const record: CallRecord = { model: event.model, params: event.params, messageCount: event.messages, snapshot: event.prompt };
+        if (event.harder) record.harder = true;
+        if (event.limits) record.limits = event.limits;
+        if (event.trailer !== undefined) record.trailer = event.trailer;
+        s.callLog.calls.push(record);
         break;
       }
       case "response": {
@@ -125,16 +122,15 @@ export function createSessionReducer() {
         if (event.message && event.message.role !== "assistant") fail(`the response to call ${event.step} holds a ${event.message.role} message`);
         const answer = answerOf(event);
         const usage = event.usage ?? answer?.usage;
-        call!.response = {
-          status: event.status,
-          ...(answer?.responseId ? { responseId: answer.responseId } : {}),
-          ...(usage ? { usage } : {}),
-          ...(event.error !== undefined ? { error: event.error } : {}),
-        };
+        const response: ResponseSummary = { status: event.status };
+        if (answer?.responseId) response.responseId = answer.responseId;
+        if (usage) response.usage = usage;
+        if (event.error !== undefined) response.error = event.error;
+        call!.response = response;
         if (answer) {
           closeTurn(s);
           s.messages.push(answer);
-          for (const part of toolCallsOf(answer)) s.pending.add(part.callId);
+          for (const part of answer.parts) if (part.type === "tool-call") s.pending.add(part.callId);
         }
         if (event.status === "completed") s.answered = true;
         break;
@@ -150,7 +146,8 @@ export function createSessionReducer() {
       case "result": {
         if (!s.pending.has(event.callId)) fail(`a result for ${event.callId}, which is no call waiting for one`);
         s.pending.delete(event.callId);
-        const result = { callId: event.callId, output: event.output, ...(event.isError ? { isError: true } : {}) };
+        const result: ToolResult = { callId: event.callId, output: event.output };
+        if (event.isError) result.isError = true;
         const last = s.messages.at(-1);
         if (last?.role === "tool") last.results.push(result);
         else s.messages.push({ role: "tool", results: [result] });
@@ -185,8 +182,9 @@ export function createSessionReducer() {
 
 /** Calls still waiting when the history moves on never get a result (the wire reports them as interrupted). */
 function closeTurn(s: SessionState) {
-  s.pending.clear();
-  s.started.clear();
+  // Nearly always empty already: a resume folds tens of thousands of events, and clearing costs even then.
+  if (s.pending.size) s.pending.clear();
+  if (s.started.size) s.started.clear();
 }
 
 export type SessionReducer = ReturnType<typeof createSessionReducer>;
@@ -197,6 +195,25 @@ export function reducerOf(events: Iterable<SessionEvent>): SessionReducer & { st
   for (const event of events) reducer.apply(event);
   if (!reducer.state) throw new SessionLogError(1, "the log is empty");
   return reducer as SessionReducer & { state: SessionState };
+}
+
+/**
+ * A reducer that has applied the longest sound beginning of a log: it stops before the first event
+ * that could not have happened, and says which line that is. Throws only when there is no line at all.
+ */
+export function reducerOfPrefix(events: readonly SessionEvent[]): { reducer: SessionReducer & { state: SessionState }; damaged?: SessionLogError } {
+  const reducer = createSessionReducer();
+  let damaged: SessionLogError | undefined;
+  for (const event of events)
+    try {
+      reducer.apply(event);
+    } catch (err) {
+      if (!(err instanceof SessionLogError)) throw err;
+      damaged = err;
+      break;
+    }
+  if (!reducer.state) throw damaged ?? new SessionLogError(1, "the log is empty");
+  return { reducer: reducer as SessionReducer & { state: SessionState }, ...(damaged ? { damaged } : {}) };
 }
 
 /** The state of a whole log (see `reducerOf`). */

@@ -1,22 +1,24 @@
 import { closeSync, fstatSync, ftruncateSync, openSync, readSync, writeSync } from "node:fs";
 import { sessionEventSchema, type SessionEvent } from "./session-event.ts";
-import { SessionLogError } from "./reduce-session.ts";
 import { compileCheck, type Check } from "./compile-check.ts";
 
 let isEvent: Check | undefined;
 
 export type ParsedLog = {
+  /** The events of the whole lines before the first bad one (all of them, in a sound log). */
   events: SessionEvent[];
   /** Bytes of the whole lines: a torn last line lies past this. */
   goodBytes: number;
   /** Set when the last line was cut short (a kill -9 mid-write) and dropped. */
   tornLine?: number;
+  /** The first line that is not a session event (1-based), when one is not the torn last line: nothing from it on is read. */
+  damaged?: { line: number; reason: string };
 };
 
 /**
- * A session log's text → its events. Every line must be a valid event; the only damage repaired is
- * a last line without its newline that does not parse (a write cut short), which is dropped and
- * reported. Any other bad line throws a SessionLogError naming it.
+ * A session log's text → its events. Every line must be a valid event. A last line without its
+ * newline that does not parse (a write cut short) is dropped and reported as torn; any other bad
+ * line is reported as damage, with the events of the lines before it — the valid part.
  */
 export function parseLog(text: string): ParsedLog {
   const events: SessionEvent[] = [];
@@ -33,7 +35,7 @@ export function parseLog(text: string): ParsedLog {
       else return { events, goodBytes: byteLength(text, start), tornLine: line };
       break;
     }
-    if (!event.ok) throw new SessionLogError(line, event.reason);
+    if (!event.ok) return { events, goodBytes: byteLength(text, start), damaged: { line, reason: event.reason } };
     events.push(event.value);
     start = end + 1;
   }
@@ -64,17 +66,36 @@ function parseLine(raw: string): { ok: true; value: SessionEvent } | { ok: false
  */
 export function openLogWriter(path: string, opts: { truncateTo?: number } = {}) {
   const fd = openSync(path, "a+", 0o600);
-  // A torn last line is cut off, and a whole line missing its newline gets one, so appends start clean.
-  if (opts.truncateTo !== undefined && fstatSync(fd).size > opts.truncateTo) ftruncateSync(fd, opts.truncateTo);
-  let needsNewline = endsWithoutNewline(fd);
+  let size: number;
+  let needsNewline: boolean;
+  try {
+    size = fstatSync(fd).size;
+    // A torn last line is cut off, and a whole line missing its newline gets one, so appends start clean.
+    if (opts.truncateTo !== undefined && size > opts.truncateTo) ftruncateSync(fd, (size = opts.truncateTo));
+    needsNewline = endsWithoutNewline(fd, size);
+  } catch (err) {
+    closeSync(fd);
+    throw err;
+  }
   let bytes = 0;
   return {
+    /** Throws what the write threw (a full disk, say) once what it got onto the file is taken back off: the log stays whole lines. */
     append(events: readonly SessionEvent[]): void {
       if (!events.length) return;
       const text = (needsNewline ? "\n" : "") + events.map((e) => JSON.stringify(e)).join("\n") + "\n";
-      needsNewline = false;
       const buffer = Buffer.from(text);
-      for (let at = 0; at < buffer.length; ) at += writeSync(fd, buffer, at);
+      try {
+        for (let at = 0; at < buffer.length; ) at += writeSync(fd, buffer, at);
+      } catch (err) {
+        try {
+          ftruncateSync(fd, size);
+        } catch {
+          // Nothing more can be done here; the reader drops a torn last line.
+        }
+        throw err;
+      }
+      needsNewline = false;
+      size += buffer.length;
       bytes += buffer.length;
     },
     /** Bytes this writer has appended (the benchmark's "bytes written"). */
@@ -87,8 +108,7 @@ export function openLogWriter(path: string, opts: { truncateTo?: number } = {}) 
 
 export type LogWriter = ReturnType<typeof openLogWriter>;
 
-function endsWithoutNewline(fd: number): boolean {
-  const size = fstatSync(fd).size;
+function endsWithoutNewline(fd: number, size: number): boolean {
   if (size === 0) return false;
   const last = Buffer.alloc(1);
   return readSync(fd, last, 0, 1, size - 1) === 1 && last[0] !== 0x0a;

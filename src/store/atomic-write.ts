@@ -4,9 +4,10 @@ import { dirname } from "node:path";
 /**
  * Writes a file so that readers see either the old or the new content, never a torn one: write a
  * uniquely named temp file beside it, then rename over. Two processes writing at once both stay whole.
+ * Missing folders are made private (0700) for a private file, as every `$SHIRO_HOME` folder is.
  */
 export async function atomicWrite(path: string, data: string | Uint8Array, mode = 0o600): Promise<void> {
-  await mkdir(dirname(path), { recursive: true });
+  await mkdir(dirname(path), { recursive: true, mode: mode & 0o077 ? 0o777 : 0o700 });
   const temp = `${path}.${process.pid}.${Bun.randomUUIDv7().slice(-12)}.tmp`;
   try {
     await writeFile(temp, data, { mode });

@@ -58,8 +58,15 @@ export function priceOf(model: string): Price | undefined {
  * inside `outputTokens`, so each is billed once. Unknown model → undefined (shown as unknown, not 0).
  */
 export function costUsd(model: string, usage: Usage): number | undefined {
+  return costOf(model)(usage);
+}
+
+/** `costUsd` for one model, its price looked up once. */
+export function costOf(model: string): (usage: Usage) => number | undefined {
   const p = priceOf(model);
-  if (!p) return undefined;
-  const uncached = Math.max(0, usage.inputTokens - usage.cachedTokens);
-  return (uncached * p.input + usage.cachedTokens * p.cachedInput + usage.outputTokens * p.output) / 1_000_000;
+  if (!p) return () => undefined;
+  return (usage) => {
+    const uncached = Math.max(0, usage.inputTokens - usage.cachedTokens);
+    return (uncached * p.input + usage.cachedTokens * p.cachedInput + usage.outputTokens * p.output) / 1_000_000;
+  };
 }

@@ -47,7 +47,7 @@ export type HeldLock = { held: true; release(): void } | { held: false; pid?: nu
  */
 export async function holdLock(path: string): Promise<HeldLock> {
   const lockPath = `${path}.lock`;
-  await mkdir(dirname(lockPath), { recursive: true });
+  await mkdir(dirname(lockPath), { recursive: true, mode: 0o700 });
   const token = Bun.randomUUIDv7();
   for (let tries = 0; tries < 3; tries++) {
     if (await tryCreate(lockPath, { pid: process.pid, at: Date.now(), token })) {
@@ -74,7 +74,7 @@ export async function holdLock(path: string): Promise<HeldLock> {
 }
 
 async function acquire(lockPath: string, staleMs: number, timeoutMs: number): Promise<string> {
-  await mkdir(dirname(lockPath), { recursive: true });
+  await mkdir(dirname(lockPath), { recursive: true, mode: 0o700 });
   const token = Bun.randomUUIDv7();
   const deadline = Date.now() + timeoutMs;
   let delay = 2;
@@ -93,8 +93,9 @@ async function acquire(lockPath: string, staleMs: number, timeoutMs: number): Pr
 
 async function tryCreate(lockPath: string, holder: LockHolder): Promise<boolean> {
   const temp = `${lockPath}.${holder.token}.tmp`;
-  await writeFile(temp, JSON.stringify(holder), { mode: 0o600 });
   try {
+    // Inside the try: a full disk makes the file and refuses its bytes, and it is removed all the same.
+    await writeFile(temp, JSON.stringify(holder), { mode: 0o600 });
     await link(temp, lockPath);
     return true;
   } catch (err) {

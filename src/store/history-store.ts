@@ -16,6 +16,8 @@ export type PromptHistory = {
    * and later lines stay in memory only (a history that cannot be saved must not stop the prompt).
    */
   add(line: string): Promise<string | undefined>;
+  /** From now on lines stay in memory only, without a word (the home was found unwritable, and that is said once elsewhere). */
+  keepInMemory(): void;
 };
 
 /** Prompt history per project folder: $SHIRO_HOME/history/<key>.json, capped, no immediate repeats. */
@@ -41,6 +43,9 @@ export async function openHistory(home: string, cwd: string): Promise<PromptHist
         return `prompt history not saved (${(err as Error).message}); this session's lines stay in memory only`;
       }
       return undefined;
+    },
+    keepInMemory() {
+      writable = false;
     },
   };
 }

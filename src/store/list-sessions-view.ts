@@ -4,6 +4,7 @@ import { formatCount } from "../text/format-count.ts";
 import type { SessionTotals } from "./session-totals.ts";
 import type { SessionMeta } from "./session-store.ts";
 import { plural } from "../text/plural.ts";
+import { runStateText, type RunState } from "../session/run-state.ts";
 
 /** Pure renderers for `/sessions`, `/cost` and `shiro sessions --json`. */
 
@@ -55,9 +56,9 @@ export function uniquePrefixes(ids: readonly string[]): Map<string, string> {
 const MIN_TITLE = 12;
 
 /**
- * The newest sessions, one aligned row each: id prefix, age, title, messages, tokens, cost, and with
- * `folders` (sessions of several folders) the folder last. Given the terminal's `columns`, long
- * titles are clipped so each row stays on one line.
+ * The newest sessions, one aligned row each: id prefix, age, title, what became of the last run,
+ * messages, tokens, cost, and with `folders` (sessions of several folders) the folder last. Given
+ * the terminal's `columns`, long titles are clipped so each row stays on one line.
  */
 export function sessionsTable(sessions: readonly SessionMeta[], now = new Date(), limit = SESSIONS_SHOWN, columns = Infinity, opts: { folders?: boolean } = {}): string {
   if (sessions.length === 0) return "no saved sessions";
@@ -66,21 +67,16 @@ export function sessionsTable(sessions: readonly SessionMeta[], now = new Date()
     prefixes.get(s.id)!,
     ageText(s.updatedAt, now),
     s.title || "(no prompt)",
+    runStateText(s.state),
     plural(s.messageCount, "msg"),
     `${compactCount(tokensOf(s.usage))} tok`,
     costText(s.costUsd),
     ...(opts.folders ? [s.cwd] : []),
   ]);
-  const header = ["id", "age", "title", "messages", "tokens", "cost", ...(opts.folders ? ["folder"] : [])];
-  const table = alignColumns([header, ...rows], { right: [1, 3, 4, 5], width: columns - 1, clip: { column: 2, min: MIN_TITLE } });
+  const header = ["id", "age", "title", "state", "messages", "tokens", "cost", ...(opts.folders ? ["folder"] : [])];
+  const table = alignColumns([header, ...rows], { right: [1, 4, 5, 6], width: columns - 1, clip: { column: 2, min: MIN_TITLE } });
   const more = sessions.length > limit ? `\n… and ${sessions.length - limit} older (shiro sessions lists all)` : "";
   return table.join("\n") + more;
-}
-
-/** Runs that got no answer are kept but not listed: how many, and how to see one. */
-export function unlistedLine(unanswered: readonly SessionMeta[]): string {
-  const newest = unanswered[0]!.id;
-  return `(${plural(unanswered.length, "run")} that got no answer ${unanswered.length === 1 ? "is" : "are"} not listed; the newest: shiro inspect ${newest.slice(0, ID_PREFIX_CHARS)})`;
 }
 
 /** `/cost`: the session's tokens and what they cost, or why the cost is unknown. */
@@ -103,6 +99,8 @@ export type SessionJson = {
   messages: number;
   tokens: { input: number; cached: number; output: number; reasoning: number };
   costUsd: number | null;
+  /** What became of the last run: answered, no-answer, incomplete, interrupted or damaged. */
+  state: RunState;
 };
 
 export const sessionsJson = (sessions: readonly SessionMeta[]): SessionJson[] =>
@@ -116,4 +114,5 @@ export const sessionsJson = (sessions: readonly SessionMeta[]): SessionJson[] =>
     messages: s.messageCount,
     tokens: { input: s.usage.inputTokens, cached: s.usage.cachedTokens, output: s.usage.outputTokens, reasoning: s.usage.reasoningTokens },
     costUsd: s.costUsd,
+    state: s.state,
   }));

@@ -1,4 +1,4 @@
-import { mkdirSync } from "node:fs";
+import { mkdirSync, rmSync } from "node:fs";
 import { dirname } from "node:path";
 import type { HeldLock } from "./file-lock.ts";
 import { createSessionReducer, type SessionReducer, type SessionState } from "../session/reduce-session.ts";
@@ -17,6 +17,8 @@ export type LiveSession = {
   append(...events: SessionEvent[]): void;
   /** Bytes this process appended (benchmarks measure writes with it). */
   readonly written: number;
+  /** False once nothing more reaches the disk: an unsaved run's session, or one whose write failed. */
+  readonly saving: boolean;
   close(): void;
 };
 
@@ -30,6 +32,20 @@ export type LiveSessionOptions = {
   goodBytes?: number;
   /** The lock that makes the file this process's while it is open. */
   held?: HeldLock;
+  /** Kept in memory only, never written (an `--ephemeral` run, a `$SHIRO_HOME` that cannot be written). */
+  unsaved?: boolean;
+  /**
+   * A write failed with a file system error (a full disk, a home gone read-only). What it half
+   * wrote is taken back, and the session goes on in memory: told once, here. Without it, it throws.
+   */
+  onWriteError?: (err: NodeJS.ErrnoException) => void;
+  /** Asked before each write: false once the home is known not to take writes (another write failed), and then nothing more is written. */
+  stillSaving?: () => boolean;
+  /**
+   * Asked when a new session stops being saved: false and its log is removed, so no log is left
+   * that nothing lists (`-c` would pass over it). Without it, only a log with no line yet is.
+   */
+  listed?: () => boolean;
 };
 
 export function liveSession(opts: LiveSessionOptions): LiveSession {
@@ -38,6 +54,24 @@ export function liveSession(opts: LiveSessionOptions): LiveSession {
   if (opts.first) reducer.apply(opts.first);
   let writer: LogWriter | undefined;
   let held = opts.held;
+  let saving = !opts.unsaved;
+  let bytes = 0;
+
+  const release = () => {
+    if (held?.held) held.release();
+    held = undefined;
+  };
+  const stopSaving = (err?: NodeJS.ErrnoException) => {
+    if (writer) bytes += writer.written;
+    writer?.close();
+    writer = undefined;
+    // A new log this process never got a line into, or that nothing lists yet, is not left behind.
+    if (opts.first && (bytes === 0 || opts.listed?.() === false)) rmSync(opts.path, { force: true });
+    release();
+    saving = false;
+    unwritten = [];
+    if (err) opts.onWriteError!(err);
+  };
 
   return {
     get id() {
@@ -61,22 +95,32 @@ export function liveSession(opts: LiveSessionOptions): LiveSession {
           break;
         }
       }
-      if (!writer) {
-        mkdirSync(dirname(opts.path), { recursive: true, mode: 0o700 });
-        writer = openLogWriter(opts.path, opts.goodBytes === undefined ? {} : { truncateTo: opts.goodBytes });
-      }
-      writer.append([...unwritten, ...events.slice(0, applied)]);
-      unwritten = [];
+      if (saving && opts.stillSaving?.() === false) stopSaving();
+      if (saving)
+        try {
+          if (!writer) {
+            mkdirSync(dirname(opts.path), { recursive: true, mode: 0o700 });
+            writer = openLogWriter(opts.path, opts.goodBytes === undefined ? {} : { truncateTo: opts.goodBytes });
+          }
+          writer.append([...unwritten, ...events.slice(0, applied)]);
+          unwritten = [];
+        } catch (err) {
+          if (!opts.onWriteError || typeof (err as NodeJS.ErrnoException).code !== "string") throw err;
+          stopSaving(err as NodeJS.ErrnoException);
+        }
       if (failure) throw failure;
     },
     get written() {
-      return writer?.written ?? 0;
+      return bytes + (writer?.written ?? 0);
+    },
+    get saving() {
+      return saving;
     },
     close() {
+      if (writer) bytes += writer.written;
       writer?.close();
       writer = undefined;
-      if (held?.held) held.release();
-      held = undefined;
+      release();
     },
   };
 }

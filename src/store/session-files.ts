@@ -1,7 +1,7 @@
 import { readdir, rename } from "node:fs/promises";
 import { join } from "node:path";
 import { eventsFromV1 } from "./convert-v1.ts";
-import { reducerOf, SessionLogError, type SessionReducer, type SessionState } from "../session/reduce-session.ts";
+import { reducerOf, reducerOfPrefix, SessionLogError, type SessionReducer, type SessionState } from "../session/reduce-session.ts";
 import type { SessionEvent } from "../session/session-event.ts";
 import { parseLog } from "../session/session-log.ts";
 import { atomicWrite } from "./atomic-write.ts";
@@ -10,10 +10,21 @@ import { parseSchema1File } from "./schema1-file.ts";
 const ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 export const logPath = (dir: string, id: string) => join(dir, `${id}.jsonl`);
-const legacyPath = (dir: string, id: string) => join(dir, `${id}.json`);
+export const legacyPath = (dir: string, id: string) => join(dir, `${id}.json`);
 
 export type ReadLog =
-  | { ok: true; events: SessionEvent[]; state: SessionState; reducer: SessionReducer; goodBytes?: number; warnings: string[]; legacy: boolean }
+  | {
+      ok: true;
+      /** The events read: every line's, or with `damaged` those of the lines before the bad one. */
+      events: SessionEvent[];
+      state: SessionState;
+      reducer: SessionReducer;
+      goodBytes?: number;
+      warnings: string[];
+      legacy: boolean;
+      /** The first line that cannot be read (1-based) and why: the session is what the lines before it say. */
+      damaged?: { line: number; reason: string };
+    }
   | { ok: false; kind: "missing" | "corrupt"; message: string };
 
 /** The session ids in `dir`: logs, and schema-1 files not yet converted. */
@@ -43,19 +54,28 @@ export async function readSessionLog(dir: string, id: string): Promise<ReadLog> 
   const text = await readText(path);
   if (text.kind === "error") return { ok: false, kind: "corrupt", message: `cannot read ${path}: ${text.message}` };
   if (text.kind === "missing") return readLegacy(dir, id);
+  const parsed = parseLog(text.text);
+  // Created but not yet (or never) written whole: there is no session to read yet.
+  if (parsed.events.length === 0 && !parsed.damaged) return { ok: false, kind: "missing", message: `session ${id} has no complete line yet` };
+  let damaged = parsed.damaged;
+  let reduced: ReturnType<typeof reducerOfPrefix>;
   try {
-    const parsed = parseLog(text.text);
-    // Created but not yet (or never) written whole: there is no session to read yet.
-    if (parsed.events.length === 0) return { ok: false, kind: "missing", message: `session ${id} has no complete line yet` };
-    const reducer = reducerOf(parsed.events);
-    const { state } = reducer;
-    if (state.id !== id) return { ok: false, kind: "corrupt", message: `${path} holds session ${state.id}, not ${id}` };
-    const warnings = parsed.tornLine ? [`the last line of session ${id} was cut short (shiro was stopped mid-write) and is dropped`] : [];
-    return { ok: true, events: parsed.events, state, reducer, ...(parsed.tornLine ? { goodBytes: parsed.goodBytes } : {}), warnings, legacy: false };
+    reduced = reducerOfPrefix(parsed.events);
   } catch (err) {
-    if (err instanceof SessionLogError) return { ok: false, kind: "corrupt", message: `session ${id} cannot be read (${path} ${err.message})` };
-    throw err;
+    if (!(err instanceof SessionLogError)) throw err;
+    // Not even the first line stands: there is nothing to go on from.
+    const bad = damaged ?? { line: err.line, reason: err.reason };
+    return { ok: false, kind: "corrupt", message: `session ${id} cannot be read (${path} line ${bad.line}: ${bad.reason})` };
   }
+  const { reducer } = reduced;
+  const { state } = reducer;
+  if (state.id !== id) return { ok: false, kind: "corrupt", message: `${path} holds session ${state.id}, not ${id}` };
+  // An impossible event comes before any unreadable line: the session ends before it.
+  if (reduced.damaged) damaged = { line: reduced.damaged.line, reason: reduced.damaged.reason };
+  const events = reduced.damaged ? parsed.events.slice(0, reduced.damaged.line - 1) : parsed.events;
+  const torn = parsed.tornLine !== undefined && !damaged;
+  const warnings = torn ? [`the last line of session ${id} was cut short (shiro was stopped mid-write) and is dropped`] : [];
+  return { ok: true, events, state, reducer, ...(torn ? { goodBytes: parsed.goodBytes } : {}), warnings, legacy: false, ...(damaged ? { damaged } : {}) };
 }
 
 async function readLegacy(dir: string, id: string): Promise<ReadLog> {

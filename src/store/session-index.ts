@@ -6,6 +6,7 @@ import { withFileLock } from "./file-lock.ts";
 import { projectKey } from "./project-key.ts";
 import { readJson } from "./read-json.ts";
 import { usageSchema } from "../session/message-schema.ts";
+import { RUN_STATES, type RunState } from "../session/run-state.ts";
 
 /** What a listing shows of one session, kept in its folder's index so nothing else need be read. */
 export const indexEntrySchema = z.object({
@@ -18,8 +19,12 @@ export const indexEntrySchema = z.object({
   messageCount: z.number().int().nonnegative(),
   usage: usageSchema,
   costUsd: z.number().nullable(),
-  /** false: the run ended before any answer (a typo, an unreachable API); kept, but not listed. */
+  /** false: no call of the session has completed yet (written for shiros that hid such sessions). */
   answered: z.boolean().optional(),
+  /** What became of the last run (absent in entries of older shiros: taken from `answered`). */
+  state: z.enum(RUN_STATES as [RunState, ...RunState[]]).optional(),
+  /** The log's size when this entry was written: a log of another size has changed since, and is read again to list it. */
+  bytes: z.number().int().nonnegative().optional(),
 });
 export type IndexEntry = z.infer<typeof indexEntrySchema>;
 

@@ -1,87 +1,183 @@
-import { existsSync } from "node:fs";
+import { existsSync, statSync } from "node:fs";
 import { resolve } from "node:path";
 import type { SessionState } from "../session/reduce-session.ts";
 import { INTERRUPTED_OUTPUT } from "../session/messages.ts";
-import { holdLock } from "./file-lock.ts";
-import { liveSession, sessionLine, type LiveSession } from "./live-session.ts";
-import { buildIndex, entryOf } from "./build-index.ts";
-import { convertLegacy, logPath, readSessionLog, sessionIds, type ReadLog } from "./session-files.ts";
-import { createSessionIndex, newestFirst, type IndexEntry } from "./session-index.ts";
+import { holdLock, type HeldLock } from "./file-lock.ts";
+import { liveSession, sessionLine, type LiveSession, type LiveSessionOptions } from "./live-session.ts";
+import { buildIndex, collectEntries, entryOf, entryOfRead, metaOf, type SessionMeta } from "./build-index.ts";
+import { convertLegacy, legacyPath, logPath, readSessionLog, sessionIds, type ReadLog } from "./session-files.ts";
+import { createSessionIndex, newestFirst } from "./session-index.ts";
+import { isFsError } from "./writable-dir.ts";
 
-/** What `/sessions` shows about a session. */
-export type SessionMeta = IndexEntry;
+export type { SessionMeta } from "./build-index.ts";
 
-/** `unanswered`: runs that ended before any answer, kept on disk but not listed. */
-export type Listed = { sessions: SessionMeta[]; unanswered: SessionMeta[]; warnings: string[] };
+/** Every session listed, whatever became of its last run (`state`), newest first. */
+export type Listed = { sessions: SessionMeta[]; warnings: string[] };
 
 export type Resolution =
   | { kind: "one"; id: string }
   | { kind: "none"; prefix: string }
   | { kind: "ambiguous"; prefix: string; matches: SessionMeta[]; warnings: string[] };
 
-export type OpenError = { kind: "missing" | "corrupt" | "busy"; message: string };
+/** `damaged`: asked for that very log (an undo), which has a bad line; anything else continues its valid part. */
+export type OpenError = { kind: "missing" | "corrupt" | "busy" | "damaged"; message: string };
+export type Opened = { ok: true; session: LiveSession } | { ok: false; error: OpenError };
 
 export type SessionStore = {
   dir: string;
+  /**
+   * False when nothing is written: an `--ephemeral` run's store, one whose `$SHIRO_HOME` cannot be
+   * written, or one whose write failed during the run. Sessions are still read, listed and continued.
+   */
+  readonly saves: boolean;
   /** A new session, this process's from now on; nothing is written before its first event. */
   create(opts: { cwd: string; model: string }): Promise<LiveSession>;
   /**
    * A saved session, to go on with. Calls the last run left unfinished get their outcome (unknown,
    * never re-run). If another live shiro has it open, this one continues a copy under a new id — or,
-   * with `copyIfOpen: false` (an undo, which must change that very session), it is `busy`.
+   * with `copyIfOpen: false` (an undo, which must change that very session), it is `busy`. A log
+   * with a bad line is continued from the lines before it, as a copy under a new id that names it:
+   * the damaged file is never changed.
    */
-  open(id: string, warn: (line: string) => void, opts?: { copyIfOpen?: boolean }): Promise<{ ok: true; session: LiveSession } | { ok: false; error: OpenError }>;
+  open(id: string, warn: (line: string) => void, opts?: { copyIfOpen?: boolean }): Promise<Opened>;
   /** A session's state without taking it (inspect). */
   read(id: string): Promise<ReadLog>;
-  /** This folder's answered sessions, newest first; every folder's with `all`. */
+  /** This folder's sessions, newest first; every folder's with `all`. A log changed since its entry was written is read again. */
   list(opts: { cwd: string; all?: boolean }): Promise<Listed>;
-  /** Opens the newest answered session of this folder that can be opened (`-c`); unreadable ones are skipped with a warning. */
-  openNewest(cwd: string, warn: (line: string) => void): Promise<LiveSession | undefined>;
-  /** By full id or unique prefix (case-insensitive), answered or not. */
+  /**
+   * Opens the newest session of this folder (`-c`), whatever became of its last run; undefined when
+   * there is none. One whose log is gone is passed over with a warning; one that cannot be read at
+   * all is an error, never a reason to continue an older one.
+   */
+  openNewest(cwd: string, warn: (line: string) => void): Promise<Opened | undefined>;
+  /** By full id or unique prefix (case-insensitive). */
   resolvePrefix(prefix: string): Promise<Resolution>;
   /** Updates the session's listing entry; at the end of each turn. */
   remember(state: SessionState): Promise<void>;
+  /** Another write to the home failed (a checkpoint, say): nothing more is saved, said once, as a failed write of the store's own. */
+  stopSaving(err: NodeJS.ErrnoException): void;
 };
 
-export function createSessionStore(dir: string): SessionStore {
+export type SessionStoreOptions = {
+  /** False: read sessions, never write (a `$SHIRO_HOME` that cannot be written). Default true. */
+  save?: boolean;
+  /** A write failed during the run: from then on nothing is written. Said once, by the caller. */
+  onUnsaved?: (err: NodeJS.ErrnoException) => void;
+};
+
+export function createSessionStore(dir: string, options: SessionStoreOptions = {}): SessionStore {
   const index = createSessionIndex(dir);
-  // Sessions written before the index existed are entered once, the first time anything is listed.
-  const ensureIndex = async () => {
-    if (!existsSync(index.dir)) await buildIndex(dir, index);
+  let saving = options.save ?? true;
+  const lost = (err: NodeJS.ErrnoException) => {
+    if (!saving) return;
+    saving = false;
+    options.onUnsaved?.(err);
+  };
+  /** Logs this process entered in the index. */
+  const remembered = new Set<string>();
+  const sizeOf = (id: string): number | undefined => {
+    try {
+      return statSync(logPath(dir, id)).size;
+    } catch {
+      return undefined;
+    }
+  };
+  /** Sessions written before the index existed are entered once, the first time anything is listed; unsaved, they are read each time. */
+  let unindexed: Promise<SessionMeta[] | undefined> | undefined;
+  const ensureIndex = () =>
+    (unindexed ??= (async () => {
+      if (existsSync(index.dir)) return undefined;
+      const entries = await collectEntries(dir, sizeOf);
+      if (!saving) return entries;
+      try {
+        await buildIndex(entries, index);
+        return undefined;
+      } catch (err) {
+        if (!isFsError(err)) throw err;
+        return entries;
+      }
+    })());
+  const entriesFor = async (cwd: string | undefined) => {
+    const unlisted = await ensureIndex();
+    if (unlisted) return { entries: unlisted.filter((e) => cwd === undefined || e.cwd === resolve(cwd)).sort(newestFirst), warnings: [] };
+    return cwd === undefined ? index.all() : index.forFolder(cwd);
+  };
+  /** The lock, or undefined once the home turned out not to take it (the session then goes on unsaved). */
+  const hold = async (path: string): Promise<HeldLock | undefined> => {
+    if (!saving) return undefined;
+    try {
+      return await holdLock(path);
+    } catch (err) {
+      if (!isFsError(err)) throw err;
+      lost(err);
+      return undefined;
+    }
+  };
+  /** Saved while this store saves and the lock is held; otherwise in memory only. */
+  const live = (path: string, from: Pick<LiveSessionOptions, "existing" | "first" | "goodBytes">, held: HeldLock | undefined) =>
+    held ? liveSession({ ...from, path, held, onWriteError: lost, stillSaving: () => saving, listed: () => remembered.has(path) }) : liveSession({ ...from, path, unsaved: true });
+
+  /** A listing entry as the log now stands: read again when its size is not the one the entry was written at. */
+  const fresh = async (entry: SessionMeta): Promise<SessionMeta | undefined> => {
+    const size = sizeOf(entry.id);
+    if (size === undefined) return existsSync(legacyPath(dir, entry.id)) ? entry : undefined; // gone: not listed
+    if (entry.bytes === undefined || entry.bytes === size) return entry;
+    const read = await readSessionLog(dir, entry.id);
+    return read.ok ? entryOfRead(read, size) : { ...entry, state: "damaged" };
   };
 
   const store: SessionStore = {
     dir,
+    get saves() {
+      return saving;
+    },
     async create({ cwd, model }) {
       const id = Bun.randomUUIDv7();
       const path = logPath(dir, id);
-      return liveSession({ path, first: sessionLine(id, resolve(cwd), model, new Date().toISOString()), held: await holdLock(path) });
+      return live(path, { first: sessionLine(id, resolve(cwd), model, new Date().toISOString()) }, await hold(path));
     },
 
     async open(id, warn, opts) {
       const path = logPath(dir, id);
       // Held before the log is read: what is read is then all there is, and no other shiro appends after it.
-      const held = await holdLock(path);
-      if (!held.held && opts?.copyIfOpen === false)
+      const held = await hold(path);
+      const release = () => held?.held && held.release();
+      if (held && !held.held && opts?.copyIfOpen === false)
         return { ok: false, error: { kind: "busy", message: `session ${id} is open in another shiro${held.pid ? ` (pid ${held.pid})` : ""}; use /undo there, or end it first` } };
       const read = await readSessionLog(dir, id);
       if (!read.ok) {
-        if (held.held) held.release();
+        release();
         return { ok: false, error: { kind: read.kind, message: read.message } };
       }
+      const { damaged, state } = read;
+      if (damaged && opts?.copyIfOpen === false) {
+        release();
+        return { ok: false, error: { kind: "damaged", message: `${damagedWords(id, damaged)}; shiro -r ${id} continues the lines before it as a new session` } };
+      }
       read.warnings.forEach(warn);
-      if (read.legacy && held.held) await convertLegacy(dir, id, read.events);
+      // Two shiros appending to one log would interleave two histories, and a damaged log is never written to: a copy.
+      const copy = damaged ? "damaged" : held && !held.held ? "busy" : undefined;
       let session: LiveSession;
-      if (held.held) session = liveSession({ path, existing: read.reducer, ...(read.goodBytes !== undefined ? { goodBytes: read.goodBytes } : {}), held });
-      else {
-        // Two shiros appending to one log would interleave two histories: this one takes a copy.
+      if (!copy) {
+        if (read.legacy && held?.held)
+          await convertLegacy(dir, id, read.events).catch((err) => {
+            if (!isFsError(err)) throw err;
+            release();
+            lost(err);
+          });
+        session = live(path, { existing: read.reducer, ...(read.goodBytes !== undefined ? { goodBytes: read.goodBytes } : {}) }, saving ? held : undefined);
+      } else {
+        release();
         const fork = Bun.randomUUIDv7();
         const forkPath = logPath(dir, fork);
-        const { state } = read;
         const first = sessionLine(fork, state.cwd, state.model, new Date().toISOString(), { id, events: read.events.length });
-        session = liveSession({ path: forkPath, first, held: await holdLock(forkPath) });
+        session = live(forkPath, { first }, await hold(forkPath));
         session.append(...read.events.slice(1));
-        warn(`session ${id} is open in another shiro${held.pid ? ` (pid ${held.pid})` : ""}; continuing as ${fork}, and both are kept`);
+        warn(
+          damaged
+            ? `${damagedWords(id, damaged)}; continuing from the ${read.events.length} lines before it as a new session, ${fork} (the damaged log is left as it is)`
+            : `session ${id} is open in another shiro${held?.held === false && held.pid ? ` (pid ${held.pid})` : ""}; continuing as ${fork}, and both are kept`,
+        );
       }
       repairInterrupted(session, warn);
       return { ok: true, session };
@@ -90,18 +186,18 @@ export function createSessionStore(dir: string): SessionStore {
     read: (id) => readSessionLog(dir, id),
 
     async list({ cwd, all }) {
-      await ensureIndex();
-      const read = all ? await index.all() : await index.forFolder(cwd);
-      return { sessions: read.entries.filter((e) => e.answered !== false), unanswered: read.entries.filter((e) => e.answered === false), warnings: read.warnings };
+      const read = await entriesFor(all ? undefined : cwd);
+      const sessions = (await Promise.all(read.entries.map((e) => fresh(metaOf(e))))).filter((e) => e !== undefined);
+      return { sessions: sessions.sort(newestFirst), warnings: read.warnings };
     },
 
     async openNewest(cwd, warn) {
-      const { sessions, warnings } = await store.list({ cwd });
+      const { entries, warnings } = await entriesFor(cwd);
       warnings.forEach(warn);
       // Opened, not read first to see whether it can be: a long log is read once.
-      for (const meta of sessions) {
+      for (const meta of entries) {
         const opened = await store.open(meta.id, warn);
-        if (opened.ok) return opened.session;
+        if (opened.ok || opened.error.kind !== "missing") return opened;
         warn(`skipping session ${meta.id}: ${opened.error.message}`);
       }
       return undefined;
@@ -116,19 +212,31 @@ export function createSessionStore(dir: string): SessionStore {
       const metas: SessionMeta[] = [];
       for (const id of matches) {
         const read = await readSessionLog(dir, id);
-        if (read.ok) metas.push(entryOf(read.state));
+        if (read.ok) metas.push(entryOfRead(read));
         else warnings.push(`skipping session ${id}: ${read.message}`);
       }
       return { kind: "ambiguous", prefix, matches: metas.sort(newestFirst), warnings };
     },
 
     async remember(state) {
-      await ensureIndex();
-      await index.put(entryOf(state));
+      if (!saving) return;
+      if (await ensureIndex()) return; // the index could not be made: listed from the logs
+      const bytes = sizeOf(state.id);
+      try {
+        await index.put(entryOf(state, bytes === undefined ? {} : { bytes }));
+        remembered.add(logPath(dir, state.id));
+      } catch (err) {
+        if (!isFsError(err)) throw err;
+        lost(err);
+      }
     },
+
+    stopSaving: (err) => lost(err),
   };
   return store;
 }
+
+const damagedWords = (id: string, damaged: { line: number; reason: string }) => `session ${id} is damaged at line ${damaged.line} of its log (${damaged.reason})`;
 
 /**
  * The last run died mid-call or mid-tool: the call in flight ends as aborted and every tool call left

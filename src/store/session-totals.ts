@@ -1,5 +1,5 @@
 import { addUsage, emptyUsage, type Message, type Usage } from "../session/messages.ts";
-import { costUsd } from "./cost.ts";
+import { costOf } from "./cost.ts";
 
 export type SessionTotals = {
   usage: Usage;
@@ -17,10 +17,17 @@ export function sessionTotals(messages: readonly Message[]): SessionTotals {
   let usage = emptyUsage();
   let cost: number | undefined = 0;
   const unpriced = new Set<string>();
+  // One price look-up per model, not per response: a resumed session of 10,000 answers is summed at its first turn.
+  const prices = new Map<string, ((usage: Usage) => number | undefined)>();
+  const priced = (model: string) => {
+    let cost = prices.get(model);
+    if (!cost) prices.set(model, (cost = costOf(model)));
+    return cost;
+  };
   for (const m of messages) {
     if (m.role !== "assistant" || !m.usage) continue;
     usage = addUsage(usage, m.usage);
-    const c = costUsd(m.model, m.usage);
+    const c = priced(m.model)(m.usage);
     if (c === undefined) unpriced.add(m.model);
     else if (cost !== undefined) cost += c;
   }

@@ -1,7 +1,5 @@
 import { resolve } from "node:path";
-import { createSessionReducer } from "../session/reduce-session.ts";
-import type { SessionEvent } from "../session/session-event.ts";
-import { sessionLine, type LiveSession } from "./live-session.ts";
+import { liveSession, sessionLine } from "./live-session.ts";
 import type { SessionStore } from "./session-store.ts";
 
 const NONE = "an --ephemeral run keeps no sessions";
@@ -14,30 +12,14 @@ const NONE = "an --ephemeral run keeps no sessions";
 export function createUnsavedStore(): SessionStore {
   return {
     dir: "",
-    create: async ({ cwd, model }) => unsavedSession(sessionLine(Bun.randomUUIDv7(), resolve(cwd), model, new Date().toISOString())),
+    saves: false,
+    create: async ({ cwd, model }) => liveSession({ path: "", first: sessionLine(Bun.randomUUIDv7(), resolve(cwd), model, new Date().toISOString()), unsaved: true }),
     open: async () => ({ ok: false, error: { kind: "missing", message: NONE } }),
     read: async () => ({ ok: false, kind: "missing", message: NONE }),
-    list: async () => ({ sessions: [], unanswered: [], warnings: [] }),
+    list: async () => ({ sessions: [], warnings: [] }),
     openNewest: async () => undefined,
     resolvePrefix: async (prefix) => ({ kind: "none", prefix }),
     remember: async () => {},
-  };
-}
-
-function unsavedSession(first: SessionEvent): LiveSession {
-  const reducer = createSessionReducer();
-  reducer.apply(first);
-  return {
-    get id() {
-      return reducer.state!.id;
-    },
-    path: "",
-    get state() {
-      return reducer.state!;
-    },
-    // As a saved session's: the events before an impossible one are applied, and it throws.
-    append: (...events) => events.forEach((event) => reducer.apply(event)),
-    written: 0,
-    close: () => {},
+    stopSaving: () => {},
   };
 }

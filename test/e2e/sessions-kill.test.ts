@@ -7,6 +7,7 @@ import { startStrictServer, type StrictServer } from "../support/strict-server.t
 import { firstUserText, sequenceModel } from "../support/scripts.ts";
 import type { ScriptedModel } from "../support/turn.ts";
 import { callsIn, loadAll, outputIds, requestsOf, resultsOf } from "../support/session-runs.ts";
+import { runStateOf } from "../../src/session/run-state.ts";
 
 /**
  * `kill -9` at random moments of a running job, then `shiro -c`. Each bash step appends its marker
@@ -91,11 +92,12 @@ async function trial(n: number): Promise<Outcome> {
   const pending = callsIn(killed).filter((c) => !results.has(c.callId)).map((c) => c.callId);
 
   const before = requestsOf(server.requests, task).length;
-  // Killed after an answer, the session is listed (so -c finds it); before one, it is kept but not listed.
-  const listed = JSON.parse((await runShiro(["sessions", "--json"], { cwd, home, env: env(home) })).stdout).map((s: { id: string }) => s.id);
-  expect(listed).toEqual(killed.answered ? [killed.id] : []);
-  // -r, not -c: a run killed before its first answer is kept but not picked by -c.
-  const resumed = await runShiro(["-r", killed.id, "-p", "--yolo"], { cwd, home, stdin: "carry on", env: env(home) });
+  // Listed once its first line is on disk (a kill in the few ms before that entry is written leaves it to -r),
+  // with its state as the log now stands, and -c continues it whatever the kill cut short.
+  const listed: { id: string; state: string }[] = JSON.parse((await runShiro(["sessions", "--json"], { cwd, home, env: env(home) })).stdout);
+  expect(listed.map((s) => s.id).filter((id) => id !== killed.id)).toEqual([]);
+  if (listed.length) expect(listed[0]!.state).toBe(runStateOf(killed));
+  const resumed = await runShiro([...(listed.length ? ["-c"] : ["-r", killed.id]), "-p", "--yolo"], { cwd, home, stdin: "carry on", env: env(home) });
   expect([resumed.code, resumed.stdout]).toEqual([0, "all done\n"]);
   if (pending.length) expect(resumed.stderr).toContain(`! ${pending.length} tool call(s) were interrupted when this session last ran`);
   const firstResumed = requestsOf(server.requests, task)[before]!;
@@ -106,6 +108,7 @@ async function trial(n: number): Promise<Outcome> {
 
   // Nothing ran twice: each step was called once in the whole session, and its marker is in the log at most once.
   const [final] = await loadAll(home);
+  expect(final!.id).toBe(killed.id);
   const commands = callsIn(final!).map((c) => c.arguments);
   const lines = logLines(cwd);
   for (const marker of MARKERS) {

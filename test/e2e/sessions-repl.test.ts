@@ -55,7 +55,7 @@ test("REPL: -c and -r continue a session; /cost, /sessions, /clear, /save, /resu
 
     const listed = await enter(pty, "/sessions", "first chat");
     const row = listed.split("\n").find((l) => l.includes("first chat"))!;
-    expect(row).toMatch(/first chat\s+4 msgs\s+\S+ tok\s+\?$/);
+    expect(row).toMatch(/first chat\s+answered\s+4 msgs\s+\S+ tok\s+\?$/);
     const shownId = row.split(" ")[0]!;
     expect(firstId.startsWith(shownId)).toBe(true);
 

@@ -12,5 +12,9 @@ export function savedSessions(home: string): any[] {
   if (!existsSync(dir)) return [];
   return readdirSync(dir)
     .filter((n) => n.endsWith(".jsonl"))
-    .map((n) => reduceSession(parseLog(readFileSync(join(dir, n), "utf8")).events));
+    .map((n) => {
+      const parsed = parseLog(readFileSync(join(dir, n), "utf8"));
+      if (parsed.damaged) throw new Error(`${n} is damaged at line ${parsed.damaged.line}: ${parsed.damaged.reason}`);
+      return reduceSession(parsed.events);
+    });
 }

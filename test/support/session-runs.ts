@@ -18,7 +18,7 @@ export const sessionFiles = (home: string): string[] => {
   }
 };
 
-/** Every session of a home, its log reduced, newest last; fails on any warning or unreadable log. */
+/** Every session of a home, its log reduced, newest last; fails on any warning, unreadable or damaged log. */
 export async function loadAll(home: string): Promise<SessionState[]> {
   const dir = sessionsDir(home);
   const loaded: SessionState[] = [];
@@ -26,6 +26,7 @@ export async function loadAll(home: string): Promise<SessionState[]> {
     const r = await readSessionLog(dir, id);
     if (!r.ok) throw new Error(r.message);
     if (r.warnings.length) throw new Error(`store warnings: ${r.warnings.join("; ")}`);
+    if (r.damaged) throw new Error(`session ${id} is damaged at line ${r.damaged.line}: ${r.damaged.reason}`);
     loaded.push(r.state);
   }
   return loaded;

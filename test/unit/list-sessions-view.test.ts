@@ -4,7 +4,7 @@ import type { SessionMeta } from "../../src/store/session-store.ts";
 import { sessionTotals } from "../../src/store/session-totals.ts";
 
 const now = new Date("2026-01-10T12:00:00Z");
-const meta = (id: string, minutesAgo: number, title: string, tokens: number, costUsd: number | null, messageCount = 4): SessionMeta => ({
+const meta = (id: string, minutesAgo: number, title: string, tokens: number, costUsd: number | null, messageCount = 4, state: SessionMeta["state"] = "answered"): SessionMeta => ({
   id,
   createdAt: "2026-01-01T00:00:00Z",
   updatedAt: new Date(now.getTime() - minutesAgo * 60_000).toISOString(),
@@ -14,23 +14,25 @@ const meta = (id: string, minutesAgo: number, title: string, tokens: number, cos
   messageCount,
   usage: { inputTokens: tokens, cachedTokens: 0, outputTokens: 0, reasoningTokens: 7 },
   costUsd,
-
+  state,
 });
 
 describe("sessions views", () => {
-  test("/sessions: aligned rows with id prefix, age, title, messages, tokens and cost or ?", () => {
+  test("/sessions: aligned rows with id prefix, age, title, what became of the last run, messages, tokens and cost or ?", () => {
     const table = sessionsTable(
       [
         meta("019a0000-aaaa-7000-8000-000000000001", 3, "fix the login bug", 12_345, 0.0421, 12),
-        meta("019a0000-bbbb-7000-8000-000000000002", 60 * 26, "add a README", 950, null),
+        meta("019a0000-bbbb-7000-8000-000000000002", 60 * 26, "add a README", 950, null, 4, "no-answer"),
+        meta("019a0000-cccc-7000-8000-000000000003", 60 * 50, "port the tests", 950, null, 4, "interrupted"),
       ],
       now,
     );
     expect(table).toBe(
       [
-        "id                age  title              messages     tokens   cost",
-        "019a0000-aaaa  3m ago  fix the login bug   12 msgs  12.3k tok  $0.04",
-        "019a0000-bbbb  1d ago  add a README         4 msgs    950 tok      ?",
+        "id                age  title              state        messages     tokens   cost",
+        "019a0000-aaaa  3m ago  fix the login bug  answered      12 msgs  12.3k tok  $0.04",
+        "019a0000-bbbb  1d ago  add a README       no answer      4 msgs    950 tok      ?",
+        "019a0000-cccc  2d ago  port the tests     interrupted    4 msgs    950 tok      ?",
       ].join("\n"),
     );
   });
@@ -67,8 +69,8 @@ describe("sessions views", () => {
     );
   });
 
-  test("shiro sessions --json: a stable shape with null for unknown cost", () => {
-    const [entry] = sessionsJson([meta("019a0000-bbbb-7000-8000-000000000002", 1, "t", 5, null)]);
+  test("shiro sessions --json: a stable shape with null for unknown cost, and the last run's state", () => {
+    const [entry] = sessionsJson([meta("019a0000-bbbb-7000-8000-000000000002", 1, "t", 5, null, 4, "incomplete")]);
     expect(entry).toEqual({
       id: "019a0000-bbbb-7000-8000-000000000002",
       createdAt: "2026-01-01T00:00:00Z",
@@ -79,6 +81,7 @@ describe("sessions views", () => {
       messages: 4,
       tokens: { input: 5, cached: 0, output: 0, reasoning: 7 },
       costUsd: null,
+      state: "incomplete",
     });
   });
 });

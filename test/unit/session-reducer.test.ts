@@ -1,5 +1,6 @@
 import { describe, expect, test } from "bun:test";
-import { createSessionReducer, reduceSession, SessionLogError } from "../../src/session/reduce-session.ts";
+import { createSessionReducer, reduceSession, reducerOfPrefix, SessionLogError } from "../../src/session/reduce-session.ts";
+import { runStateOf } from "../../src/session/run-state.ts";
 import type { SessionEvent } from "../../src/session/session-event.ts";
 import { parseLog } from "../../src/session/session-log.ts";
 import type { AssistantMessage } from "../../src/session/messages.ts";
@@ -111,11 +112,39 @@ describe("reading a log", () => {
     expect(parseLog(torn)).toEqual({ events: job, goodBytes: Buffer.byteLength(text), tornLine: job.length + 1 });
   });
 
-  test("a bad line anywhere else rejects the log, naming it", () => {
+  test("a bad line anywhere else is damage, named: the events before it are the log's valid part", () => {
     const lines = text.split("\n");
     lines[3] = "{not json";
-    expect(() => parseLog(lines.join("\n"))).toThrow("line 4: not JSON");
+    expect(parseLog(lines.join("\n"))).toEqual({ events: job.slice(0, 3), goodBytes: Buffer.byteLength(lines.slice(0, 3).join("\n") + "\n"), damaged: { line: 4, reason: "not JSON" } });
     lines[3] = JSON.stringify({ type: "call", step: "one" });
-    expect(() => parseLog(lines.join("\n"))).toThrow(/line 4: not a session event/);
+    expect(parseLog(lines.join("\n")).damaged).toEqual({ line: 4, reason: expect.stringMatching(/^not a session event/) });
+  });
+
+  test("an impossible event stops the reduction before it, naming its line", () => {
+    const { reducer, damaged } = reducerOfPrefix([...job.slice(0, 3), { type: "result", callId: "nobody", output: "x" }, ...job.slice(3)]);
+    expect([damaged?.line, reducer.state.events]).toEqual([4, 3]);
+    expect(() => reducerOfPrefix([{ type: "user", text: "no head", at }])).toThrow("line 1: the log must begin with its session line");
+  });
+});
+
+describe("what became of the last run", () => {
+  const asked: SessionEvent[] = [head, { type: "user", text: "read a", at }, prompt];
+  const stateOf = (events: SessionEvent[]) => runStateOf(reduceSession(events));
+
+  test("answered; an answer cut short by the API, with its text or without; a call that failed", () => {
+    expect(stateOf(job)).toBe("answered");
+    expect(stateOf([...asked, call(1, 1), { type: "response", step: 1, status: "incomplete", message: { ...answer([{ type: "text", text: "half" }]), incomplete: "max_output_tokens" }, at }])).toBe("incomplete");
+    expect(stateOf([...asked, call(1, 1), { type: "response", step: 1, status: "incomplete", error: "max_output_tokens", at }])).toBe("incomplete");
+    expect(stateOf([...asked, call(1, 1), { type: "response", step: 1, status: "error", error: "could not reach the API", at }])).toBe("no-answer");
+    expect(stateOf([head, { type: "user", text: "stopped before the call", at }])).toBe("no-answer");
+    expect(stateOf([head])).toBe("no-answer");
+  });
+
+  test("interrupted: a call in flight or aborted, a tool that never finished, results no call took up", () => {
+    expect(stateOf([...asked, call(1, 1)])).toBe("interrupted");
+    expect(stateOf([...asked, call(1, 1), { type: "response", step: 1, status: "aborted", at }])).toBe("interrupted");
+    expect(stateOf([...asked, call(1, 1), { type: "response", step: 1, status: "aborted", message: { ...answer([{ type: "text", text: "par" }]), incomplete: "aborted" }, at }])).toBe("interrupted");
+    expect(stateOf(job.slice(0, 7))).toBe("interrupted");
+    expect(stateOf(job.slice(0, 8))).toBe("interrupted");
   });
 });

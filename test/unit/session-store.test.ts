@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { appendFileSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { appendFileSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { createSessionStore } from "../../src/store/session-store.ts";
 import { INTERRUPTED_OUTPUT } from "../../src/wire/serialise-input.ts";
@@ -72,24 +72,47 @@ describe("the session store", () => {
     expect(readFileSync(s.path, "utf8")).not.toContain("half a li");
   });
 
-  test("a bad line is refused naming it; -c skips such a session with a warning and takes the next newest", async () => {
+  test("a bad line in the middle: the log is read up to it; -c continues that part as a new session naming its origin, the damaged file untouched", async () => {
     const store = storeIn();
     const older = await answered(store, "/p", 1);
     const newer = await answered(store, "/p", 2);
     const path = join(store.dir, `${newer}.jsonl`);
     const lines = readFileSync(path, "utf8").split("\n");
-    lines[2] = "{broken";
+    lines[3] = "{broken";
     writeFileSync(path, lines.join("\n"));
+    const bytes = readFileSync(path);
     const read = await store.read(newer);
-    expect(read.ok ? "" : read.message).toContain(`${newer}.jsonl line 3: not JSON`);
+    if (!read.ok) throw new Error(read.message);
+    expect([read.damaged, read.events.length]).toEqual([{ line: 4, reason: "not JSON" }, 3]);
+    expect((await store.list({ cwd: "/p" })).sessions.map((s) => [s.id, s.state])).toEqual([[newer, "damaged"], [older, "answered"]]);
     const warnings: string[] = [];
-    const newest = await store.openNewest("/p", (w) => warnings.push(w));
-    newest?.close();
-    expect(newest?.id).toBe(older);
-    expect(warnings).toEqual([expect.stringContaining(`skipping session ${newer}: `)]);
+    const opened = await store.openNewest("/p", (w) => warnings.push(w));
+    if (!opened?.ok) throw new Error("not opened");
+    const copy = opened.session;
+    expect(copy.id).not.toBe(newer);
+    expect(copy.state.forkedFrom).toEqual({ id: newer, events: 3 });
+    expect(copy.state.messages).toEqual(turn(2).slice(0, 1));
+    expect(warnings).toEqual([
+      `session ${newer} is damaged at line 4 of its log (not JSON); continuing from the 3 lines before it as a new session, ${copy.id} (the damaged log is left as it is)`,
+    ]);
+    copy.close();
+    expect(readFileSync(path)).toEqual(bytes);
+    // An undo must change that very log: it is refused, saying how to go on.
+    const forUndo = await store.open(newer, () => {}, { copyIfOpen: false });
+    expect(forUndo.ok ? "" : forUndo.error.kind).toBe("damaged");
   });
 
-  test("listing is per folder (newest first), every folder's with all; a run with no answer is not listed but counted", async () => {
+  test("a log whose first line is bad has nothing to go on from: -c says so rather than continue an older one", async () => {
+    const store = storeIn();
+    await answered(store, "/p", 1);
+    const newer = await answered(store, "/p", 2);
+    const path = join(store.dir, `${newer}.jsonl`);
+    writeFileSync(path, "garbage\n" + readFileSync(path, "utf8").split("\n").slice(1).join("\n"));
+    const opened = await store.openNewest("/p", () => {});
+    expect(opened?.ok ? "" : opened?.error.message).toBe(`session ${newer} cannot be read (${path} line 1: not JSON)`);
+  });
+
+  test("listing is per folder (newest first), every folder's with all; each with what became of its last run", async () => {
     const store = storeIn();
     const a1 = await answered(store, "/a", 1);
     const b1 = await answered(store, "/b", 2);
@@ -99,13 +122,26 @@ describe("the session store", () => {
     await store.remember(failed.state);
     failed.close();
     const here = await store.list({ cwd: "/a" });
-    expect(here.sessions.map((s) => s.id)).toEqual([a2, a1]);
-    expect(here.unanswered.map((s) => s.id)).toEqual([failed.id]);
+    expect(here.sessions.map((s) => [s.id, s.state])).toEqual([[failed.id, "no-answer"], [a2, "answered"], [a1, "answered"]]);
     expect((await store.list({ cwd: "/b" })).sessions.map((s) => s.id)).toEqual([b1]);
-    expect((await store.list({ cwd: "/a", all: true })).sessions.map((s) => [s.id, s.cwd])).toEqual([[a2, "/a"], [b1, "/b"], [a1, "/a"]]);
+    expect((await store.list({ cwd: "/a", all: true })).sessions.map((s) => [s.id, s.cwd])).toEqual([[failed.id, "/a"], [a2, "/a"], [b1, "/b"], [a1, "/a"]]);
+    // -c takes the newest, answered or not.
     const newest = await store.openNewest("/a", () => {});
-    newest?.close();
-    expect(newest?.id).toBe(a2);
+    if (newest?.ok) newest.session.close();
+    expect(newest?.ok && newest.session.id).toBe(failed.id);
+  });
+
+  test("a log changed since its entry was written (a run killed after it) is listed as it now stands; one removed is not listed", async () => {
+    const store = storeIn();
+    const gone = await answered(store, "/p", 1);
+    const s = await store.create({ cwd: "/p", model: "gpt-5" });
+    const [user, answer] = turn(2);
+    appendMessages(s, [user!]);
+    await store.remember(s.state);
+    appendMessages(s, [answer!]); // killed before the next entry: the index still says "no answer"
+    s.close();
+    rmSync(join(store.dir, `${gone}.jsonl`));
+    expect((await store.list({ cwd: "/p" })).sessions.map((e) => [e.id, e.state, e.messageCount])).toEqual([[s.id, "interrupted", 2]]);
   });
 
   test("resolvePrefix: a full id, a unique prefix, an ambiguous one listing its matches, none", async () => {

@@ -13,7 +13,7 @@ const meta = (id: string, title: string): SessionMeta => ({
   messageCount: 4,
   usage: { inputTokens: 950, cachedTokens: 0, outputTokens: 0, reasoningTokens: 0 },
   costUsd: 0.0421,
-
+  state: "answered",
 });
 const sessions = [
   meta("019a0000-aaaa-7000-8000-000000000001", "refactor the payment module so that every provider shares one retry policy"),
@@ -23,15 +23,15 @@ const sessions = [
 test("on an 80-column terminal a long title is clipped so every row stays on one line", () => {
   const lines = sessionsTable(sessions, now, 15, 80).split("\n");
   for (const line of lines) expect(line.length).toBeLessThan(80);
-  expect(lines[1]).toMatch(/^019a0000-aaaa {2}3m ago {2}refactor the payment .*… +4 msgs +950 tok +\$0\.04$/);
+  expect(lines[1]).toMatch(/^019a0000-aaaa {2}3m ago {2}refactor the .*… {2}answered +4 msgs +950 tok +\$0\.04$/);
   expect(lines[2]).toContain("  add a README ");
 });
 
 test("without a width (a pipe) titles are whole; a very narrow terminal still shows some of each title", () => {
   expect(sessionsTable(sessions, now, 15)).toContain("every provider shares one retry policy");
   const narrow = sessionsTable(sessions, now, 15, 40).split("\n");
-  // The title keeps its minimum; the counts that no longer fit are cut at the edge, never wrapped.
-  expect(narrow[1]).toBe("019a0000-aaaa  3m ago  refactor th…");
+  // The title keeps its minimum; the columns that no longer fit are cut at the edge, never wrapped.
+  expect(narrow[1]).toBe("019a0000-aaaa  3m ago  refactor th…  a…");
   for (const line of narrow) expect(line.length).toBeLessThan(40);
 });
 

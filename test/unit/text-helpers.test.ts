@@ -34,6 +34,11 @@ test("alignColumns with a width word-wraps the last column under itself, or clip
   for (const width of [8, 12, 20, 40]) for (const line of alignColumns([...rows, ...table], { width })) expect(line.length).toBeLessThanOrEqual(width);
 });
 
+test("oneLine takes a line with nothing to flatten as it is, and flattens anything else as the regex does", () => {
+  const samples = ["", " ", "a", "a b", "a  b", " a", "a ", "a\u00a0b", "a\tb", "a\nb", "\ufeffa", "a\u2028b", "path/to/file.ts", "x".repeat(300) + " y", "a b c d", "a \r\n b"];
+  for (const s of samples) expect([s, oneLine(s)]).toEqual([s, s.replace(/\s+/g, " ").trim()]);
+});
+
 test("oneLine and clipLine flatten whitespace; clipLine keeps max characters with the ellipsis", () => {
   expect(oneLine("  a\n\tb   c \n")).toBe("a b c");
   expect(clipLine("abcdef", 6)).toBe("abcdef");
