@@ -9,7 +9,6 @@ import { turnLine, turnRows, undoneLines } from "../checkpoint/undo-report.ts";
 import { finishUndos, turnRecords, undoTurns, type OpenForUndo } from "../checkpoint/undo-turns.ts";
 import type { SessionStore } from "../store/session-store.ts";
 import { createSessionStore } from "../store/session-store.ts";
-import { newestFirst } from "../store/session-index.ts";
 import { parseErrorLine, withNegativeValues } from "./args.ts";
 import type { Config } from "./config.ts";
 import { resolveId } from "./open-session.ts";
