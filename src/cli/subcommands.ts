@@ -48,12 +48,15 @@ export async function runSubcommand(name: string, args: string[], config: Config
       if (read.damaged) err(`! the log of session ${read.state.id} is damaged at line ${read.damaged.line} (${read.damaged.reason}); what follows is the ${read.events.length} lines before it`);
       const ledger = createWireLedger();
       const facts = { bytes: store.sizeOf(id), lines: read.events.length, ...(read.damaged ? { damaged: read.damaged } : {}) };
+      let view: string;
       try {
-        out(inspectView(read.events, facts, { ...opts, prefix: positionals[0], columns: process.stdout.columns || Infinity, rebuild: (c) => rebuildBody(c, ledger) }));
+        view = inspectView(read.events, facts, { ...opts, prefix: positionals[0], columns: process.stdout.columns || Infinity, rebuild: (c) => rebuildBody(c, ledger) });
       } catch (e) {
         if (e instanceof InspectError) throw new UsageError(e.message);
         throw e;
       }
+      // A long session's view is megabytes: through a pipe, the exit that follows would cut it at 64 KiB.
+      await new Promise<void>((done) => process.stdout.write(view + "\n", () => done()));
       return 0;
     }
     case "registry": {

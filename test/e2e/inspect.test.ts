@@ -12,6 +12,7 @@ import { startStrictServer, type RecordedRequest, type StrictServer } from "../s
 import { firstUserText, lastUserText, sequenceModel } from "../support/scripts.ts";
 import { readingProject } from "../support/long-job.ts";
 import type { ScriptedModel } from "../support/turn.ts";
+import { writeLongSession } from "../support/long-session.ts";
 
 const SUMMARY_PREAMBLE = "Summary of the conversation so far";
 const NOTE = "the heron flies at dawn";
@@ -239,6 +240,22 @@ describe("shiro inspect: overview, turns, one call (binary ↔ strict server)", 
       expect((await shiro(["inspect", id, "2", "--json"], { home: copy })).stdout).toBe(`${sent[1]!.raw}\n`);
     } finally {
       rmSync(copy, { recursive: true, force: true });
+    }
+  });
+
+  test("a long session's views come whole through a pipe (1,000 turns: megabytes, not the pipe's first 64 KiB)", async () => {
+    const big = tempDir("inspect-long");
+    try {
+      const long = await writeLongSession(big, cwd, 1_000);
+      const turns = await shiro(["inspect", long, "--turns"], { home: big });
+      expect(turns.code).toBe(0);
+      expect(turns.stdout.length).toBeGreaterThan(300_000);
+      expect(lines(turns.stdout).filter((l) => l.startsWith("turn ")).map((l) => Number(l.split(" ")[1]))).toEqual(Array.from({ length: 1_000 }, (_, i) => i + 1));
+      expect(lines(turns.stdout).at(-1)).toStartWith("  call 2000 ");
+      const json = JSON.parse((await shiro(["inspect", long, "--turns", "--json"], { home: big })).stdout);
+      expect(json.turns).toHaveLength(1_000);
+    } finally {
+      rmSync(big, { recursive: true, force: true });
     }
   });
 });
