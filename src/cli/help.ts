@@ -7,8 +7,9 @@ Usage
   cat err.log | shiro -p "why?"  stdin appended to the prompt as context
   shiro sessions [--all] [--json]
                                  list sessions and how each last run ended
-  shiro inspect <session> [step] [--full] [--json]
-                                 show the exact requests a session sent
+  shiro inspect <session> [--turns | <call> [--diff] [--full]] [--json]
+                                 a session's turns and calls; one call's exact
+                                 request, or what is new in it (--diff)
   shiro registry <list|search|add|remove|installed> …
                                  skills and plugins from the registry
   shiro doctor                   the sandbox in force and why, config, base URL

@@ -28,28 +28,35 @@ export async function runSubcommand(name: string, args: string[], config: Config
       return 0;
     }
     case "inspect": {
-      const { values, positionals } = parse(args, { full: { type: "boolean" }, json: { type: "boolean" } }, 2, INSPECT_USAGE);
+      const { values, positionals } = parse(args, { turns: { type: "boolean" }, diff: { type: "boolean" }, full: { type: "boolean" }, json: { type: "boolean" } }, 2, INSPECT_USAGE);
       if (!positionals[0]) throw new UsageError(`inspect needs a session id from shiro sessions (${INSPECT_USAGE})`);
-      const step = positionals[1] === undefined ? undefined : Number(positionals[1]);
-      if (step !== undefined && !Number.isInteger(step)) throw new UsageError(`step must be a whole number, got "${positionals[1]}"`);
-      const read = await store.read(await resolveId(store, positionals[0], err));
-      if (!read.ok) throw new UsageError(read.message);
-      read.warnings.forEach(err);
-      if (read.damaged) err(`! the log of session ${read.state.id} is damaged at line ${read.damaged.line} (${read.damaged.reason}); what follows is the ${read.events.length} lines before it`);
-      const session = read.state;
+      const call = positionals[1] === undefined ? undefined : Number(positionals[1]);
+      if (call !== undefined && !Number.isInteger(call)) throw new UsageError(`a call is a number from shiro inspect <session> --turns, got "${positionals[1]}"`);
       // Loaded here, not at start-up: listing sessions needs neither the request composer nor the registry.
-      const [{ InspectError, inspectSession }, { rebuildBody }, { createWireLedger }] = await Promise.all([
-        import("../store/inspect.ts"),
+      const [{ InspectError, inspectFlagsError, inspectView }, { rebuildBody }, { createWireLedger }] = await Promise.all([
+        import("../inspect/inspect-view.ts"),
         import("../context/rebuild-body.ts"),
         import("../context/wire-ledger.ts"),
       ]);
+      const opts = { call, turns: values.turns ?? false, diff: values.diff ?? false, full: values.full ?? false, json: values.json ?? false };
+      const wrong = inspectFlagsError(opts);
+      if (wrong) throw new UsageError(`${wrong} (${INSPECT_USAGE})`);
+      const id = await resolveId(store, positionals[0], err);
+      const read = await store.read(id);
+      if (!read.ok) throw new UsageError(read.message);
+      read.warnings.forEach(err);
+      if (read.damaged) err(`! the log of session ${read.state.id} is damaged at line ${read.damaged.line} (${read.damaged.reason}); what follows is the ${read.events.length} lines before it`);
       const ledger = createWireLedger();
+      const facts = { bytes: store.sizeOf(id), lines: read.events.length, ...(read.damaged ? { damaged: read.damaged } : {}) };
+      let view: string;
       try {
-        out(inspectSession(session, { step, full: values.full ?? false, json: values.json ?? false, rebuild: (call) => rebuildBody(call, ledger) }));
+        view = inspectView(read.events, facts, { ...opts, prefix: positionals[0], columns: process.stdout.columns || Infinity, rebuild: (c) => rebuildBody(c, ledger) });
       } catch (e) {
         if (e instanceof InspectError) throw new UsageError(e.message);
         throw e;
       }
+      // A long session's view is megabytes: through a pipe, the exit that follows would cut it at 64 KiB.
+      await new Promise<void>((done) => process.stdout.write(view + "\n", () => done()));
       return 0;
     }
     case "registry": {
@@ -85,7 +92,7 @@ export async function runSubcommand(name: string, args: string[], config: Config
 type BoolOptions = Record<string, { type: "boolean" }>;
 
 const SESSIONS_USAGE = "usage: shiro sessions [--all] [--json]";
-const INSPECT_USAGE = "usage: shiro inspect <session> [step] [--full] [--json]";
+const INSPECT_USAGE = "usage: shiro inspect <session> [--turns | <call> [--diff] [--full]] [--json]";
 
 function parse<O extends BoolOptions>(args: string[], options: O, maxPositionals: number, usage: string) {
   try {

@@ -42,6 +42,8 @@ export type SessionStore = {
   open(id: string, warn: (line: string) => void, opts?: { copyIfOpen?: boolean }): Promise<Opened>;
   /** A session's state without taking it (inspect). */
   read(id: string): Promise<ReadLog>;
+  /** Bytes of a session's log on disk; undefined without one (a schema-1 session not yet converted). */
+  sizeOf(id: string): number | undefined;
   /** This folder's sessions, newest first; every folder's with `all`. A log changed since its entry was written is read again. */
   list(opts: { cwd: string; all?: boolean }): Promise<Listed>;
   /**
@@ -184,6 +186,7 @@ export function createSessionStore(dir: string, options: SessionStoreOptions = {
     },
 
     read: (id) => readSessionLog(dir, id),
+    sizeOf,
 
     async list({ cwd, all }) {
       const read = await entriesFor(all ? undefined : cwd);

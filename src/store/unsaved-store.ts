@@ -16,6 +16,7 @@ export function createUnsavedStore(): SessionStore {
     create: async ({ cwd, model }) => liveSession({ path: "", first: sessionLine(Bun.randomUUIDv7(), resolve(cwd), model, new Date().toISOString()), unsaved: true }),
     open: async () => ({ ok: false, error: { kind: "missing", message: NONE } }),
     read: async () => ({ ok: false, kind: "missing", message: NONE }),
+    sizeOf: () => undefined,
     list: async () => ({ sessions: [], warnings: [] }),
     openNewest: async () => undefined,
     resolvePrefix: async (prefix) => ({ kind: "none", prefix }),

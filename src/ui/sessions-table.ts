@@ -4,9 +4,9 @@ import { formatCount } from "../text/format-count.ts";
 import type { SessionTotals } from "../pricing/session-totals.ts";
 import type { SessionMeta } from "../store/session-store.ts";
 import { plural } from "../text/plural.ts";
-import { usageText } from "../pricing/usage-text.ts";
+import { compactCount, costText, usageText } from "../pricing/usage-text.ts";
 
-export { usageText };
+export { compactCount, costText, usageText };
 import { runStateText, type RunState } from "../session/run-state.ts";
 
 /** Pure renderers for `/sessions`, `/cost` and `shiro sessions --json`. */
@@ -22,16 +22,6 @@ export function ageText(iso: string, now: Date): string {
   if (seconds < 86400) return `${Math.floor(seconds / 3600)}h ago`;
   return `${Math.floor(seconds / 86400)}d ago`;
 }
-
-/** 950 → "950", 12_345 → "12.3k", 2_500_000 → "2.5M". */
-export function compactCount(n: number): string {
-  if (n < 1000) return String(n);
-  if (n < 1_000_000) return `${(n / 1000).toFixed(1)}k`;
-  return `${(n / 1_000_000).toFixed(1)}M`;
-}
-
-export const costText = (usd: number | null | undefined): string =>
-  usd === null || usd === undefined ? "?" : usd === 0 ? "$0" : usd < 0.01 ? `$${usd.toFixed(4)}` : `$${usd.toFixed(2)}`;
 
 const tokensOf = (u: Usage) => u.inputTokens + u.outputTokens;
 

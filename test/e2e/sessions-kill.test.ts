@@ -8,6 +8,7 @@ import { firstUserText, sequenceModel } from "../support/scripts.ts";
 import type { ScriptedModel } from "../support/turn.ts";
 import { callsIn, loadAll, outputIds, requestsOf, resultsOf } from "../support/session-runs.ts";
 import { runStateOf } from "../../src/session/run-state.ts";
+import { inspectedBodies } from "../support/inspected-bodies.ts";
 
 /**
  * `kill -9` at random moments of a running job, then `shiro -c`. Each bash step appends its marker
@@ -125,8 +126,7 @@ async function trial(n: number): Promise<Outcome> {
   // Every request the server received, before and after the kill, is rebuilt by inspect byte for
   // byte; at most one more call was recorded but never reached it (killed between save and send).
   const sent = requestsOf(server.requests, task).map((r) => r.raw);
-  const inspected = await runShiro(["inspect", final!.id, "--json"], { cwd, home, env: env(home) });
-  const rebuilt = inspected.stdout.trimEnd().split("\n");
+  const rebuilt = await inspectedBodies(final!.id, { cwd, home, env: env(home) });
   expect(rebuilt.filter((line) => sent.includes(line))).toEqual(sent);
   expect(rebuilt.length - sent.length).toBeLessThanOrEqual(1);
   return { saved: true, repaired: pending.length };

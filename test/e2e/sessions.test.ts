@@ -7,6 +7,7 @@ import { startStrictServer, type StrictServer } from "../support/strict-server.t
 import { echoModel, sequenceModel } from "../support/scripts.ts";
 import { itemSummary, loadAll, requestsOf, sessionFiles, sessionsDir } from "../support/session-runs.ts";
 import { waitUntil } from "../support/wait-until.ts";
+import { inspectedBodies } from "../support/inspected-bodies.ts";
 
 let server: StrictServer;
 
@@ -216,7 +217,7 @@ describe("listing", () => {
 
 describe("inspect and cost", () => {
   for (const [label, extra] of [["plain", []], ["compacted at 500 tokens", ["--compact-at", "500"]]] as const) {
-    test(`inspect --json rebuilds every call of a 4-step run byte for byte (${label})`, async () => {
+    test(`inspect <call> --json rebuilds every call of a 4-step run byte for byte (${label})`, async () => {
       const home = tempDir("home");
       const cwd = tempDir("proj");
       const before = server.requests.length;
@@ -230,9 +231,7 @@ describe("inspect and cost", () => {
       expect(sent.slice(1).every((q) => q.body.input.at(-1).role === "developer")).toBe(true);
 
       const { sessionId } = resultOf(run.stdout);
-      const inspected = await shiro(["inspect", sessionId, "--json"], { cwd, home });
-      expect(inspected.code).toBe(0);
-      const lines = inspected.stdout.trimEnd().split("\n");
+      const lines = await inspectedBodies(sessionId, { cwd, home, env: env() });
       expect(lines).toHaveLength(4);
       lines.forEach((line, i) => expect(line).toBe(sent[i]!.raw));
       const one = await shiro(["inspect", sessionId.slice(0, 13), "3", "--json"], { cwd, home });
@@ -251,15 +250,17 @@ describe("inspect and cost", () => {
     expect(notices).toContain("the request exceeded the model's context window; compacting harder and retrying once");
 
     const { sessionId } = resultOf(run.stdout);
-    const inspected = await shiro(["inspect", sessionId, "--json"], { cwd, home });
-    const lines = inspected.stdout.trimEnd().split("\n");
+    const lines = await inspectedBodies(sessionId, { cwd, home, env: env() });
     expect(lines).toHaveLength(sent.length);
     lines.forEach((line, i) => expect(line).toBe(sent[i]!.raw));
 
-    const text = (await shiro(["inspect", sessionId], { cwd, home })).stdout;
-    const outcomes = text.split("\n").filter((l) => l.startsWith("response: ")).map((l) => l.split(" ")[1]);
-    expect(outcomes).toEqual(sent.map((q) => (q.status === 200 ? "completed" : "error")));
-    expect(text).toContain("· compacted harder");
+    const [turn] = JSON.parse((await shiro(["inspect", sessionId, "--turns", "--json"], { cwd, home })).stdout).turns;
+    expect(turn.calls.map((c: any) => c.status)).toEqual(sent.map((q) => (q.status === 200 ? "completed" : "error")));
+    const retry = sent.findIndex((q) => q.status === 400) + 1;
+    expect(turn.calls[retry].new).toContainEqual({ kind: "harder" });
+    const text = (await shiro(["inspect", sessionId, "--turns"], { cwd, home })).stdout;
+    expect(text).toMatch(new RegExp(`^  call ${retry + 1} .* new: compacted harder \\(after an overflow\\)$`, "m"));
+    expect((await shiro(["inspect", sessionId, String(retry + 1)], { cwd, home })).stdout).toContain("· compacted harder");
   });
 
   test("Ctrl-C while the model streams: exit 130, the session is saved and inspect says the call was aborted", async () => {
@@ -278,11 +279,12 @@ describe("inspect and cost", () => {
     expect(await proc.exited).toBe(130);
     const { sessionId, status } = resultOf(await new Response(proc.stdout).text());
     expect(status).toBe("aborted");
-    const text = (await shiro(["inspect", sessionId], { cwd, home })).stdout;
+    const text = (await shiro(["inspect", sessionId, "1"], { cwd, home })).stdout;
     expect(text.split("\n").filter((l) => l.startsWith("response: "))).toEqual(["response: aborted"]);
+    expect((await shiro(["inspect", sessionId, "--turns"], { cwd, home })).stdout).toMatch(/^turn 1 · interrupted · "stop me" · 1 call/m);
   });
 
-  test("inspect is clipped unless --full; a step it does not have → exit 2", async () => {
+  test("inspect <call> is clipped unless --full; a call it does not have → exit 2", async () => {
     const home = tempDir("home");
     const cwd = tempDir("proj");
     const run = await shiro(["-p", "--yolo", "--json", "inspect me"], { cwd, home });
@@ -302,9 +304,9 @@ describe("inspect and cost", () => {
     expect(full.stdout).not.toContain("… [+");
 
     const bad = await shiro(["inspect", sessionId, "5"], { cwd, home });
-    expect([bad.code, bad.stderr.trim(), bad.stdout]).toEqual([2, "shiro: no step 5: the session has steps 1–4", ""]);
+    expect([bad.code, bad.stderr.trim(), bad.stdout]).toEqual([2, "shiro: no call 5: the session has calls 1–4", ""]);
     const notNumber = await shiro(["inspect", sessionId, "two"], { cwd, home });
-    expect([notNumber.code, notNumber.stderr.trim()]).toEqual([2, 'shiro: step must be a whole number, got "two"']);
+    expect([notNumber.code, notNumber.stderr.trim()]).toEqual([2, 'shiro: a call is a number from shiro inspect <session> --turns, got "two"']);
     const unknown = await shiro(["inspect", "ffff"], { cwd, home });
     expect(unknown.code).toBe(2);
   });

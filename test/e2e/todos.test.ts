@@ -7,6 +7,7 @@ import { BINARY } from "../support/binary.ts";
 import { sessionFiles } from "../support/memory-fixtures.ts";
 import { keys, spawnPty } from "../support/pty.ts";
 import { runShiro, tempDir } from "../support/run-shiro.ts";
+import { inspectedBodies } from "../support/inspected-bodies.ts";
 import { firstUserText, lastUserText, sequenceModel, type PlannedCall } from "../support/scripts.ts";
 import { startStrictServer, type StrictServer } from "../support/strict-server.ts";
 import type { ScriptedModel } from "../support/turn.ts";
@@ -127,10 +128,8 @@ describe("the task list end to end (compiled binary ↔ strict local API)", () =
     expect(cached[2]).toBeGreaterThan(inputs[1] * 0.9);
     expect(session.notebook.todos).toEqual(PLAN);
 
-    // `shiro inspect --json` rebuilds each step's body, task list included, byte for byte.
-    const inspected = await runShiro(["inspect", session.id, "--json"], { cwd, home });
-    expect(inspected.code).toBe(0);
-    expect(inspected.stdout.trim().split("\n")).toEqual(r.requests.map((q) => q.raw));
+    // `shiro inspect <call> --json` rebuilds each step's body, task list included, byte for byte.
+    expect(await inspectedBodies(session.id, { cwd, home })).toEqual(r.requests.map((q) => q.raw));
   });
 
   test("after an automatic compaction the request still ends with the current list", async () => {

@@ -14,7 +14,7 @@ export const FLOORS: readonly (readonly string[])[] = [
   ["wire", "guard", "checkpoint"],
   ["context", "sandbox", "registry"],
   ["agent"],
-  ["ui", "secrets"],
+  ["ui", "secrets", "inspect"],
   ["runtime"],
   ["cli", "print", "repl"],
   ["run-cli.ts"],

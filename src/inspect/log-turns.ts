@@ -1,0 +1,112 @@
+import type { AssistantMessage, Message } from "../session/messages.ts";
+import type { ResponseSummary } from "../session/message-schema.ts";
+import { createSessionReducer, type SessionState } from "../session/reduce-session.ts";
+import { runStateOf, type RunState } from "../session/run-state.ts";
+import { answerOf, type SessionEvent } from "../session/session-event.ts";
+import { costOf } from "../pricing/cost.ts";
+import { callNews, type CallSide, type News } from "./call-news.ts";
+
+/** One model call as the inspector lists it: what it was built from, what was new in it, how it ended. */
+export type InspectedCall = {
+  step: number;
+  /** The turn it was made in; 0 for a call before any prompt. */
+  turn: number;
+  model: string;
+  /** The first `messages` messages of the history at the time; the first `reused` of them the call before had too. */
+  messages: number;
+  reused: number;
+  /** Those that were not in the call before, in order. */
+  added: Message[];
+  news: News[];
+  response?: ResponseSummary;
+  /** The answer as it joined the history (what streamed, for one cut short). */
+  answer?: AssistantMessage;
+  /** undefined: no usage on record, or a model without a price. */
+  costUsd?: number;
+};
+
+export type InspectedTurn = {
+  turn: number;
+  text: string;
+  at: string;
+  /** What became of it when the next turn began (or as the log ends). */
+  state: Exclude<RunState, "damaged">;
+  /** When an undo took it out of the history. */
+  undoneAt?: string;
+  calls: InspectedCall[];
+};
+
+export type InspectedLog = { turns: InspectedTurn[]; calls: InspectedCall[]; state: SessionState };
+
+/**
+ * A log's events, turn by turn, folded again with the session's own reducer, so each turn's state is
+ * what `shiro sessions` would have said when it ended, and undone turns stay listed, with their calls.
+ * The events are those the store read: a damaged log's lines before its bad one.
+ */
+export function logTurns(events: readonly SessionEvent[]): InspectedLog {
+  const reducer = createSessionReducer();
+  const turns: InspectedTurn[] = [];
+  const calls: InspectedCall[] = [];
+  const toolNames = new Map<string, string>();
+  const denied = new Set<string>();
+  let before: CallSide | undefined;
+  // The shortest the history has been since the call before: an undo cuts it back.
+  let cut = Infinity;
+  // The turn under way: listed once it ends, with the state it ended in.
+  let current: Omit<InspectedTurn, "state"> | undefined;
+  const close = () => {
+    if (current) turns.push({ ...current, state: runStateOf(reducer.state!) });
+    current = undefined;
+  };
+  for (const event of events) {
+    if (event.type === "user" || event.type === "undo") close();
+    const s = reducer.apply(event);
+    switch (event.type) {
+      case "user":
+        current = { turn: s.turnCount, text: event.text, at: event.at, calls: [] };
+        break;
+      case "undo":
+        for (const t of turns) if (t.turn >= event.turn && t.undoneAt === undefined) t.undoneAt = event.at;
+        cut = Math.min(cut, s.messages.length);
+        break;
+      case "call": {
+        const reused = Math.min(before?.messages ?? 0, cut, event.messages);
+        const added = s.messages.slice(reused, event.messages);
+        const snapshot = s.callLog.snapshots[event.prompt]!;
+        const now = { model: event.model, messages: event.messages, prompt: event.prompt, snapshot, params: event.params, trailer: event.trailer };
+        // Every call is listed: one before any prompt (no log shiro writes has one) gets a turn 0.
+        current ??= { turn: 0, text: "", at: event.at, calls: [] };
+        const call: InspectedCall = {
+          step: event.step,
+          turn: current.turn,
+          model: event.model,
+          messages: event.messages,
+          reused,
+          added,
+          news: callNews({ before, now, added, harder: event.harder === true, toolNames, denied }),
+        };
+        calls.push(call);
+        current.calls.push(call);
+        before = now;
+        cut = Infinity;
+        break;
+      }
+      case "response": {
+        const call = calls[event.step - 1]!;
+        call.response = s.callLog.calls[event.step - 1]!.response;
+        const answer = answerOf(event);
+        if (answer) call.answer = answer;
+        for (const part of answer?.parts ?? []) if (part.type === "tool-call") toolNames.set(part.callId, part.name);
+        const usage = call.response?.usage;
+        const cost = usage ? costOf(call.model)(usage) : undefined;
+        if (cost !== undefined) call.costUsd = cost;
+        break;
+      }
+      case "result":
+        if (event.denied) denied.add(event.callId);
+        break;
+    }
+  }
+  close();
+  return { turns, calls, state: reducer.state! };
+}

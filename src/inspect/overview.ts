@@ -1,0 +1,79 @@
+import { runStateOf, runStateText } from "../session/run-state.ts";
+import { titleOf } from "../store/session-title.ts";
+import { alignColumns } from "../text/align-columns.ts";
+import { formatBytes } from "../text/format-bytes.ts";
+import { plural } from "../text/plural.ts";
+import { promptOf, sumCalls, sumsText, tokensJson, turnStateText } from "./inspect-rows.ts";
+import type { InspectedLog } from "./log-turns.ts";
+
+/** What is known of the log file besides its events: its size, and the line a damaged one stops at. */
+export type LogFacts = { bytes?: number; lines: number; damaged?: { line: number; reason: string } };
+
+/** Titles are never clipped below this, however narrow the terminal. */
+const MIN_PROMPT = 12;
+
+const modelsOf = (log: InspectedLog): string[] => {
+  const models = [...new Set(log.calls.map((c) => c.model))];
+  return models.length ? models : [log.state.model];
+};
+
+const stateOf = (log: InspectedLog, facts: LogFacts) => (facts.damaged ? "damaged" : runStateOf(log.state));
+
+/** `shiro inspect <session>`: the session in a few lines, then one row per turn. No request body, no output. */
+export function overviewText(log: InspectedLog, facts: LogFacts, opts: { prefix: string; columns: number }): string {
+  const { state, turns, calls } = log;
+  const models = modelsOf(log);
+  const undone = turns.filter((t) => t.undoneAt !== undefined).length;
+  const [tokens, cost] = sumsText(sumCalls(calls));
+  const damage = facts.damaged ? `damaged at line ${facts.damaged.line} of its log (${facts.damaged.reason}): shown up to line ${facts.damaged.line - 1}` : undefined;
+  const size = facts.bytes === undefined ? "" : `${formatBytes(facts.bytes)} on disk, `;
+  const head = [
+    ["session", state.id],
+    ["title", titleOf(state.messages) || "(no prompt)"],
+    [models.length > 1 ? "models" : "model", models.join(", ")],
+    ["state", damage ?? runStateText(runStateOf(state))],
+    ["log", `${size}${plural(facts.lines, "line")}`],
+    ["folder", state.cwd],
+    ["total", `${plural(turns.length, "turn")}${undone ? ` (${undone} undone)` : ""} · ${plural(calls.length, "model call")} · ${tokens} · ${cost}`],
+  ];
+  const rows = turns.map((t) => [String(t.turn), turnStateText(t), promptOf(t), plural(t.calls.length, "call"), ...sumsText(sumCalls(t.calls))]);
+  const table = rows.length ? alignColumns([["turn", "state", "prompt", "calls", "tokens", "cost"], ...rows], { right: [0, 3, 4, 5], width: opts.columns - 1, clip: { column: 2, min: MIN_PROMPT } }) : ["no turns yet"];
+  const hint = `each call: shiro inspect ${opts.prefix} --turns · one call's body: shiro inspect ${opts.prefix} <call> [--diff]`;
+  return [...alignColumns(head, { width: opts.columns - 1 }), "", ...table, "", hint].join("\n");
+}
+
+/** `shiro inspect <session> --json`: the same, for scripts. */
+export function overviewJson(log: InspectedLog, facts: LogFacts) {
+  const { state, turns, calls } = log;
+  const sums = sumCalls(calls);
+  return {
+    id: state.id,
+    title: titleOf(state.messages),
+    cwd: state.cwd,
+    createdAt: state.createdAt,
+    updatedAt: state.updatedAt,
+    models: modelsOf(log),
+    model: state.model,
+    state: stateOf(log, facts),
+    ...(facts.damaged ? { damaged: facts.damaged } : {}),
+    ...(state.forkedFrom ? { forkedFrom: state.forkedFrom } : {}),
+    bytes: facts.bytes ?? null,
+    lines: facts.lines,
+    calls: calls.length,
+    tokens: tokensJson(sums.usage),
+    costUsd: sums.costUsd ?? null,
+    turns: turns.map((t) => {
+      const turnSums = sumCalls(t.calls);
+      return {
+        turn: t.turn,
+        state: t.state,
+        undone: t.undoneAt !== undefined,
+        at: t.at,
+        prompt: promptOf(t),
+        calls: t.calls.map((c) => c.step),
+        tokens: tokensJson(turnSums.usage),
+        costUsd: turnSums.costUsd ?? null,
+      };
+    }),
+  };
+}
