@@ -7,11 +7,24 @@ import { UsageError } from "../exit/usage-error.ts";
 import type { Config } from "./config.ts";
 import { resolveId } from "../runtime/open-session.ts";
 
-const out = (line: string) => process.stdout.write(line + "\n");
+// Through a pipe the exit that follows a subcommand would cut what is still buffered (at 64 KiB):
+// the last write's callback says everything before it is out.
+let written: Promise<void> = Promise.resolve();
+const out = (line: string) => {
+  written = new Promise<void>((done) => process.stdout.write(line + "\n", () => done()));
+};
 const err = (line: string) => process.stderr.write(line + "\n");
 
 /** `shiro sessions`, `shiro inspect`, `shiro registry`, `shiro doctor`, `shiro undo`: script-friendly, no model involved. */
 export async function runSubcommand(name: string, args: string[], config: Config): Promise<number> {
+  try {
+    return await dispatch(name, args, config);
+  } finally {
+    await written;
+  }
+}
+
+async function dispatch(name: string, args: string[], config: Config): Promise<number> {
   const store = createSessionStore(join(config.home, "sessions"));
   switch (name) {
     case "sessions": {
@@ -55,8 +68,7 @@ export async function runSubcommand(name: string, args: string[], config: Config
         if (e instanceof InspectError) throw new UsageError(e.message);
         throw e;
       }
-      // A long session's view is megabytes: through a pipe, the exit that follows would cut it at 64 KiB.
-      await new Promise<void>((done) => process.stdout.write(view + "\n", () => done()));
+      out(view);
       return 0;
     }
     case "registry": {
