@@ -5,6 +5,7 @@ import { estimateNextRequest, tokensFromChars } from "./estimate.ts";
 import { assembleInput, NO_COMPACTION, type WirePlan } from "./assemble-input.ts";
 import { dropSavings } from "./drop-exchanges.ts";
 import { createWireLedger, type WireLedger } from "./wire-ledger.ts";
+import { historyFloor } from "./overflow-floor.ts";
 import { THRESHOLD_SHARE_OF_WINDOW } from "./windows.ts";
 
 export type CompactOptions = {
@@ -59,19 +60,11 @@ const HARDER_SHARE_OF_WINDOW = 0.6;
  * what changed since the ledger's last request, not to the history.
  */
 export function compactForWire(messages: readonly Message[], opts: CompactOptions, ledger: WireLedger = createWireLedger()): CompactResult {
-  ledger.sync(messages, opts.model);
+  const { n, threshold, whole, tokensBefore, scale, tokensOf, limit } = measure(messages, opts, ledger);
   const { instructionsChars } = opts;
-  const n = ledger.entries.length;
-  const threshold = Math.min(opts.threshold, Math.floor(opts.window * THRESHOLD_SHARE_OF_WINDOW));
-  const whole = ledger.charsBefore(n) + instructionsChars;
-  const tokensBefore = estimateNextRequest(ledger, instructionsChars);
-  // Real usage may show this history is denser than chars/4; estimates of the smaller payloads follow suit.
-  const scale = Math.max(1, tokensBefore / tokensFromChars(whole));
-  const tokensOf = (chars: number) => Math.ceil(tokensFromChars(chars) * scale);
   // The newest step: the newest response and what came after it.
   const tail = Math.max(0, ledger.lastAssistantBefore(n));
   const tailChars = ledger.charsBefore(n) - ledger.charsBefore(tail);
-  const limit = opts.harder ? Math.floor(opts.window * HARDER_SHARE_OF_WINDOW) : opts.window;
   if (!opts.harder && tokensOf(whole - tailChars) <= threshold && tokensBefore <= limit) return { input: assembleInput(ledger, NO_COMPACTION).items, tokens: tokensBefore };
 
   const calls = ledger.callsBefore(n);
@@ -95,6 +88,30 @@ export function compactForWire(messages: readonly Message[], opts: CompactOption
     ...(changed ? { compaction: { messagesBefore: n, messagesAfter: assembled.unchanged, tokensBefore, tokensAfter: tokens } } : {}),
     ...(tokens > limit ? { needsSummary: true } : {}),
   };
+}
+
+/** The ledger brought up to `messages`, and the figures every plan for them is judged by. */
+function measure(messages: readonly Message[], opts: CompactOptions, ledger: WireLedger) {
+  ledger.sync(messages, opts.model);
+  const n = ledger.entries.length;
+  const threshold = Math.min(opts.threshold, Math.floor(opts.window * THRESHOLD_SHARE_OF_WINDOW));
+  const whole = ledger.charsBefore(n) + opts.instructionsChars;
+  const tokensBefore = estimateNextRequest(ledger, opts.instructionsChars);
+  // Real usage may show this history is denser than chars/4; estimates of the smaller payloads follow suit.
+  const scale = Math.max(1, tokensBefore / tokensFromChars(whole));
+  const tokensOf = (chars: number) => Math.ceil(tokensFromChars(chars) * scale);
+  const limit = opts.harder ? Math.floor(opts.window * HARDER_SHARE_OF_WINDOW) : opts.window;
+  return { n, threshold, whole, tokensBefore, scale, tokensOf, limit };
+}
+
+/**
+ * Whether `compactForWire` would answer `needsSummary` whatever it planned, known without planning:
+ * even the floor no plan gets under is over the limit. Then it reports a compaction from `tokensBefore`.
+ */
+export function overflowsEveryPlan(messages: readonly Message[], opts: CompactOptions, ledger: WireLedger): { tokensBefore: number } | undefined {
+  const { tokensBefore, tokensOf, limit } = measure(messages, opts, ledger);
+  const floor = historyFloor(ledger);
+  return floor.changes && tokensOf(floor.chars + opts.instructionsChars) > limit ? { tokensBefore } : undefined;
 }
 
 /** The least compaction that brings the request within the rung's target, each cut moved in coarse steps. */

@@ -3,8 +3,8 @@ import type { Message } from "../session/messages.ts";
 import type { Compaction } from "./compaction.ts";
 import type { RequestBody } from "../wire/model-stream.ts";
 import { trailerItem, type RequestParams } from "../wire/build-request.ts";
-import { compactForWire } from "./compact.ts";
-import { sized } from "./wire-entry.ts";
+import { compactForWire, overflowsEveryPlan, type CompactOptions } from "./compact.ts";
+import { sized, type SizedItem } from "./wire-entry.ts";
 import { createWireLedger, type WireLedger } from "./wire-ledger.ts";
 
 /** Everything besides the history that decides a request's bytes; the session records it per call. */
@@ -32,6 +32,24 @@ function promptChars(instructions: string, tools: readonly FunctionTool[]): numb
 
 export type ComposedRequest = { body: RequestBody; tokens: number; compaction?: Compaction; needsSummary?: boolean };
 
+const compactOptions = (spec: RequestSpec, trailer: SizedItem | undefined): CompactOptions => ({
+  model: spec.model,
+  threshold: spec.limits.threshold,
+  window: spec.limits.window,
+  harder: spec.harder,
+  instructionsChars: promptChars(spec.instructions, spec.tools) + (trailer?.chars ?? 0),
+});
+
+/**
+ * When `composeRequest` would surely answer `needsSummary`, what its compaction would report, found
+ * without composing: the body is made only if it is still to be sent (the summary failed).
+ */
+export function surelyNeedsSummary(messages: readonly Message[], spec: RequestSpec, ledger: WireLedger): Omit<Compaction, "messagesAfter" | "tokensAfter"> | undefined {
+  const trailer = spec.trailer === undefined ? undefined : sized(trailerItem(spec.trailer));
+  const over = overflowsEveryPlan(messages, compactOptions(spec, trailer), ledger);
+  return over && { messagesBefore: ledger.entries.length, tokensBefore: over.tokensBefore };
+}
+
 /**
  * History + spec → the exact body sent. The loop transmits through this and `shiro inspect`
  * rebuilds through it, so what inspect prints is what went on the wire. A ledger kept between calls
@@ -39,12 +57,7 @@ export type ComposedRequest = { body: RequestBody; tokens: number; compaction?: 
  */
 export function composeRequest(messages: readonly Message[], spec: RequestSpec, ledger: WireLedger = createWireLedger()): ComposedRequest {
   const trailer = spec.trailer === undefined ? undefined : sized(trailerItem(spec.trailer));
-  const outside = promptChars(spec.instructions, spec.tools) + (trailer?.chars ?? 0);
-  const compacted = compactForWire(
-    messages,
-    { model: spec.model, threshold: spec.limits.threshold, window: spec.limits.window, harder: spec.harder, instructionsChars: outside },
-    ledger,
-  );
+  const compacted = compactForWire(messages, compactOptions(spec, trailer), ledger);
   const body = {
     model: spec.model,
     instructions: spec.instructions,

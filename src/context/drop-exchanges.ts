@@ -93,6 +93,11 @@ export function dropSavings(ledger: WireLedger, x: number): number {
   return table.saved[x]!;
 }
 
+/** At least what exchange `x` adds to a note when dropped: its lines and their newlines (JSON only lengthens them). */
+export function noteLineChars(ledger: WireLedger, x: number): number {
+  return rowOf(ledger, tableOf(ledger), x).lines.reduce((n, line) => n + line.length + 1, 0);
+}
+
 /** The note in place of a gap's first `count` exchanges, listing every call they made with its outcome. */
 function noteOf(table: DropTable, gap: Gap, count: number): SizedItem {
   if (gap.note?.count !== count) {

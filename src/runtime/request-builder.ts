@@ -1,5 +1,5 @@
 import type { BuildRequest } from "../agent/run.ts";
-import { composeRequest, type ComposedRequest } from "../context/compose-request.ts";
+import { composeRequest, surelyNeedsSummary, type ComposedRequest } from "../context/compose-request.ts";
 import { learnWindow, thresholdInForce, windowFor } from "../context/windows.ts";
 import { todoTrailer } from "../context/todo-trailer.ts";
 import type { WireLedger } from "../context/wire-ledger.ts";
@@ -79,11 +79,14 @@ export function createRequestBuilder(deps: RequestDeps) {
         harder,
         trailer: trailer || undefined,
       };
-      let composed = composeRequest(messages, spec, deps.ledger);
-      if (composed.needsSummary && !summaryFailed) {
-        const summarised = await summaryFallback(composed, signal, () => composeRequest(messages, spec, deps.ledger));
-        summaryFailed = summarised === composed;
-        composed = summarised;
+      const compose = () => composeRequest(messages, spec, deps.ledger);
+      // Over the window whatever is dropped (a long resume): the summary is asked for before any plan is made.
+      const overflow = summaryFailed ? undefined : surelyNeedsSummary(messages, spec, deps.ledger);
+      let composed = overflow ? undefined : compose();
+      if (!composed || (composed.needsSummary && !summaryFailed)) {
+        const summarised = await summaryFallback(signal, compose, overflow ?? composed?.compaction ?? { tokensBefore: composed!.tokens });
+        summaryFailed = summarised === undefined;
+        composed = summarised ?? composed ?? compose();
       }
       if (!harder) lastSentTokens = composed.tokens;
       const key = keyOf(spec.instructions, spec.tools);
@@ -108,13 +111,17 @@ export function createRequestBuilder(deps: RequestDeps) {
 
   /**
    * Even dropping old steps does not fit the window: continue from a summary, as `/compact` would.
-   * If the summary fails, the over-large request goes anyway and the API's answer decides.
+   * If the summary fails (undefined), the over-large request goes anyway and the API's answer decides.
    */
-  async function summaryFallback(composed: ComposedRequest, signal: AbortSignal, recompose: () => ComposedRequest): Promise<ComposedRequest> {
+  async function summaryFallback(
+    signal: AbortSignal,
+    recompose: () => ComposedRequest,
+    before: { messagesBefore?: number; tokensBefore: number },
+  ): Promise<ComposedRequest | undefined> {
     const summary = await deps.summarise(signal);
     if (!summary) {
       deps.warn("the conversation does not fit the context window and summarising it failed; sending it anyway");
-      return composed;
+      return undefined;
     }
     const session = deps.session();
     const messages = session.state.messages;
@@ -123,7 +130,6 @@ export function createRequestBuilder(deps: RequestDeps) {
     session.append({ type: "compaction", summary: summary.summary, at: new Date().toISOString() });
     deps.warn(`the conversation did not fit the context window; continuing from a ${formatCount(summary.summary.length)}-char summary`);
     const next = recompose();
-    const before = composed.compaction ?? { messagesBefore: onWire, tokensBefore: composed.tokens };
-    return { ...next, compaction: { messagesBefore: before.messagesBefore, messagesAfter: 0, tokensBefore: before.tokensBefore, tokensAfter: next.tokens } };
+    return { ...next, compaction: { messagesBefore: before.messagesBefore ?? onWire, messagesAfter: 0, tokensBefore: before.tokensBefore, tokensAfter: next.tokens } };
   }
 }

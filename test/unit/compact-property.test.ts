@@ -1,6 +1,7 @@
 import { expect, test } from "bun:test";
 import type { Message } from "../../src/session/messages.ts";
-import { compactForWire } from "../../src/context/compact.ts";
+import { compactForWire, overflowsEveryPlan } from "../../src/context/compact.ts";
+import { createWireLedger } from "../../src/context/wire-ledger.ts";
 import { describeSubject, subjectOf } from "../../src/context/describe-call.ts";
 import { activeStart } from "../../src/wire/serialise-input.ts";
 import { INTERRUPTED_OUTPUT, serialiseInput } from "../../src/wire/serialise-input.ts";
@@ -20,14 +21,15 @@ function deepFreeze<T>(value: T): T {
 }
 
 /** Every broken invariant of one case, as text (empty when it holds), and which steps it reached. */
-function check(history: Message[], seed: number): { problems: string[]; compacted: boolean; dropped: boolean } {
+function check(history: Message[], seed: number): { problems: string[]; compacted: boolean; dropped: boolean; floored: boolean } {
   const rng = prng(seed * 7919 + 1);
   const model = rng.pick(MODELS);
   // Small windows too: some histories must drop whole steps even with all but two outputs elided.
   const window = rng.int(1_000, 300_000);
   const threshold = rng.int(500, window);
   const harder = rng.chance(0.2);
-  const result = compactForWire(history, { model, threshold, window, harder, instructionsChars: rng.int(0, 20_000) });
+  const opts = { model, threshold, window, harder, instructionsChars: rng.int(0, 20_000) };
+  const result = compactForWire(history, opts);
   const input = result.input as Item[];
   const problems: string[] = [];
 
@@ -68,22 +70,31 @@ function check(history: Message[], seed: number): { problems: string[]; compacte
 
   if (!harder && !result.compaction && JSON.stringify(input) !== JSON.stringify(serialiseInput(history, { model }))) problems.push("changed messages without reporting a compaction");
   if (!result.needsSummary && result.tokens > window) problems.push(`${result.tokens} tokens over the window ${window} without needsSummary`);
-  return { problems, compacted: result.compaction !== undefined, dropped: noteLines.length > 0 };
+  // The floor that lets a long resume skip planning: it may say "no plan fits" only when none did, with the same report.
+  const ledger = createWireLedger();
+  const floored = overflowsEveryPlan(history, opts, ledger);
+  if (floored && !result.needsSummary) problems.push("the floor says no plan fits the window, but one did");
+  if (floored && (result.compaction?.messagesBefore !== ledger.entries.length || result.compaction.tokensBefore !== floored.tokensBefore))
+    problems.push(`the floor reports ${ledger.entries.length} messages / ${floored.tokensBefore} tokens, compaction ${JSON.stringify(result.compaction)}`);
+  return { problems, compacted: result.compaction !== undefined, dropped: noteLines.length > 0, floored: floored !== undefined };
 }
 
 test(`compaction keeps ${CASES} random histories valid for the API and keeps the record of every call`, () => {
   const failures: string[] = [];
   let compacted = 0;
   let dropped = 0;
+  let floored = 0;
   for (let seed = 1; seed <= CASES && failures.length < 5; seed++) {
     const history = deepFreeze(randomHistory(prng(seed)));
     const outcome = check(history, seed);
     if (outcome.problems.length) failures.push(`seed ${seed}: ${outcome.problems.join("; ")}`);
     if (outcome.compacted) compacted++;
     if (outcome.dropped) dropped++;
+    if (outcome.floored) floored++;
   }
   expect(failures).toEqual([]);
   // The generator really reaches every step of the ladder.
   expect(compacted).toBeGreaterThan(CASES / 3);
   expect(dropped).toBeGreaterThan(CASES / 10);
+  expect(floored).toBeGreaterThan(CASES / 50);
 }, 20_000);
