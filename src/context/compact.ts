@@ -109,7 +109,10 @@ function measure(messages: readonly Message[], opts: CompactOptions, ledger: Wir
  * even the floor no plan gets under is over the limit. Then it reports a compaction from `tokensBefore`.
  */
 export function overflowsEveryPlan(messages: readonly Message[], opts: CompactOptions, ledger: WireLedger): { tokensBefore: number } | undefined {
-  const { tokensBefore, tokensOf, limit } = measure(messages, opts, ledger);
+  const { n, whole, tokensBefore, tokensOf, limit } = measure(messages, opts, ledger);
+  // The floor is at most the history with every call elided and no reasoning: when that fits, the
+  // history is not walked (nearly every request).
+  if (tokensOf(whole - ledger.reasoningBefore(n) - ledger.savingsBefore(ledger.callsBefore(n))) <= limit) return undefined;
   const floor = historyFloor(ledger);
   return floor.changes && tokensOf(floor.chars + opts.instructionsChars) > limit ? { tokensBefore } : undefined;
 }
