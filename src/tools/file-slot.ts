@@ -1,4 +1,4 @@
-import { closeSync, fchmodSync, fstatSync, readFileSync, realpathSync, writeSync } from "node:fs";
+import { closeSync, fchmodSync, fstatSync, lstatSync, readFileSync, realpathSync, writeSync } from "node:fs";
 import { join, parse, relative, resolve, sep } from "node:path";
 import { atCalls, type AtCalls, type Dir } from "./at-calls.ts";
 import { displayPath, isInside, modelPath } from "./resolve-path.ts";
@@ -81,6 +81,8 @@ export async function openFile(ctx: Pick<ToolContext, "root" | "writeRefused">, 
 
 type Walked = { slot: FileSlot } | { link: string; target: string; next: string };
 
+const changedMeanwhile = (shown: string) => new ToolError(`${shown} was changed by something else meanwhile (a folder or the file became a link). Nothing was changed; try again.`);
+
 /** `ownLink`: a link at the last name is the slot itself (an undo replaces or removes the link, never what it points to). */
 function walk(at: AtCalls, base: string, path: string, shown: string, show: (real: string) => string, ownLink: boolean): Walked {
   const names = relative(base, path).split(sep).filter(Boolean);
@@ -104,7 +106,8 @@ function walk(at: AtCalls, base: string, path: string, shown: string, show: (rea
             at.close(dir);
             return { link: join(dirPath, folder), target, next: resolve(dirPath, target, ...names.slice(i + 1), name) };
           }
-          if (attempt > 0) throw new ToolError(`${shown} cannot exist: ${show(join(dirPath, folder))} is a file, not a folder.`);
+          // Twice neither a folder nor a link: a file — unless it keeps being swapped (a link, a folder, a link), which is a race.
+          if (attempt > 0) throw lstatSync(join(dirPath, folder), { throwIfNoEntry: false })?.isFile() ? new ToolError(`${shown} cannot exist: ${show(join(dirPath, folder))} is a file, not a folder.`) : changedMeanwhile(shown);
         }
       }
       at.close(dir);
@@ -134,7 +137,7 @@ function linkAt(at: AtCalls, dir: Dir, name: string): string | undefined {
 
 /** The slot for `name` in the open `dir`, below `missing` folders that do not exist yet. Owns `dir`. */
 function slot(at: AtCalls, dir: Dir, dirPath: string, missing: string[], name: string, shown: string): FileSlot {
-  const changed = () => new ToolError(`${shown} was changed by something else meanwhile (a folder or the file became a link). Nothing was changed; try again.`);
+  const changed = () => changedMeanwhile(shown);
   // ENOENT inside a folder held open means the folder itself was removed or replaced meanwhile.
   const gone = (err: unknown) => ((err as NodeJS.ErrnoException).code === "ENOENT" ? changed() : err);
   return {
