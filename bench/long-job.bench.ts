@@ -3,6 +3,7 @@
  * binary against the strict local API: bytes sent, and the share of each request the prompt cache
  * reused (the server's `cached_tokens`: the prefix shared with the previous request). Aim: ≥80%.
  */
+import { rmSync } from "node:fs";
 import { ensureBinary } from "../test/support/binary.ts";
 import { cachedShares, LONG_JOB, longJobPrompt, readingModel, readingProject } from "../test/support/long-job.ts";
 import { runShiro } from "../test/support/run-shiro.ts";
@@ -13,13 +14,15 @@ const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
 
 async function longJob(compactAt: number | undefined): Promise<RecordedRequest[]> {
   const server = await startStrictServer({ models: { [LONG_JOB.model]: readingModel(LONG_JOB.prefix, LONG_JOB.files) } });
+  const project = readingProject(LONG_JOB.prefix, LONG_JOB.files, LONG_JOB.chars);
   try {
     const args = ["-p", "--yolo", "-m", LONG_JOB.model, ...(compactAt ? ["--compact-at", String(compactAt)] : []), longJobPrompt()];
-    const r = await runShiro(args, { cwd: readingProject(LONG_JOB.prefix, LONG_JOB.files, LONG_JOB.chars), env: { OPENAI_BASE_URL: server.url }, timeoutMs: 60_000 });
+    const r = await runShiro(args, { cwd: project, env: { OPENAI_BASE_URL: server.url }, timeoutMs: 60_000 });
     if (r.code !== 0) throw new Error(`the long job failed (exit ${r.code}): ${r.stderr.trim()}`);
     return server.requests;
   } finally {
     await server.stop();
+    rmSync(project, { recursive: true, force: true });
   }
 }
 
