@@ -1,4 +1,4 @@
-import { copyFileSync, mkdirSync, realpathSync } from "node:fs";
+import { copyFileSync, lstatSync, mkdirSync, readlinkSync, realpathSync, symlinkSync } from "node:fs";
 import { dirname, join } from "node:path";
 import type { SessionState } from "../session/reduce-session.ts";
 import type { SessionEvent } from "../session/session-event.ts";
@@ -6,6 +6,7 @@ import type { SessionStore } from "../store/session-store.ts";
 import type { CheckpointStore } from "./checkpoint-store.ts";
 import { planUndo, type Conflict } from "./plan-undo.ts";
 import { keptOnDisk } from "./read-kept.ts";
+import { MAX_KEPT_BYTES } from "./kept.ts";
 import type { TurnRecord } from "./turn-record.ts";
 import { plural } from "../text/plural.ts";
 import { applyJournal, clearTemps, endJournal, loadBlobs, unfinishedJournals, writeJournal, type UndoJournal } from "./undo-journal.ts";
@@ -51,25 +52,20 @@ export async function undoTurns(r: UndoRequest): Promise<UndoDone | UndoRefused>
   const records = undone.flatMap((t) => (all.has(t) ? [all.get(t)!] : []));
   const root = records[0]?.root ?? realpathSync(r.session.cwd);
   const plan = planUndo(records, (path) => keptOnDisk(root, path, r.store.blobs));
-  let kept: string | undefined;
+  if (plan.conflicts.length && !r.force) {
+    const named = plan.conflicts.map((c) => `${c.path} (${c.why})`).join(", ");
+    return { ok: false, conflicts: plan.conflicts, message: `nothing was changed: ${plural(plan.conflicts.length, "file")} changed after the turn${undone.length > 1 ? "s" : ""} being undone: ${named}. Keep that work, or run undo with --force (it keeps a copy of each)` };
+  }
   if (plan.conflicts.length) {
-    if (!r.force) {
-      const named = plan.conflicts.map((c) => `${c.path} (${c.why})`).join(", ");
-      return { ok: false, conflicts: plan.conflicts, message: `nothing was changed: ${plural(plan.conflicts.length, "file")} changed after the turn${undone.length > 1 ? "s" : ""} being undone: ${named}. Keep that work, or run undo with --force (it keeps a copy of each)` };
-    }
-    kept = join(r.keptDir, new Date().toISOString().replace(/[:.]/g, "-"));
-    for (const c of plan.conflicts) {
-      const from = join(root, c.path);
-      const to = join(kept, c.path);
-      mkdirSync(dirname(to), { recursive: true, mode: 0o700 });
-      if (keptOnDisk(root, c.path, r.store.blobs)) copyFileSync(from, to);
-    }
     const targets = new Map(records.sort((a, b) => a.turn - b.turn).reverse().flatMap((rec) => Object.entries(rec.changes).map(([path, c]) => [path, c.before] as const)));
     for (const c of plan.conflicts) plan.writes.push({ path: c.path, to: targets.get(c.path) ?? null });
   }
   const journal: UndoJournal = { v: 1, id: Bun.randomUUIDv7().replace(/-/g, "").slice(-12), root, session: r.session.id, turn, writes: plan.writes, at: new Date().toISOString() };
   const blobs = loadBlobs(journal.writes, r.store.blobs);
   if ("missing" in blobs) return { ok: false, message: `nothing was changed: the stored copy of ${blobs.missing} is missing from ${r.store.blobs.dir}` };
+  // What is overwritten and has no stored copy — work done since (--force), or a file over the cap — is kept first.
+  const unstored = new Set([...plan.conflicts.map((c) => c.path), ...plan.writes.filter((w) => sizeOnDisk(join(root, w.path)) > MAX_KEPT_BYTES).map((w) => w.path)]);
+  const kept = unstored.size ? keepCopies(root, [...unstored], join(r.keptDir, new Date().toISOString().replace(/[:.]/g, "-"))) : undefined;
   writeJournal(r.store.journalDir, journal);
   await applyJournal(journal, blobs.bytes);
   r.append({ type: "undo", turn, at: new Date().toISOString() });
@@ -82,6 +78,34 @@ export async function undoTurns(r: UndoRequest): Promise<UndoDone | UndoRefused>
     lost: plan.lost,
     ...(kept ? { kept } : {}),
   };
+}
+
+/** A path's size, 0 when nothing (or a folder where a file was) is there. */
+function sizeOnDisk(path: string): number {
+  try {
+    return lstatSync(path).size;
+  } catch {
+    return 0;
+  }
+}
+
+/** Copies each path as it is now (a link as a link) under `dir`; the paths that were there. */
+function keepCopies(root: string, paths: readonly string[], dir: string): string {
+  for (const path of paths) {
+    const from = join(root, path);
+    let stats;
+    try {
+      stats = lstatSync(from);
+    } catch {
+      continue; // nothing there (or a file where a folder was): nothing to keep
+    }
+    if (!stats.isFile() && !stats.isSymbolicLink()) continue;
+    const to = join(dir, path);
+    mkdirSync(dirname(to), { recursive: true, mode: 0o700 });
+    if (stats.isSymbolicLink()) symlinkSync(readlinkSync(from), to);
+    else copyFileSync(from, to);
+  }
+  return dir;
 }
 
 /**

@@ -134,3 +134,19 @@ test("--to rewinds several turns of the session -r names, past a newer session i
   expect(none.stderr.trim().split("\n")).toHaveLength(1);
   expect(snapshot(fx.project)).toEqual(before);
 }, 60_000);
+
+test("a file over the per-file cap that a turn made is not lost by its undo: it is moved aside, and the undo says where", async () => {
+  const fx = fixture();
+  const before = snapshot(fx.project);
+  // 17 MiB: over the 16 MiB a checkpoint keeps, so no stored copy of it exists.
+  const made = await scriptedJob([{ name: "bash", arguments: { command: "head -c 17825792 /dev/urandom > build.bin && echo changed >> README.md" } }], { cwd: fx.project, args: ["--yolo"], env: fx.env });
+  expect(made.code).toBe(0);
+  const bytes = readFileSync(join(fx.project, "build.bin"));
+  expect(bytes.length).toBe(17825792);
+  const undo = await runShiro(["undo", "--json"], { cwd: fx.project, env: fx.env });
+  expect(undo.code).toBe(0);
+  const done = JSON.parse(undo.stdout);
+  expect(done.removed).toContain("build.bin");
+  expect(readFileSync(join(done.kept, "build.bin")).equals(bytes)).toBe(true);
+  expect(snapshot(fx.project)).toEqual(before);
+}, 60_000);
