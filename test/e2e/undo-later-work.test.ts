@@ -4,7 +4,7 @@
  * of what it overwrites. And `shiro -c` after an undo never sends the undone turn again.
  */
 import { afterAll, expect, test } from "bun:test";
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { runShiro } from "../support/run-shiro.ts";
 import { scriptedJob } from "../support/scripted-job.ts";
@@ -149,4 +149,30 @@ test("a file over the per-file cap that a turn made is not lost by its undo: it 
   expect(done.removed).toContain("build.bin");
   expect(readFileSync(join(done.kept, "build.bin")).equals(bytes)).toBe(true);
   expect(snapshot(fx.project)).toEqual(before);
+}, 60_000);
+
+test("corrupt checkpoint files are skipped with one warning each, and nothing is lost: the saved look is rebuilt, an unreadable record leaves its turn's files alone", async () => {
+  const fx = fixture();
+  expect((await scriptedJob([{ name: "bash", arguments: { command: "echo one > one.txt" } }], { cwd: fx.project, args: ["--yolo"], env: fx.env })).code).toBe(0);
+  const checkpoints = join(fx.shiroHome, "checkpoints");
+  const [record] = readdirSync(join(checkpoints, "turns"), { recursive: true, encoding: "utf8" }).filter((p) => p.endsWith(".json"));
+  writeFileSync(join(checkpoints, "turns", record!), "{ not json");
+  const [cache] = readdirSync(join(checkpoints, "projects"));
+  writeFileSync(join(checkpoints, "projects", cache!), "[1, 2");
+  const list = await runShiro(["undo", "--list", "--json"], { cwd: fx.project, env: fx.env });
+  expect(list.code).toBe(0);
+  expect(list.stderr.trim().split("\n")).toHaveLength(1);
+  expect(list.stderr).toContain(record!);
+  expect(JSON.parse(list.stdout).turns[0].added).toEqual([]);
+  // The undo takes the turn out of the history but, with its record unreadable, changes no file.
+  const undo = await runShiro(["undo"], { cwd: fx.project, env: fx.env });
+  expect(undo.code).toBe(0);
+  expect(readFileSync(join(fx.project, "one.txt"), "utf8")).toBe("one\n");
+  // A later run rebuilds the unreadable saved look, saying so once, and its turn is undone as usual.
+  const next = await scriptedJob([{ name: "bash", arguments: { command: "echo two > two.txt" } }], { cwd: fx.project, args: ["--yolo"], env: fx.env });
+  expect(next.code).toBe(0);
+  expect(next.stderr.split("\n").filter((l) => l.includes("checkpoint cache"))).toHaveLength(1);
+  expect((await runShiro(["undo"], { cwd: fx.project, env: fx.env })).code).toBe(0);
+  expect(existsSync(join(fx.project, "two.txt"))).toBe(false);
+  expect(readFileSync(join(fx.project, "one.txt"), "utf8")).toBe("one\n");
 }, 60_000);
