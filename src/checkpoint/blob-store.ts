@@ -18,7 +18,6 @@ export type BlobStore = {
   get(hash: string): Uint8Array | undefined;
   /** The hash `bytes` would be stored under (nothing is written). */
   hash(bytes: Uint8Array): string;
-  has(hash: string): boolean;
 };
 
 const NONCE = 12;
@@ -76,7 +75,6 @@ export function createBlobStore(dir: string, keyPath: string): BlobStore {
         return undefined;
       }
     },
-    has: (name) => existsSync(pathOf(name)),
   };
 }
 

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { keptSchema, sameKept, type Kept } from "./kept.ts";
+import { keptSchema, sameKept } from "./kept.ts";
 import type { Change } from "./project-state.ts";
 
 const side = keptSchema.nullable();
@@ -42,4 +42,3 @@ export function tally(record: TurnRecord): { added: string[]; changed: string[];
   return out;
 }
 
-export type { Kept };

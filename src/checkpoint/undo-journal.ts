@@ -3,7 +3,7 @@ import { dirname, join } from "node:path";
 import { z } from "zod";
 import { openSlot, type FileSlot } from "../tools/file-slot.ts";
 import type { BlobStore } from "./blob-store.ts";
-import { keptSchema, type Kept } from "./kept.ts";
+import { keptSchema } from "./kept.ts";
 
 /**
  * An undo under way, written before its first file changes: if shiro is killed part way, the next
@@ -126,4 +126,3 @@ function placeLink(path: string, target: string, temp: string) {
   renameSync(staged, path);
 }
 
-export type { Kept };
