@@ -1,6 +1,7 @@
-import { chmodSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { projectKey } from "../store/project-key.ts";
+import { atomicWriteSync } from "../store/atomic-write.ts";
 import { createBlobStore, type BlobStore } from "./blob-store.ts";
 import { turnRecordSchema, type TurnRecord } from "./turn-record.ts";
 
@@ -36,14 +37,7 @@ export function createCheckpointStore(dir: string): CheckpointStore {
       const path = join(turnsDir(record.session), `${record.turn}.json`);
       ensure(dirname(path));
       if (Object.keys(record.changes).length === 0) return rmSync(path, { force: true });
-      const temp = `${path}.${process.pid}.tmp`;
-      try {
-        writeFileSync(temp, JSON.stringify(record), { mode: 0o600 });
-        renameSync(temp, path);
-      } catch (err) {
-        rmSync(temp, { force: true }); // a full disk leaves nothing half-written behind
-        throw err;
-      }
+      atomicWriteSync(path, JSON.stringify(record));
     },
     records(session, warn) {
       const out = new Map<number, TurnRecord>();

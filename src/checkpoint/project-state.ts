@@ -1,11 +1,12 @@
-import { lstatSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync, type Stats } from "node:fs";
-import { dirname, join } from "node:path";
+import { lstatSync, readFileSync, type Stats } from "node:fs";
+import { join } from "node:path";
 import { z } from "zod";
 import type { BlobStore } from "./blob-store.ts";
 import { openChangeWatch, type ChangeWatch } from "./inotify.ts";
 import { keptSchema, sameKept, type Kept } from "./kept.ts";
 import { projectScope, type ProjectScope } from "./project-scope.ts";
 import { compileCheck } from "../session/compile-check.ts";
+import { atomicWriteSync } from "../store/atomic-write.ts";
 import { breather } from "../tools/breather.ts";
 import { readKept, statKey } from "./read-kept.ts";
 
@@ -209,13 +210,5 @@ function loadCache(o: ProjectStateOptions): Map<string, Seen> {
 
 function saveCache(o: ProjectStateOptions, seen: Map<string, Seen>) {
   const files = [...seen].map(([p, s]) => ({ p, s: s.stat, k: s.kept }));
-  mkdirSync(dirname(o.cachePath), { recursive: true, mode: 0o700 });
-  const temp = `${o.cachePath}.${process.pid}.tmp`;
-  try {
-    writeFileSync(temp, JSON.stringify({ root: o.root, files }), { mode: 0o600 });
-    renameSync(temp, o.cachePath);
-  } catch (err) {
-    rmSync(temp, { force: true }); // a full disk leaves nothing half-written behind
-    throw err;
-  }
+  atomicWriteSync(o.cachePath, JSON.stringify({ root: o.root, files }));
 }

@@ -1,7 +1,8 @@
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmdirSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmdirSync, rmSync, symlinkSync, unlinkSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { z } from "zod";
 import { openSlot, type FileSlot } from "../tools/file-slot.ts";
+import { atomicWriteSync } from "../store/atomic-write.ts";
 import type { BlobStore } from "./blob-store.ts";
 import { keptSchema } from "./kept.ts";
 
@@ -24,10 +25,7 @@ const tempName = (j: UndoJournal) => `.shiro-undo-${j.id}.tmp`;
 const journalPath = (dir: string, j: Pick<UndoJournal, "id">) => join(dir, `${j.id}.json`);
 
 export function writeJournal(dir: string, j: UndoJournal) {
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
-  const path = journalPath(dir, j);
-  writeFileSync(`${path}.tmp`, JSON.stringify(j), { mode: 0o600 });
-  renameSync(`${path}.tmp`, path);
+  atomicWriteSync(journalPath(dir, j), JSON.stringify(j));
 }
 
 export const endJournal = (dir: string, j: UndoJournal) => rmSync(journalPath(dir, j), { force: true });

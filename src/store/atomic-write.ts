@@ -1,3 +1,4 @@
+import { chmodSync, mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { chmod, mkdir, rename, rm, writeFile } from "node:fs/promises";
 import { dirname } from "node:path";
 
@@ -15,6 +16,20 @@ export async function atomicWrite(path: string, data: string | Uint8Array, mode 
     await rename(temp, path);
   } catch (err) {
     await rm(temp, { force: true });
+    throw err;
+  }
+}
+
+/** `atomicWrite` for synchronous callers (the checkpoints, which run between tool calls). */
+export function atomicWriteSync(path: string, data: string | Uint8Array, mode = 0o600): void {
+  mkdirSync(dirname(path), { recursive: true, mode: mode & 0o077 ? 0o777 : 0o700 });
+  const temp = `${path}.${process.pid}.${Bun.randomUUIDv7().slice(-12)}.tmp`;
+  try {
+    writeFileSync(temp, data, { mode });
+    chmodSync(temp, mode);
+    renameSync(temp, path);
+  } catch (err) {
+    rmSync(temp, { force: true }); // a full disk leaves nothing half-written behind
     throw err;
   }
 }
