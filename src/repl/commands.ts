@@ -40,6 +40,9 @@ const coreCommands: ReplCommand[] = [
 /** The one table behind the parser, /help and tab completion. */
 export const COMMANDS: ReplCommand[] = [...coreCommands, ...sessionCommands, ...undoCommands, ...memoryCommands, ...registryCommands];
 
+/** Every name and alias the table answers to: a saved command cannot take one (src/commands/). */
+export const builtinNames = (): string[] => COMMANDS.flatMap((command) => [command.name, ...(command.aliases ?? [])]);
+
 /** `context 42%`, amber from two thirds of the compaction threshold, red from 90%. */
 export function contextLine(runtime: Runtime, c: ReturnType<typeof pc.createColors>): string {
   const use = runtime.contextUse();

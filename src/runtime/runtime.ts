@@ -20,6 +20,7 @@ import { composeRequest } from "../context/compose-request.ts";
 import type { ReasoningEffort } from "../wire/reasoning-effort.ts";
 import type { ModelStream } from "../wire/model-stream.ts";
 import type { Prompt } from "./load-prompt.ts";
+import type { SavedCommands } from "../commands/saved-commands.ts";
 import { createRequestBuilder, limitsOf } from "./request-builder.ts";
 import type { Checkpoints } from "../checkpoint/checkpoints.ts";
 import type { CheckpointStore } from "../checkpoint/checkpoint-store.ts";
@@ -43,8 +44,13 @@ export type Runtime = {
   /** Rebuilt when a new session starts (/clear, /resume), so notes and skills added meanwhile count. */
   prompt: Prompt;
   readonly store: SessionStore;
-  /** Logs the prompt and runs the agent until it answers, stops or is aborted. */
-  runTurn(text: string, signal: AbortSignal): AsyncGenerator<AgentEvent>;
+  /**
+   * Logs the prompt and runs the agent until it answers, stops or is aborted. With `model` (a saved
+   * command's), the turn's calls go to it: a switch logged before the prompt and one back after.
+   */
+  runTurn(text: string, signal: AbortSignal, model?: string): AsyncGenerator<AgentEvent>;
+  /** The saved commands (`.shiro/commands/`, `$SHIRO_HOME/commands/`). */
+  readonly commands: SavedCommands;
   /** Starts a new session; the current one stays on disk. */
   reset(): Promise<void>;
   resume(idOrPrefix: string): Promise<void>;
@@ -88,6 +94,7 @@ export type RuntimeOptions = {
   host: ToolHost;
   /** Records each turn's file changes, so `undo` can put them back. */
   checkpoints?: Checkpoints;
+  commands: SavedCommands;
   /** Where those records are, and where `undo --force` keeps what it overwrites. */
   undoStore?: { store: CheckpointStore; keptDir: string };
 };
@@ -110,47 +117,59 @@ export function createRuntime(opts: RuntimeOptions): Runtime {
     runtime.prompt = await opts.reloadPrompt();
   };
 
+  async function* turn(text: string, signal: AbortSignal): AsyncGenerator<AgentEvent> {
+    const firstEvent = live.written === 0;
+    const { checkpoints } = opts;
+    checkpoints?.beginTurn(live.state.id, live.state.turnCount + 1);
+    // A pasted log or an @file may hold a secret too; the model and the log get it redacted.
+    live.append({ type: "user", text: opts.host.redactor.text(text), at: now() });
+    // Listed as soon as it is on disk (as unanswered) and again once answered — before its first
+    // tool runs — so a run killed mid-turn is still found by -c; the turn's end brings it up to date.
+    if (firstEvent) await remember();
+    let listedAnswered = live.state.answered;
+    yield { type: "message", message: live.state.messages.at(-1)! };
+    const events = run({
+      messages: live.state.messages,
+      commit: (fact) => live.append(factEvent(fact, live.state, now())),
+      tools: runtime.prompt.tools,
+      stream,
+      buildRequest: requests(signal),
+      authorize: opts.authorize,
+      root: cwd,
+      maxSteps: config.maxSteps,
+      ...(config.maxCostUsd === undefined ? {} : { budgetSpent: (usage: Usage) => (runtime.costOf(usage) ?? Infinity) >= config.maxCostUsd! }),
+      signal,
+      host: opts.host,
+    });
+    try {
+      for await (const event of events) {
+        // No tool runs before the turn's starting point is known; what one changed is on record before the next.
+        if (event.type === "tool-call") await checkpoints?.ready();
+        if (event.type === "tool-result" && mayWrite(runtime.prompt.tools, event.name)) checkpoints?.afterCall();
+        if (event.type === "end" || (!listedAnswered && live.state.answered)) await remember();
+        listedAnswered ||= live.state.answered;
+        yield event;
+      }
+    } finally {
+      checkpoints?.endTurn();
+    }
+  }
+
   const runtime: Runtime = {
     get session() {
       return live.state;
     },
     prompt: opts.prompt,
     store,
-    async *runTurn(text, signal) {
-      const firstEvent = live.written === 0;
-      const { checkpoints } = opts;
-      checkpoints?.beginTurn(live.state.id, live.state.turnCount + 1);
-      // A pasted log or an @file may hold a secret too; the model and the log get it redacted.
-      live.append({ type: "user", text: opts.host.redactor.text(text), at: now() });
-      // Listed as soon as it is on disk (as unanswered) and again once answered — before its first
-      // tool runs — so a run killed mid-turn is still found by -c; the turn's end brings it up to date.
-      if (firstEvent) await remember();
-      let listedAnswered = live.state.answered;
-      yield { type: "message", message: live.state.messages.at(-1)! };
-      const events = run({
-        messages: live.state.messages,
-        commit: (fact) => live.append(factEvent(fact, live.state, now())),
-        tools: runtime.prompt.tools,
-        stream,
-        buildRequest: requests(signal),
-        authorize: opts.authorize,
-        root: cwd,
-        maxSteps: config.maxSteps,
-        ...(config.maxCostUsd === undefined ? {} : { budgetSpent: (usage: Usage) => (runtime.costOf(usage) ?? Infinity) >= config.maxCostUsd! }),
-        signal,
-        host: opts.host,
-      });
+    commands: opts.commands,
+    async *runTurn(text, signal, model) {
+      const before = live.state.model;
+      if (!model || model === before) return yield* turn(text, signal);
+      runtime.setModel(model);
       try {
-        for await (const event of events) {
-          // No tool runs before the turn's starting point is known; what one changed is on record before the next.
-          if (event.type === "tool-call") await checkpoints?.ready();
-          if (event.type === "tool-result" && mayWrite(runtime.prompt.tools, event.name)) checkpoints?.afterCall();
-          if (event.type === "end" || (!listedAnswered && live.state.answered)) await remember();
-          listedAnswered ||= live.state.answered;
-          yield event;
-        }
+        yield* turn(text, signal);
       } finally {
-        checkpoints?.endTurn();
+        runtime.setModel(before);
       }
     },
     reset: async () => switchTo(await store.create({ cwd, model: live.state.model })),

@@ -13,7 +13,7 @@ export const FLOORS: readonly (readonly string[])[] = [
   ["tools"],
   ["wire", "guard", "checkpoint"],
   ["context", "sandbox", "registry"],
-  ["agent"],
+  ["agent", "commands"],
   ["ui", "secrets", "inspect"],
   ["runtime"],
   ["cli", "print", "repl"],
