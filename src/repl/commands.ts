@@ -23,7 +23,12 @@ const coreCommands: ReplCommand[] = [
   {
     name: "help",
     summary: "show this menu",
-    run: async (ctx) => ctx.print(`${helpMenu(COMMANDS, ctx.columns())}\n\nKeys\n${indentedColumns(KEYS, ctx.columns())}`),
+    run: async (ctx) => {
+      const saved = await ctx.runtime.commands.list();
+      const rows = saved.map((c) => [`/${c.name}`, c.scope, c.description]);
+      const savedMenu = rows.length ? `\n\nSaved commands (docs/commands.md)\n${indentedColumns(rows, ctx.columns())}` : "";
+      ctx.print(`${helpMenu(COMMANDS, ctx.columns())}${savedMenu}\n\nKeys\n${indentedColumns(KEYS, ctx.columns())}`);
+    },
   },
   modelCommand,
   {

@@ -3,9 +3,10 @@
  * the strict server: what a command's body becomes on the wire, what it refuses to send.
  */
 import { describe, expect, test } from "bun:test";
-import { existsSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { withPrintRun } from "../support/print-run.ts";
+import { savedSessions } from "../support/saved-sessions.ts";
 import { git, lastUserText, makeProject, PROJECT, writeFiles } from "../support/command-project.ts";
 
 const REVIEW = `---
@@ -16,6 +17,14 @@ Review @$1 with the last commit in mind:
 !\`git log -1 --format=%s\`
 Focus on $2
 `;
+
+/** Every event of every session log under a SHIRO_HOME, in order. */
+function logEvents(home: string): any[] {
+  const dir = join(home, "sessions");
+  return readdirSync(dir)
+    .filter((name) => name.endsWith(".jsonl"))
+    .flatMap((name) => readFileSync(join(dir, name), "utf8").trim().split("\n").map((line) => JSON.parse(line)));
+}
 
 describe("saved commands in print mode", () => {
   test("a user command: $1 and the rest in $2, the @file's content, the !`git log -1` line, the model its frontmatter names", async () => {
@@ -33,6 +42,10 @@ describe("saved commands in print mode", () => {
       expect(sent).toContain(`<file path="src/login.ts">\n${PROJECT.source}`);
       // The command's own output, not the notes the bash tool gives the model (exit code, sandbox).
       expect(sent).not.toContain("Exit code");
+      // The switch is on record, and the session goes back to its own model (for `shiro -c`).
+      const [session] = savedSessions(join(cwd, "..", "home"));
+      expect(session.model).toBe("gpt-5");
+      expect(logEvents(join(cwd, "..", "home")).filter((e) => e.type === "model").map((e) => e.model)).toEqual(["gpt-5-mini", "gpt-5"]);
     });
   });
 
