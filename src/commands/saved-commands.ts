@@ -19,8 +19,8 @@ export type SavedCommandsDeps = {
   warn: (line: string) => void;
   /** Runs a command as a `bash` tool call would be run. */
   run: (command: string, signal: AbortSignal) => Promise<ShellOutcome>;
-  /** Whether `read_file` would be refused `path` (the guard, a plugin, a rule). */
-  readDenied: (path: string) => boolean;
+  /** Why `read_file` would be refused `path` (the guard, a plugin, a rule, a person), if it would. */
+  readRefused: (path: string) => Promise<string | undefined>;
 };
 
 /** What the person running it can do: see text and, in the REPL, answer yes or no. */
@@ -98,7 +98,7 @@ export function createSavedCommands(deps: SavedCommandsDeps): SavedCommands {
       }
       // Only the command's own text attaches: a `@` in a command's output is that output's, not a request.
       const typed = parts.flatMap((p) => (p.kind === "text" ? [p.text] : [])).join("\n");
-      const files = await attachMentions(typed, deps.root, deps.readDenied);
+      const files = await attachMentions(typed, deps.root, deps.readRefused);
       warnings.push(...files.refused.map((r) => `not attached: ${r}`), ...files.notices);
       if (files.missing.length) warnings.push(`not a file, sent as text: ${files.missing.join(", ")}`);
       return { ok: true, prompt: prompt + files.text.slice(typed.length), ...(command.model ? { model: command.model } : {}), attached: files.attached, ran, warnings };

@@ -19,10 +19,11 @@ export type Attachments = { text: string; attached: string[]; refused: string[];
  * its symlinks lead) is never attached but listed in `refused`. Mentions that are not files are left
  * as they are (they may be e-mail addresses or decorators); those that look like paths are listed in
  * `missing`, so a typo does not pass unnoticed. A binary file is refused; text is decoded and cut as
- * stdin is (src/text/decode-text.ts, fit-input.ts), each change named in `notices`. `readDenied`
- * (a saved command's `@path`) refuses too what `read_file` may not read: the guard's, a plugin's or a rule's.
+ * stdin is (src/text/decode-text.ts, fit-input.ts), each change named in `notices`. `readRefused`
+ * (a saved command's `@path`, which someone else may have written) refuses too what `read_file`
+ * would not be let read, saying why: the guard, a plugin, a rule, a person who said no.
  */
-export async function attachMentions(prompt: string, root: string, readDenied?: (path: string) => boolean): Promise<Attachments> {
+export async function attachMentions(prompt: string, root: string, readRefused?: (path: string) => Promise<string | undefined>): Promise<Attachments> {
   const attached: string[] = [];
   const refused: string[] = [];
   const missing: string[] = [];
@@ -41,8 +42,9 @@ export async function attachMentions(prompt: string, root: string, readDenied?: 
       refused.push(`${rel}: a secret file is never attached`);
       continue;
     }
-    if (readDenied?.(path)) {
-      refused.push(`${rel}: read_file may not read it (the guard or a permission rule)`);
+    const why = await readRefused?.(path);
+    if (why !== undefined) {
+      refused.push(`${rel}: ${why}`);
       continue;
     }
     let bytes: Uint8Array;

@@ -33,7 +33,7 @@ import { permissionRules } from "./permission-rules.ts";
 import { createRuntime, type Runtime } from "./runtime.ts";
 import { loadPrompt } from "./load-prompt.ts";
 import { openById, openSession, resolveId } from "./open-session.ts";
-import { createShellRunner } from "./run-shell.ts";
+import { createCommandCalls } from "./command-calls.ts";
 import { createSavedCommands } from "../commands/saved-commands.ts";
 import type { ToolHost } from "../tools/tool-host.ts";
 
@@ -114,11 +114,10 @@ export async function startRuntime(opts: StartOptions): Promise<Runtime> {
   const secrets = toolEnv(process.env, config.envPass);
   const known = createKnownSecretValues({ root: cwd, home: homedir(), isSecretPath: secretFiles.isSecretPath, hiddenEnv: secrets.hidden, projectSecrets: () => sandbox.projectSecrets(cwd) });
   const redactor = createLiveRedactor(() => [{ name: API_KEY_VAR, value: config.apiKey }, ...known()]);
-  const readDenied = createReadCheck({ rules, reach, extraChecks: plugins.checks, secrets: secretFiles });
   const host: ToolHost = {
     interruptSignal: opts.interruptSignal,
     sandbox: sandbox.at,
-    readDenied,
+    readDenied: createReadCheck({ rules, reach, extraChecks: plugins.checks, secrets: secretFiles }),
     secretGlobs: secretFiles.globs,
     writeRefused: createWriteCheck({ rules, reach, secrets: secretFiles }),
     env: secrets.env,
@@ -130,8 +129,7 @@ export async function startRuntime(opts: StartOptions): Promise<Runtime> {
     builtins: opts.builtinCommands ?? [],
     saveApprovals: store.saves,
     warn,
-    run: createShellRunner({ tools: () => runtime.prompt.tools, authorize, root: cwd, host }),
-    readDenied: (path) => readDenied("read_file", path, cwd),
+    ...createCommandCalls({ tools: () => runtime.prompt.tools, authorize, root: cwd, host }),
   });
   const runtime: Runtime = createRuntime({
     config: { ...config, ...(opts.textFormat ? { textFormat: opts.textFormat } : {}), ...(flags.maxCost !== undefined ? { maxCostUsd: flags.maxCost } : {}) },

@@ -61,20 +61,20 @@ describe("saved commands in print mode", () => {
     });
   });
 
-  test("a secret @ is never attached, nor a file a deny rule keeps from read_file: their bytes never reach the wire", async () => {
+  test("a secret @ is never attached, nor a file read_file would be refused (a deny rule, outside the project): their bytes never reach the wire", async () => {
     await withPrintRun(async ({ server, cwd, run }) => {
       makeProject(cwd);
-      writeFiles(cwd, { "notes/private.md": "private-canary-0b7d\n" });
-      writeFiles(join(cwd, "..", "home"), { "commands/look.md": "Look at @$1 and @$2.\n" });
-      const r = await run(["-p", "--deny", "read_file:notes/private.md", "/look .env notes/private.md"], {});
+      writeFiles(cwd, { "notes/private.md": "private-canary-0b7d\n", "../elsewhere.txt": "outside-canary-93c2\n" });
+      writeFiles(join(cwd, "..", "home"), { "commands/look.md": "Look at @$1, @$2 and @$3.\n" });
+      const r = await run(["-p", "--deny", "read_file:notes/private.md", "/look .env notes/private.md ../elsewhere.txt"], {});
       expect(r.code).toBe(0);
-      expect(r.stderr).toContain("! not attached: .env: a secret file is never attached");
-      expect(r.stderr).toContain("! not attached: notes/private.md: read_file may not read it");
+      expect(r.stderr).toContain("! not attached: .env: a secret file is never attached\n");
+      expect(r.stderr).toContain("! not attached: notes/private.md: permission rule deny read_file notes/private.md (--deny).\n");
+      expect(r.stderr).toContain("! not attached: ../elsewhere.txt: read_file ");
+      expect(r.stderr).toContain("(outside the project) needs approval, and this run cannot ask (print mode).");
       expect(server.requests).toHaveLength(1);
-      for (const request of server.requests) {
-        expect(request.raw).not.toContain(PROJECT.envCanary);
-        expect(request.raw).not.toContain("private-canary-0b7d");
-      }
+      expect(lastUserText(server.requests[0]!.body)).toBe("Look at @.env, @notes/private.md and @../elsewhere.txt.");
+      for (const canary of [PROJECT.envCanary, "private-canary-0b7d", "outside-canary-93c2"]) expect(server.requests[0]!.raw).not.toContain(canary);
     });
   });
 
