@@ -2,6 +2,7 @@ import { RUN_TIMEOUT } from "../agent/events.ts";
 import type { Flags } from "../runtime/settings.ts";
 import type { Config } from "../runtime/settings.ts";
 import { startRuntime } from "../runtime/start-runtime.ts";
+import { turnOnModel } from "../runtime/turn-on-model.ts";
 import { dropFailedWrites, onStopSignal, stopExitCode, stoppedWords, type StopSignal } from "../exit/stop-signals.ts";
 import { assemblePrompt } from "./assemble-prompt.ts";
 import { readPrompt } from "./read-prompt.ts";
@@ -60,7 +61,7 @@ export async function runPrint(flags: Flags, config: Config & { apiKey: string }
   const prompt = await assemblePrompt(command ? { ...input, prompt: command.prompt } : input, { root: process.cwd(), threshold: runtime.contextUse().threshold, warn, attached: command !== undefined });
 
   const outcome = await renderPrint(
-    runtime.runTurn(prompt, controller.signal, command?.model),
+    turnOnModel(runtime, prompt, controller.signal, command?.model),
     {
       out: (t) => process.stdout.write(t),
       err: (t) => process.stderr.write(t),

@@ -6,7 +6,7 @@ import type { ReplCommand } from "./repl-command.ts";
 export type SavedTable = {
   /** The saved commands as rows of the slash table, as last read. */
   rows(): readonly ReplCommand[];
-  /** Reads the commands folders again if they changed; `changed` is called when the rows did. */
+  /** Reads the commands folders again if they changed; `changed` is called when the rows did (after the first read). */
   refresh(): Promise<void>;
 };
 
@@ -43,9 +43,11 @@ export function savedCommandsTable(commands: SavedCommands, opts: Options): Save
     async refresh() {
       const listed = await commands.list();
       if (listed === seen) return;
+      // The first read is before anything is drawn: nothing to draw again.
+      const first = seen === undefined;
       seen = listed;
       rows = listed.map(row);
-      opts.changed();
+      if (!first) opts.changed();
     },
   };
 }

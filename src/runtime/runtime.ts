@@ -44,11 +44,8 @@ export type Runtime = {
   /** Rebuilt when a new session starts (/clear, /resume), so notes and skills added meanwhile count. */
   prompt: Prompt;
   readonly store: SessionStore;
-  /**
-   * Logs the prompt and runs the agent until it answers, stops or is aborted. With `model` (a saved
-   * command's), the turn's calls go to it: a switch logged before the prompt and one back after.
-   */
-  runTurn(text: string, signal: AbortSignal, model?: string): AsyncGenerator<AgentEvent>;
+  /** Logs the prompt and runs the agent until it answers, stops or is aborted. */
+  runTurn(text: string, signal: AbortSignal): AsyncGenerator<AgentEvent>;
   /** The saved commands (`.shiro/commands/`, `$SHIRO_HOME/commands/`). */
   readonly commands: SavedCommands;
   /** Starts a new session; the current one stays on disk. */
@@ -117,44 +114,6 @@ export function createRuntime(opts: RuntimeOptions): Runtime {
     runtime.prompt = await opts.reloadPrompt();
   };
 
-  async function* turn(text: string, signal: AbortSignal): AsyncGenerator<AgentEvent> {
-    const firstEvent = live.written === 0;
-    const { checkpoints } = opts;
-    checkpoints?.beginTurn(live.state.id, live.state.turnCount + 1);
-    // A pasted log or an @file may hold a secret too; the model and the log get it redacted.
-    live.append({ type: "user", text: opts.host.redactor.text(text), at: now() });
-    // Listed as soon as it is on disk (as unanswered) and again once answered — before its first
-    // tool runs — so a run killed mid-turn is still found by -c; the turn's end brings it up to date.
-    if (firstEvent) await remember();
-    let listedAnswered = live.state.answered;
-    yield { type: "message", message: live.state.messages.at(-1)! };
-    const events = run({
-      messages: live.state.messages,
-      commit: (fact) => live.append(factEvent(fact, live.state, now())),
-      tools: runtime.prompt.tools,
-      stream,
-      buildRequest: requests(signal),
-      authorize: opts.authorize,
-      root: cwd,
-      maxSteps: config.maxSteps,
-      ...(config.maxCostUsd === undefined ? {} : { budgetSpent: (usage: Usage) => (runtime.costOf(usage) ?? Infinity) >= config.maxCostUsd! }),
-      signal,
-      host: opts.host,
-    });
-    try {
-      for await (const event of events) {
-        // No tool runs before the turn's starting point is known; what one changed is on record before the next.
-        if (event.type === "tool-call") await checkpoints?.ready();
-        if (event.type === "tool-result" && mayWrite(runtime.prompt.tools, event.name)) checkpoints?.afterCall();
-        if (event.type === "end" || (!listedAnswered && live.state.answered)) await remember();
-        listedAnswered ||= live.state.answered;
-        yield event;
-      }
-    } finally {
-      checkpoints?.endTurn();
-    }
-  }
-
   const runtime: Runtime = {
     get session() {
       return live.state;
@@ -162,14 +121,41 @@ export function createRuntime(opts: RuntimeOptions): Runtime {
     prompt: opts.prompt,
     store,
     commands: opts.commands,
-    async *runTurn(text, signal, model) {
-      const before = live.state.model;
-      if (!model || model === before) return yield* turn(text, signal);
-      runtime.setModel(model);
+    async *runTurn(text, signal) {
+      const firstEvent = live.written === 0;
+      const { checkpoints } = opts;
+      checkpoints?.beginTurn(live.state.id, live.state.turnCount + 1);
+      // A pasted log or an @file may hold a secret too; the model and the log get it redacted.
+      live.append({ type: "user", text: opts.host.redactor.text(text), at: now() });
+      // Listed as soon as it is on disk (as unanswered) and again once answered — before its first
+      // tool runs — so a run killed mid-turn is still found by -c; the turn's end brings it up to date.
+      if (firstEvent) await remember();
+      let listedAnswered = live.state.answered;
+      yield { type: "message", message: live.state.messages.at(-1)! };
+      const events = run({
+        messages: live.state.messages,
+        commit: (fact) => live.append(factEvent(fact, live.state, now())),
+        tools: runtime.prompt.tools,
+        stream,
+        buildRequest: requests(signal),
+        authorize: opts.authorize,
+        root: cwd,
+        maxSteps: config.maxSteps,
+        ...(config.maxCostUsd === undefined ? {} : { budgetSpent: (usage: Usage) => (runtime.costOf(usage) ?? Infinity) >= config.maxCostUsd! }),
+        signal,
+        host: opts.host,
+      });
       try {
-        yield* turn(text, signal);
+        for await (const event of events) {
+          // No tool runs before the turn's starting point is known; what one changed is on record before the next.
+          if (event.type === "tool-call") await checkpoints?.ready();
+          if (event.type === "tool-result" && mayWrite(runtime.prompt.tools, event.name)) checkpoints?.afterCall();
+          if (event.type === "end" || (!listedAnswered && live.state.answered)) await remember();
+          listedAnswered ||= live.state.answered;
+          yield event;
+        }
       } finally {
-        runtime.setModel(before);
+        checkpoints?.endTurn();
       }
     },
     reset: async () => switchTo(await store.create({ cwd, model: live.state.model })),
