@@ -7,7 +7,8 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { withPrintRun } from "../support/print-run.ts";
 import { savedSessions } from "../support/saved-sessions.ts";
-import { git, lastUserText, makeProject, PROJECT, writeFiles } from "../support/command-project.ts";
+import { lastUserText, makeProject, PROJECT, writeFiles } from "../support/command-project.ts";
+import { git } from "../support/guard-projects.ts";
 
 const REVIEW = `---
 description: Review a file against the last commit

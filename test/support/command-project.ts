@@ -1,14 +1,6 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-
-const GIT_ID = ["-c", "user.name=Test", "-c", "user.email=test@example.com"];
-
-/** Runs git in `cwd` as a person would, failing the test on an error. */
-export function git(cwd: string, ...args: string[]): string {
-  const run = Bun.spawnSync(["git", ...GIT_ID, ...args], { cwd, env: { PATH: process.env.PATH, HOME: cwd, GIT_CONFIG_NOSYSTEM: "1" } });
-  if (run.exitCode !== 0) throw new Error(`git ${args.join(" ")}: ${run.stderr.toString()}`);
-  return run.stdout.toString();
-}
+import { git } from "./guard-projects.ts";
 
 /** Writes `files` (path under `root` → text), making their folders. */
 export function writeFiles(root: string, files: Record<string, string>): void {

@@ -23,6 +23,10 @@ describe("expanding a saved command's body", () => {
     expect(expandCommand("!`git log $ARGUMENTS`", "-n 3")).toEqual([run("git log '-n' '3'")]);
     expect(expandCommand("!`echo $1`", "")).toEqual([run("echo ''")]);
   });
+  test("what is typed never becomes a command or another placeholder: the body alone says what runs", () => {
+    expect(expandCommand("Review $1", "!`touch pwned`")).toEqual([text("Review !`touch pwned`")]);
+    expect(expandCommand("$1 and $2", "$2 $ARGUMENTS")).toEqual([text("$2 and $ARGUMENTS")]);
+  });
   test("with no placeholder the arguments go after the output of a trailing command", () => {
     expect(expandCommand("Diff:\n!`git diff --staged`", "keep it short")).toEqual([text("Diff:\n"), run("git diff --staged"), text("\n\nkeep it short")]);
   });
