@@ -88,6 +88,8 @@ export function createSavedCommands(deps: SavedCommandsDeps): SavedCommands {
           continue;
         }
         const outcome = await deps.run(part.command, how.signal);
+        // Esc (the REPL) or a stop signal while it ran: the prompt it was filling is not sent.
+        if (how.signal.aborted) return { ok: false, message: `/${command.name} stopped while !\`${part.command}\` ran; nothing was sent` };
         if (outcome.refused !== undefined) return { ok: false, message: `/${command.name} not run: !\`${part.command}\` was refused (${outcome.refused})` };
         if (outcome.failed) warnings.push(`!\`${part.command}\` failed; its output is sent as it is`);
         ran.push(part.command);

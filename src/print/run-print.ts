@@ -53,8 +53,10 @@ export async function runPrint(flags: Flags, config: Config & { apiKey: string }
   const runtime = await startRuntime({ flags, config, cwd: process.cwd(), warn, builtinCommands, ...(schema ? { textFormat: schema.format } : {}) });
   const command = await commandPrompt(input.prompt, runtime.commands, controller.signal, warn);
   if (command && !command.ok) {
-    process.stderr.write(`! ${command.message}; nothing was sent\n`);
+    process.stderr.write(`! ${command.message}${controller.signal.aborted ? "" : "; nothing was sent"}\n`);
     runtime.close();
+    // Stopped while a `!`cmd`` ran: as any run stopped early, not as a refusal.
+    if (controller.signal.aborted) return stoppedBy ? stopExitCode(stoppedBy) : EXIT.limit;
     return EXIT.denied;
   }
   // Fitted once the session is open, so a window learned by an earlier run (`-c`) counts.
