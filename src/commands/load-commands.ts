@@ -1,5 +1,7 @@
-import { readdir } from "node:fs/promises";
-import { join } from "node:path";
+import { readdir, realpath } from "node:fs/promises";
+import { join, sep } from "node:path";
+import { diskEnv, resolvePath } from "../guard/resolve-path.ts";
+import { isSecret } from "../guard/secret-path.ts";
 import { LIMITS } from "../registry/limits.ts";
 import { definitionHash } from "../store/approvals.ts";
 import { commandName, parseCommandFile, type CommandFile } from "./command-file.ts";
@@ -31,11 +33,12 @@ export const commandFolders = (home: string, root: string): Record<CommandScope,
 export async function loadCommands(opts: { home: string; root: string; warn: (line: string) => void }): Promise<SavedCommand[]> {
   const folders = commandFolders(opts.home, opts.root);
   const byName = new Map<string, SavedCommand>();
-  for (const scope of ["user", "project"] as const) for (const command of await readFolder(folders[scope], scope, opts.warn)) byName.set(command.name, command);
+  const project = await realpath(opts.root).catch(() => opts.root);
+  for (const scope of ["user", "project"] as const) for (const command of await readFolder(folders[scope], scope, project, opts.warn)) byName.set(command.name, command);
   return [...byName.values()].sort((a, b) => a.name.localeCompare(b.name));
 }
 
-async function readFolder(dir: string, scope: CommandScope, warn: (line: string) => void): Promise<SavedCommand[]> {
+async function readFolder(dir: string, scope: CommandScope, project: string, warn: (line: string) => void): Promise<SavedCommand[]> {
   let files: string[];
   try {
     files = (await readdir(dir, { recursive: true })).filter((file) => file.endsWith(".md")).sort();
@@ -45,7 +48,7 @@ async function readFolder(dir: string, scope: CommandScope, warn: (line: string)
   const commands: SavedCommand[] = [];
   for (const file of files) {
     const path = join(dir, file);
-    const problem = await readCommand(path, file, scope).then(
+    const problem = await readCommand(path, file, scope, project).then(
       (read) => (typeof read === "string" ? read : void commands.push(read)),
       (err: Error) => `cannot read it (${err.message})`,
     );
@@ -54,9 +57,12 @@ async function readFolder(dir: string, scope: CommandScope, warn: (line: string)
   return commands;
 }
 
-async function readCommand(path: string, file: string, scope: CommandScope): Promise<SavedCommand | string> {
+async function readCommand(path: string, file: string, scope: CommandScope, project: string): Promise<SavedCommand | string> {
   const named = commandName(file);
   if (!named.ok) return named.problem;
+  // A link named `deploy.md` to `.env` or out of the project would show, and send, what it leads to.
+  if (isSecret(resolvePath(path, diskEnv(project)))) return "it is a secret file (or a link to one)";
+  if (scope === "project" && !(await realpath(path)).startsWith(project + sep)) return "it is a link out of the project";
   const handle = Bun.file(path);
   if (handle.size > LIMITS.bodyBytes) return `it is over ${LIMITS.bodyBytes / 1024} KiB`;
   const text = await handle.text();

@@ -3,7 +3,7 @@
  * the strict server: what a command's body becomes on the wire, what it refuses to send.
  */
 import { describe, expect, test } from "bun:test";
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { withPrintRun } from "../support/print-run.ts";
 import { savedSessions } from "../support/saved-sessions.ts";
@@ -76,6 +76,21 @@ describe("saved commands in print mode", () => {
       expect(server.requests).toHaveLength(1);
       expect(lastUserText(server.requests[0]!.body)).toBe("Look at @.env, @notes/private.md and @../elsewhere.txt.");
       for (const canary of [PROJECT.envCanary, "private-canary-0b7d", "outside-canary-93c2"]) expect(server.requests[0]!.raw).not.toContain(canary);
+    });
+  });
+
+  test("a project's command file that links to a secret or out of the project is skipped, saying why: what it leads to is neither shown nor sent", async () => {
+    await withPrintRun(async ({ server, cwd, run }) => {
+      makeProject(cwd);
+      writeFiles(cwd, { "../notes.md": "outside-canary-93c2\n", ".shiro/commands/.keep": "" });
+      symlinkSync("../../.env", join(cwd, ".shiro/commands/deploy.md"));
+      symlinkSync(join(cwd, "../notes.md"), join(cwd, ".shiro/commands/notes.md"));
+      const r = await run(["-p", "/deploy"], {});
+      expect(r.code).toBe(0);
+      expect(r.stderr).toContain(`! skipping command ${join(cwd, ".shiro/commands/deploy.md")}: it is a secret file (or a link to one)\n`);
+      expect(r.stderr).toContain(`! skipping command ${join(cwd, ".shiro/commands/notes.md")}: it is a link out of the project\n`);
+      expect(lastUserText(server.requests[0]!.body)).toBe("/deploy");
+      for (const canary of [PROJECT.envCanary, "outside-canary-93c2"]) expect(server.requests[0]!.raw).not.toContain(canary);
     });
   });
 
