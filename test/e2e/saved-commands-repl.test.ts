@@ -32,7 +32,7 @@ describe("saved commands in the REPL", () => {
     const [cwd, home] = [join(base, "project"), join(base, "home")];
     makeProject(cwd);
     writeFiles(cwd, { ".shiro/commands/review.md": REVIEW });
-    writeFiles(home, { "commands/help.md": "Shadowing the built-in.\n" });
+    writeFiles(home, { "commands/help.md": "Shadowing the built-in.\n", "commands/git/commit.md": "---\ndescription: Write the commit message\n---\n!`git diff --staged`\n" });
     await using repl = await startRepl({ cwd, home, baseUrl: server.url, args: ["--allow", "bash:git log*"] });
     // A clash with a built-in is said once, at the start.
     expect(repl.screen()).toContain(`command ${join(home, "commands", "help.md")} is not used: /help is built in (rename the file)`);
@@ -40,6 +40,9 @@ describe("saved commands in the REPL", () => {
     // The `/` menu lists it with its description, as the project's.
     await repl.type("/rev", 1);
     await repl.waitFor(/\/review +project +Review a file against the last commit/);
+    repl.write(keys.ctrlC);
+    await repl.type("/git", 1);
+    await repl.waitFor(/\/git:commit +user +Write the commit message/);
     repl.write(keys.ctrlC);
 
     let mark = repl.mark();
