@@ -1,6 +1,9 @@
 import { describe, expect, test } from "bun:test";
 import { commandName, parseCommandFile } from "../../src/commands/command-file.ts";
 import { expandCommand, type ExpandedPart } from "../../src/commands/expand-command.ts";
+import { createSavedCommands, type ShellOutcome } from "../../src/commands/saved-commands.ts";
+import { join } from "node:path";
+import { tempProject } from "../support/temp-project.ts";
 
 const text = (t: string): ExpandedPart => ({ kind: "text", text: t });
 const run = (command: string): ExpandedPart => ({ kind: "run", command });
@@ -47,5 +50,55 @@ describe("reading a saved command's file", () => {
     expect(commandName("git/commit.md")).toEqual({ ok: true, name: "git:commit" });
     expect(commandName("Git/Commit.md")).toEqual({ ok: true, name: "git:commit" });
     expect(commandName("my command.md").ok).toBe(false);
+  });
+});
+
+describe("preparing a saved command (the shell and the read check injected)", () => {
+  const setup = (files: Record<string, string>, outputs: Record<string, ShellOutcome>) => {
+    const project = tempProject(files);
+    const home = join(project.root, ".home");
+    const ran: string[] = [];
+    const commands = createSavedCommands({
+      home,
+      root: project.root,
+      builtins: ["help"],
+      saveApprovals: false,
+      warn: () => {},
+      run: async (command) => (ran.push(command), outputs[command] ?? { output: "", failed: false }),
+      readRefused: async () => undefined,
+    });
+    return { commands, ran, home, cleanup: project.cleanup };
+  };
+  const how = { show: () => {}, signal: new AbortController().signal };
+
+  test("outputs go where their !`cmd` stood, in order; an @ in an output attaches nothing", async () => {
+    const { commands, ran, cleanup } = setup(
+      { ".home/commands/two.md": "A @notes.txt\n!`first`\nB\n!`second`\nC", "notes.txt": "noted\n", "other.txt": "never\n" },
+      { first: { output: "one @other.txt\n", failed: false }, second: { output: "two\n", failed: true } },
+    );
+    try {
+      const command = (await commands.find("two"))!;
+      const prepared = await commands.prepare(command, "", how);
+      expect(ran).toEqual(["first", "second"]);
+      expect(prepared).toEqual({
+        ok: true,
+        prompt: 'A @notes.txt\none @other.txt\nB\ntwo\nC\n\n<file path="notes.txt">\nnoted\n\n</file>',
+        attached: ["notes.txt"],
+        ran: ["first", "second"],
+        warnings: ["!`second` failed; its output is sent as it is"],
+      });
+    } finally {
+      cleanup();
+    }
+  });
+
+  test("a refused !`cmd` stops the rest: nothing after it runs, nothing is sent", async () => {
+    const { commands, ran, cleanup } = setup({ ".home/commands/ship.md": "!`git push`\n!`echo done`" }, { "git push": { output: "", failed: true, refused: "Denied: no pushing" } });
+    try {
+      expect(await commands.prepare((await commands.find("ship"))!, "", how)).toEqual({ ok: false, message: "/ship not run: !`git push` was refused (Denied: no pushing)" });
+      expect(ran).toEqual(["git push"]);
+    } finally {
+      cleanup();
+    }
   });
 });
