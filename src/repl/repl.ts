@@ -84,6 +84,13 @@ export async function runRepl(flags: Flags, config: Config & { apiKey: string })
     cwd,
     warn,
     ask: askPerson,
+    // Asked before the first hook would run: a project's hooks run as the person, so the person reads them first.
+    approveHooks: async (lines) => {
+      for (const line of lines) print(line);
+      const yes = await live.confirm("Run these hooks? (remembered until they change)");
+      if (yes === "eof") close();
+      return yes === true;
+    },
     interruptSignal: () => {
       const interrupt = new AbortController();
       if (turn) turn.interrupt = interrupt;
