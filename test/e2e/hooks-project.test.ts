@@ -1,0 +1,101 @@
+/**
+ * A project's hooks (`.shiro/settings.json`) run only once the person approved that exact definition:
+ * never in print mode before (one line says how), with `--hooks <file>` for one run, after a "y" in
+ * the REPL (which shows the commands first) — and not again once the file changes. `--no-hooks`
+ * turns every hook off, the person's own too.
+ */
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { startRepl } from "../support/repl-pty.ts";
+import { runShiro, tempDir } from "../support/run-shiro.ts";
+import { startStrictServer, type StrictServer } from "../support/strict-server.ts";
+
+let server: StrictServer;
+const made: string[] = [];
+beforeAll(async () => {
+  server = await startStrictServer();
+});
+afterAll(async () => {
+  await server.stop();
+  for (const dir of made) rmSync(dir, { recursive: true, force: true });
+});
+
+const SKIPPED = "! project hooks in .shiro/settings.json skipped: not approved (approve them in an interactive shiro here, or run with --hooks .shiro/settings.json)";
+
+/** A project whose settings hold a UserPromptSubmit hook touching `canary` (in the project), and an empty home. */
+function project(canary = "hook-ran.txt") {
+  const root = tempDir("hooks-project");
+  const home = tempDir("hooks-project-home");
+  made.push(root, home);
+  mkdirSync(join(root, ".shiro"));
+  writeSettings(root, canary);
+  return { root, home };
+}
+const writeSettings = (root: string, canary: string) =>
+  writeFileSync(join(root, ".shiro", "settings.json"), JSON.stringify({ hooks: { UserPromptSubmit: [{ hooks: [{ type: "command", command: `touch ${canary}` }] }] } }));
+
+const print = (root: string, home: string, args: string[] = []) => runShiro(["-p", ...args, "hello"], { cwd: root, home, env: { OPENAI_BASE_URL: server.url } });
+
+describe("a project's hooks", () => {
+  test("print mode runs none it was not told to (one line says how), runs them with --hooks, and none with --no-hooks", async () => {
+    const { root, home } = project();
+    const skipped = await print(root, home);
+    expect([skipped.code, skipped.stdout]).toEqual([0, "You said: hello\n"]);
+    expect(skipped.stderr).toContain(SKIPPED);
+    expect(existsSync(join(root, "hook-ran.txt"))).toBe(false);
+
+    const off = await print(root, home, ["--no-hooks", "--hooks", ".shiro/settings.json"]);
+    expect([off.code, off.stderr]).toEqual([0, ""]);
+    expect(existsSync(join(root, "hook-ran.txt"))).toBe(false);
+
+    const named = await print(root, home, ["--hooks", ".shiro/settings.json"]);
+    expect([named.code, named.stderr]).toEqual([0, ""]);
+    expect(existsSync(join(root, "hook-ran.txt"))).toBe(true);
+    // Named for one run, not approved: the next run skips them again.
+    rmSync(join(root, "hook-ran.txt"));
+    expect((await print(root, home)).stderr).toContain(SKIPPED);
+    expect(existsSync(join(root, "hook-ran.txt"))).toBe(false);
+  });
+
+  test("the REPL shows the commands and asks; approved, they run there and in print mode, until the file changes", async () => {
+    const { root, home } = project();
+    const repl = await startRepl({ cwd: root, baseUrl: server.url, home });
+    const mark = repl.mark();
+    await repl.send("hello");
+    await repl.waitFor("Run these hooks? (remembered until they change) [y/N]", { since: mark });
+    expect(repl.screen()).toContain(".shiro/settings.json brings hooks that would run as you, outside the sandbox:");
+    expect(repl.screen()).toContain("UserPromptSubmit: touch hook-ran.txt");
+    expect(existsSync(join(root, "hook-ran.txt"))).toBe(false);
+    await repl.send("y");
+    await repl.waitFor("You said: hello", { since: mark });
+    await repl.idle();
+    expect(existsSync(join(root, "hook-ran.txt"))).toBe(true);
+    expect(await repl.quit()).toBe(0);
+
+    rmSync(join(root, "hook-ran.txt"));
+    const approved = await print(root, home);
+    expect([approved.code, approved.stderr]).toEqual([0, ""]);
+    expect(existsSync(join(root, "hook-ran.txt"))).toBe(true);
+
+    // A changed definition is a new one: asked again, and until then skipped.
+    writeSettings(root, "other-canary.txt");
+    const changed = await print(root, home);
+    expect(changed.stderr).toContain(SKIPPED);
+    expect(existsSync(join(root, "other-canary.txt"))).toBe(false);
+  });
+
+  test("declined in the REPL, they do not run, and the next session asks again", async () => {
+    const { root, home } = project();
+    const repl = await startRepl({ cwd: root, baseUrl: server.url, home });
+    const mark = repl.mark();
+    await repl.send("hello");
+    await repl.waitFor("[y/N]", { since: mark });
+    await repl.send("n");
+    await repl.waitFor("project hooks skipped for this session (asked again next time)", { since: mark });
+    await repl.waitFor("You said: hello", { since: mark });
+    expect(existsSync(join(root, "hook-ran.txt"))).toBe(false);
+    expect(await repl.quit()).toBe(0);
+    expect((await print(root, home)).stderr).toContain(SKIPPED);
+  });
+});
