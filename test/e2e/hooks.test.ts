@@ -12,6 +12,7 @@ import { runShiro, tempDir } from "../support/run-shiro.ts";
 import { FINAL, scriptedJob } from "../support/scripted-job.ts";
 import type { PlannedCall } from "../support/scripts.ts";
 import { TEST_API_KEY } from "../support/test-key.ts";
+import { REPO } from "../support/binary.ts";
 
 const made: string[] = [];
 afterAll(() => {
@@ -120,6 +121,19 @@ describe("PreToolUse hooks decide before the call runs", () => {
     expect(denied.outputs[0]!.output).not.toContain("fine by me");
     expect(denied.outputs[0]!.output).toStartWith("Denied:");
   });
+});
+
+test("the guard against `git push --force` in docs/hooks.md blocks a force push and lets another push run", async () => {
+  const doc = readFileSync(join(REPO, "docs/hooks.md"), "utf8");
+  const script = /### A guard against `git push --force`[\s\S]*?```bash\n([\s\S]*?)```/.exec(doc)![1]!;
+  const { root, home } = setup(({ home }) => pre(`bash ${home}/no-force-push`));
+  writeFileSync(join(home, "no-force-push"), script);
+  const job = await scriptedJob([bash("git push --force origin main"), bash("git push -f"), bash("git push origin feature")], { cwd: root, home, args: ARGS });
+  expect(job.outputs.map((o) => o.output.split("\n")[0])).toEqual([
+    "Denied: a PreToolUse hook blocked it: force pushes are off here; push a branch and open a pull request instead",
+    "Denied: a PreToolUse hook blocked it: force pushes are off here; push a branch and open a pull request instead",
+    expect.stringContaining("fatal: not a git repository") as unknown as string,
+  ]);
 });
 
 describe("PostToolUse and Stop hooks", () => {
