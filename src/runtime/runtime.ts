@@ -184,8 +184,9 @@ export function createRuntime(opts: RuntimeOptions): Runtime {
     },
     setTodos: (todos) => live.append({ type: "todos", todos }),
     logHook(run) {
-      const { redactor } = opts.host;
-      live.append({ ...run, ...(run.reason ? { reason: redactor.text(run.reason) } : {}), ...(run.feedback ? { feedback: redactor.text(run.feedback) } : {}), at: now() });
+      // What a hook printed may hold a secret it could read: the log gets it redacted, as tool output is.
+      const texts = (["command", "reason", "failure", "feedback"] as const).flatMap((key) => (run[key] === undefined ? [] : [[key, opts.host.redactor.text(run[key])] as const]));
+      live.append({ ...run, ...Object.fromEntries(texts), at: now() });
     },
     async compact(focus, signal, onStart) {
       if (!live.state.messages.some((m) => m.role === "user")) return { ok: false, message: "nothing to compact yet" };

@@ -159,3 +159,26 @@ describe("PostToolUse and Stop hooks", () => {
     expect(job.requests[1]!.raw).toContain("A Stop hook asked you to keep going: run the tests before you stop");
   });
 });
+
+describe("UserPromptSubmit and SessionStart hooks", () => {
+  test("SessionStart runs before the first prompt (told `startup`); UserPromptSubmit's stdout joins the prompt the model reads", async () => {
+    const { root, home } = setup(({ home }) => ({
+      hooks: {
+        SessionStart: [{ hooks: [{ type: "command", command: `cat > ${home}/start.json` }] }],
+        UserPromptSubmit: [{ hooks: [{ type: "command", command: "echo 'the build is red since 09:00'" }] }],
+      },
+    }));
+    const job = await scriptedJob([], { cwd: root, home, args: ARGS });
+    expect(job.code).toBe(0);
+    expect(JSON.parse(readFileSync(join(home, "start.json"), "utf8"))).toMatchObject({ hook_event_name: "SessionStart", source: "startup" });
+    expect(job.requests[0]!.raw).toContain(JSON.stringify("do the scripted job\n\nthe build is red since 09:00"));
+  });
+
+  test("a UserPromptSubmit hook that exits 2 keeps the prompt from the model: no request, its reason on stderr, exit 1", async () => {
+    const { root, home } = setup(() => ({ hooks: { UserPromptSubmit: [{ hooks: [{ type: "command", command: "echo 'no prompts after 18:00' >&2; exit 2" }] }] } }));
+    const job = await scriptedJob([], { cwd: root, home, args: ARGS });
+    expect(job.code).toBe(1);
+    expect(job.requests).toHaveLength(0);
+    expect(job.stderr).toContain("a UserPromptSubmit hook kept the prompt from the model: no prompts after 18:00");
+  });
+});
