@@ -61,6 +61,8 @@ describe("PreToolUse hooks decide before the call runs", () => {
     // The run, its decision and the reason are in the log, and `shiro inspect` shows them.
     const sessions = await runShiro(["sessions", "--json"], { cwd: root, home });
     const id = JSON.parse(sessions.stdout)[0].id;
+    const overview = await runShiro(["inspect", id], { cwd: root, home });
+    expect(overview.stdout).toMatch(/\nhooks +1 run · 1 blocked · \(--turns shows each\)\n/);
     const turns = await runShiro(["inspect", id, "--turns"], { cwd: root, home });
     expect(turns.code).toBe(0);
     expect(turns.stdout).toMatch(/hook PreToolUse bash · cat > .* · exit 2 · block · \d+ ms: no rm here: move it to trash\/ instead/);
