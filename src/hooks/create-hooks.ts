@@ -52,6 +52,7 @@ export function createHooks(opts: HooksOptions): Hooks {
   async function fire(event: HookEventName, fields: Record<string, unknown>, signal?: AbortSignal, call?: HookedCall, stopAtBlock = false): Promise<Ran[]> {
     await ready();
     const matching = definitions.filter((d) => d.event === event && (!call || matchesTool(d.matcher, call.tool)));
+    if (matching.length === 0) return [];
     const input = `${JSON.stringify({ session_id: opts.sessionId(), cwd: opts.cwd, hook_event_name: event, ...fields })}\n`;
     const ran: Ran[] = [];
     for (const hook of matching) {

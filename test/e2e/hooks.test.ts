@@ -102,6 +102,14 @@ describe("PreToolUse hooks decide before the call runs", () => {
     }
   });
 
+  test("a hook's ask is a denial in print mode, where nobody can answer, even under --yolo", async () => {
+    const ask = `echo '{"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "ask", "permissionDecisionReason": "deleting needs a look"}}'`;
+    const { root, home } = setup(() => pre(ask));
+    const job = await scriptedJob([bash("rm canary.txt")], { cwd: root, home, args: ARGS });
+    expect(job.outputs[0]!.output).toBe("Denied: a PreToolUse hook asks for a person's approval (deleting needs a look), and this run cannot ask (print mode).");
+    expect(existsSync(join(root, "canary.txt"))).toBe(true);
+  });
+
   test('`onFailure: "allow"` lets a crashing hook\'s call run (with a warning)', async () => {
     const { root, home } = setup(() => pre("exit 3", { onFailure: "allow" }));
     const job = await scriptedJob([bash("rm canary.txt")], { cwd: root, home, args: ARGS });
