@@ -129,9 +129,10 @@ export async function* run(opts: RunOptions): AsyncGenerator<AgentEvent> {
     if (calls.length === 0) {
       if (textOf(reply).trim() !== "") {
         // A Stop hook's reason joined the history (the log's hook event): the next call answers it.
-        if (!(await opts.hooks?.stop(stopHookActive, signal))) return yield end("done");
+        const goOn = await opts.hooks?.stop(stopHookActive, signal);
+        if (goOn === undefined) return yield end("done");
         stopHookActive = true;
-        yield { type: "notice", level: "info", text: "a Stop hook asked the model to keep going" };
+        yield { type: "notice", level: "info", text: `a Stop hook asked the model to keep going: ${opts.host.redactor.text(goOn)}` };
         if (steps >= opts.maxSteps) return yield end("max-steps");
         continue;
       }

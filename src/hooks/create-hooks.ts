@@ -13,8 +13,8 @@ export type ToolHooks = {
   before(call: HookedCall, signal: AbortSignal): Promise<{ block?: string; ask?: string }>;
   /** PostToolUse: what the hooks add for the model to read beside the result (a block's reason, `additionalContext`). */
   after(call: HookedCall & { output: string; isError: boolean }, signal: AbortSignal): Promise<string | undefined>;
-  /** Stop: true when a hook asked the model to go on (its reason already joined the history). */
-  stop(active: boolean, signal: AbortSignal): Promise<boolean>;
+  /** Stop: the reason a hook gave the model to go on (it already joined the history), or undefined to stop. */
+  stop(active: boolean, signal: AbortSignal): Promise<string | undefined>;
 };
 
 /** Every event's side: the loop's, and the runtime's prompt, session start and "an approval waits". */
@@ -100,7 +100,8 @@ export function createHooks(opts: HooksOptions): Hooks {
     },
     async stop(active, signal) {
       const ran = await fire("Stop", { stop_hook_active: active }, signal);
-      return ran.some((r) => r.decision === "block");
+      const blocked = ran.filter((r) => r.decision === "block");
+      return blocked.length ? joined(blocked.map((r) => r.reason ?? `\`${r.hook.command}\` gave no reason`)) : undefined;
     },
     async prompt(text, signal) {
       const ran = await fire("UserPromptSubmit", { prompt: text }, signal, undefined, true);

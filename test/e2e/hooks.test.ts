@@ -167,6 +167,7 @@ describe("PostToolUse and Stop hooks", () => {
     expect(job.requests).toHaveLength(2);
     expect(job.requests[0]!.raw).not.toContain("run the tests before you stop");
     expect(job.requests[1]!.raw).toContain("A Stop hook asked you to keep going: run the tests before you stop");
+    expect(job.stderr).toContain("a Stop hook asked the model to keep going: run the tests before you stop");
   });
 });
 

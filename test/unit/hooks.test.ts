@@ -4,6 +4,8 @@ import { hookDefinitions, hooksSchema, notifyDefinitions } from "../../src/hooks
 import { hookOutcome, type HookExit } from "../../src/hooks/hook-outcome.ts";
 import { matchesTool } from "../../src/hooks/match-tool.ts";
 import { configFileSchema } from "../../src/cli/config.ts";
+import { reduceSession, SessionLogError } from "../../src/session/reduce-session.ts";
+import type { SessionEvent } from "../../src/session/session-event.ts";
 
 describe("matchesTool", () => {
   test("a name, alternatives, `*` globs; none, empty or `*` fit every tool; any case", () => {
@@ -92,5 +94,26 @@ describe("the config's shape", () => {
     expect(message({ hooks: { PreToolUs: [] } })).toContain('did you mean "PreToolUse"?');
     expect(message({ hooks: { Stop: [{ hooks: [{ type: "prompt", command: "x" }] }] } })).toContain('must be "command"');
     expect(message({ notfy: [] })).toContain('did you mean "notify"?');
+  });
+});
+
+describe("hook events in the log", () => {
+  const at = "2026-01-01T00:00:00.000Z";
+  const head: SessionEvent[] = [
+    { type: "session", v: 2, id: "s", at, cwd: "/p", model: "gpt-5" },
+    { type: "user", text: "go", at },
+  ];
+  const run = { type: "hook", event: "Stop", command: "./stop.sh", source: "config.json", exit: 0, decision: "block", ms: 3, at } as const;
+
+  test("a Stop hook's feedback joins the history as a user message; a run without one changes nothing", () => {
+    expect(reduceSession([...head, { ...run, decision: "continue" }]).messages).toEqual([{ role: "user", text: "go" }]);
+    expect(reduceSession([...head, { ...run, feedback: "run the tests" }]).messages).toEqual([
+      { role: "user", text: "go" },
+      { role: "user", text: "run the tests" },
+    ]);
+  });
+
+  test("a tool hook's run for a call that is not waiting is an impossible log, named by its line", () => {
+    expect(() => reduceSession([...head, { ...run, event: "PreToolUse", callId: "call_9" }])).toThrow(new SessionLogError(3, "a hook run for call_9, which is no call waiting"));
   });
 });
