@@ -32,7 +32,8 @@ export async function startHooks(opts: StartHooksOptions): Promise<Hooks | undef
   if (loaded.definitions.length === 0 && !approve) return undefined;
   const bash = findTrusted("bash");
   // The commands' allow-list and the names config lists; the API key only when named in hooksEnv.
-  const env: Record<string, string> = { ...toolEnv(process.env, [...config.envPass, ...config.hooksEnv]).env, SHIRO_PROJECT_DIR: root };
+  // CLAUDE_PROJECT_DIR too: scripts written for Claude Code find the project by it.
+  const env: Record<string, string> = { ...toolEnv(process.env, [...config.envPass, ...config.hooksEnv]).env, SHIRO_PROJECT_DIR: root, CLAUDE_PROJECT_DIR: root };
   if (config.hooksEnv.includes(API_KEY_VAR) && process.env[API_KEY_VAR]) env[API_KEY_VAR] = process.env[API_KEY_VAR];
   return createHooks({
     definitions: loaded.definitions,

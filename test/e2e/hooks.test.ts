@@ -56,6 +56,7 @@ describe("PreToolUse hooks decide before the call runs", () => {
     expect(env).not.toContain("kept-out");
     expect(env).toContain("HOOK_ONLY=for-hooks\n");
     expect(env).toContain(`SHIRO_PROJECT_DIR=${root}\n`);
+    expect(env).toContain(`CLAUDE_PROJECT_DIR=${root}\n`);
     expect(env).toContain(`HOME=${home}\n`);
 
     // The run, its decision and the reason are in the log, and `shiro inspect` shows them.
