@@ -24,6 +24,8 @@ export type Hooks = ToolHooks & {
   sessionStart(source: "startup" | "resume" | "clear", signal: AbortSignal): Promise<void>;
   /** Notification: told without waiting for the hooks to finish. */
   notify(message: string): void;
+  /** Asks about a project's unapproved hooks now rather than before the first run (the REPL, as it starts); once. */
+  ready(): Promise<void>;
 };
 
 export type HooksOptions = {
@@ -113,6 +115,7 @@ export function createHooks(opts: HooksOptions): Hooks {
     async sessionStart(source, signal) {
       await fire("SessionStart", { source }, signal);
     },
+    ready,
     notify(message) {
       void fire("Notification", { message }).catch((err: Error) => opts.warn(`a Notification hook failed: ${err.message}`));
     },

@@ -57,6 +57,8 @@ export type Runtime = {
   setTodos(todos: Todo[]): void;
   /** Logs a hook's run (its reason and feedback redacted), so `shiro inspect` shows why a call was blocked. */
   logHook(run: Omit<HookRun, "at">): void;
+  /** Shows a project's unapproved hooks and asks about them now (the REPL, as it starts). */
+  readyHooks(): Promise<void>;
   /** `/compact`: the wire continues from a model-written summary; unchanged on any failure. */
   compact(focus: string, signal: AbortSignal, onStart?: () => void): Promise<{ ok: boolean; message: string }>;
   /** A single model call without tools; null when it failed or said nothing. */
@@ -183,6 +185,7 @@ export function createRuntime(opts: RuntimeOptions): Runtime {
       return listed;
     },
     setTodos: (todos) => live.append({ type: "todos", todos }),
+    readyHooks: async () => opts.hooks?.ready(),
     logHook(run) {
       // What a hook printed may hold a secret it could read: the log gets it redacted, as tool output is.
       const texts = (["command", "reason", "failure", "feedback"] as const).flatMap((key) => (run[key] === undefined ? [] : [[key, opts.host.redactor.text(run[key])] as const]));

@@ -7,7 +7,9 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { startRepl } from "../support/repl-pty.ts";
+import { BINARY } from "../support/binary.ts";
+import { keys, spawnPty } from "../support/pty.ts";
+import { TEST_API_KEY } from "../support/test-key.ts";
 import { runShiro, tempDir } from "../support/run-shiro.ts";
 import { startStrictServer, type StrictServer } from "../support/strict-server.ts";
 
@@ -35,6 +37,12 @@ function project(canary = "hook-ran.txt") {
 const writeSettings = (root: string, canary: string) =>
   writeFileSync(join(root, ".shiro", "settings.json"), JSON.stringify({ hooks: { UserPromptSubmit: [{ hooks: [{ type: "command", command: `touch ${canary}` }] }] } }));
 
+/** The REPL in a pty; not waited on for its prompt, since the hooks question comes first. */
+function repl(root: string, home: string) {
+  const pty = spawnPty([BINARY], { cwd: root, env: { PATH: process.env.PATH, HOME: home, SHIRO_HOME: home, OPENAI_API_KEY: TEST_API_KEY, OPENAI_BASE_URL: server.url }, cols: 120, rows: 40 });
+  return Object.assign(pty, { send: (line: string) => pty.type(line + keys.enter, 1) });
+}
+
 const print = (root: string, home: string, args: string[] = []) => runShiro(["-p", ...args, "hello"], { cwd: root, home, env: { OPENAI_BASE_URL: server.url } });
 
 describe("a project's hooks", () => {
@@ -58,20 +66,21 @@ describe("a project's hooks", () => {
     expect(existsSync(join(root, "hook-ran.txt"))).toBe(false);
   });
 
-  test("the REPL shows the commands and asks; approved, they run there and in print mode, until the file changes", async () => {
+  test("the REPL shows the commands and asks as it starts; approved, they run there and in print mode, until the file changes", async () => {
     const { root, home } = project();
-    const repl = await startRepl({ cwd: root, baseUrl: server.url, home });
-    const mark = repl.mark();
-    await repl.send("hello");
-    await repl.waitFor("Run these hooks? (remembered until they change) [y/N]", { since: mark });
-    expect(repl.screen()).toContain(".shiro/settings.json brings hooks that would run as you, outside the sandbox:");
-    expect(repl.screen()).toContain("UserPromptSubmit: touch hook-ran.txt");
-    expect(existsSync(join(root, "hook-ran.txt"))).toBe(false);
-    await repl.send("y");
-    await repl.waitFor("You said: hello", { since: mark });
-    await repl.idle();
+    const before = server.requests.length;
+    await using pty = repl(root, home);
+    await pty.waitFor("Run these hooks? (remembered until they change) [y/N]");
+    expect(pty.screen()).toContain(".shiro/settings.json brings hooks that would run as you, outside the sandbox:");
+    expect(pty.screen()).toContain("UserPromptSubmit: touch hook-ran.txt");
+    expect([server.requests.length, existsSync(join(root, "hook-ran.txt"))]).toEqual([before, false]);
+    await pty.send("y");
+    const mark = pty.mark();
+    await pty.send("hello");
+    await pty.waitFor("You said: hello", { since: mark });
     expect(existsSync(join(root, "hook-ran.txt"))).toBe(true);
-    expect(await repl.quit()).toBe(0);
+    pty.write(keys.ctrlD);
+    expect(await pty.exited).toBe(0);
 
     rmSync(join(root, "hook-ran.txt"));
     const approved = await print(root, home);
@@ -87,15 +96,16 @@ describe("a project's hooks", () => {
 
   test("declined in the REPL, they do not run, and the next session asks again", async () => {
     const { root, home } = project();
-    const repl = await startRepl({ cwd: root, baseUrl: server.url, home });
-    const mark = repl.mark();
-    await repl.send("hello");
-    await repl.waitFor("[y/N]", { since: mark });
-    await repl.send("n");
-    await repl.waitFor("project hooks skipped for this session (asked again next time)", { since: mark });
-    await repl.waitFor("You said: hello", { since: mark });
+    await using pty = repl(root, home);
+    await pty.waitFor("[y/N]");
+    await pty.send("n");
+    await pty.waitFor("project hooks skipped for this session (asked again next time)");
+    const mark = pty.mark();
+    await pty.send("hello");
+    await pty.waitFor("You said: hello", { since: mark });
     expect(existsSync(join(root, "hook-ran.txt"))).toBe(false);
-    expect(await repl.quit()).toBe(0);
+    pty.write(keys.ctrlD);
+    expect(await pty.exited).toBe(0);
     expect((await print(root, home)).stderr).toContain(SKIPPED);
   });
 });
