@@ -17,7 +17,7 @@ export type LoadedHooks = { definitions: HookDefinition[]; unapproved?: Unapprov
  * they named), then the project's `.shiro/settings.json` — only when the person approved that exact
  * definition before (kept by hash in the approvals store), else returned as `unapproved`.
  */
-export async function loadHooks(opts: { config?: HooksConfig; notify: readonly string[]; files: readonly string[]; root: string; approvals: Approvals; warn: (line: string) => void }): Promise<LoadedHooks> {
+export async function loadHooks(opts: { config?: HooksConfig; notify: readonly string[]; files: readonly string[]; root: string; approvals: () => Promise<Approvals>; warn: (line: string) => void }): Promise<LoadedHooks> {
   const projectFile = join(opts.root, PROJECT_HOOKS);
   const named = new Set<string>();
   const definitions = [...hookDefinitions(opts.config, "config.json"), ...notifyDefinitions(opts.notify)];
@@ -37,13 +37,15 @@ export async function loadHooks(opts: { config?: HooksConfig; notify: readonly s
   const project = hookDefinitions(read.value.hooks, PROJECT_HOOKS);
   if (project.length === 0) return { definitions };
   const hash = definitionHash(read.value.hooks);
-  if (opts.approvals.has("hook", opts.root, PROJECT_HOOKS, hash)) return { definitions: [...definitions, ...project] };
+  // Opened only for a project that brings hooks: every other start pays nothing for it.
+  const approvals = await opts.approvals();
+  if (approvals.has("hook", opts.root, PROJECT_HOOKS, hash)) return { definitions: [...definitions, ...project] };
   return {
     definitions,
     unapproved: {
       definitions: project,
       lines: project.map((d) => `  ${d.event}${d.matcher ? ` ${d.matcher}` : ""}: ${d.command}${d.onFailure === "allow" ? " (onFailure allow)" : ""}`),
-      approve: () => opts.approvals.add("hook", opts.root, PROJECT_HOOKS, hash),
+      approve: () => approvals.add("hook", opts.root, PROJECT_HOOKS, hash),
     },
   };
 }

@@ -24,7 +24,7 @@ export type StartHooksOptions = {
 export async function startHooks(opts: StartHooksOptions): Promise<Hooks | undefined> {
   const { flags, config, warn } = opts;
   const root = realpathSync(opts.cwd);
-  const approvals = await openApprovals({ home: config.home, save: opts.saves, warn });
+  const approvals = () => openApprovals({ home: config.home, save: opts.saves, warn });
   const loaded = await loadHooks({ ...(config.hooks ? { config: config.hooks } : {}), notify: config.notify, files: flags.hooksFiles, root, approvals, warn });
   const { unapproved } = loaded;
   const approve = unapproved && opts.approve;
