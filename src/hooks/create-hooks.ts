@@ -49,7 +49,7 @@ type Ran = HookOutcome & { hook: HookDefinition };
 export function createHooks(opts: HooksOptions): Hooks {
   let definitions = opts.definitions;
   let readied: Promise<void> | undefined;
-  const ready = () => (readied ??= (async () => void (definitions = [...definitions, ...((await opts.ready?.()) ?? [])]))());
+  const ready = () => (readied ??= opts.ready ? opts.ready().then((approved) => void (definitions = [...definitions, ...approved])) : Promise.resolve());
 
   async function fire(event: HookEventName, fields: Record<string, unknown>, signal?: AbortSignal, call?: HookedCall, stopAtBlock = false): Promise<Ran[]> {
     await ready();

@@ -57,6 +57,9 @@ describe("a project's hooks", () => {
     expect([off.code, off.stderr]).toEqual([0, ""]);
     expect(existsSync(join(root, "hook-ran.txt"))).toBe(false);
 
+    const missing = await print(root, home, ["--hooks", "nope.json"]);
+    expect([missing.code, missing.stderr.trim()]).toEqual([2, "shiro: --hooks nope.json: no such file"]);
+
     const named = await print(root, home, ["--hooks", ".shiro/settings.json"]);
     expect([named.code, named.stderr]).toEqual([0, ""]);
     expect(existsSync(join(root, "hook-ran.txt"))).toBe(true);
