@@ -84,6 +84,13 @@ export async function runRepl(flags: Flags, config: Config & { apiKey: string })
     cwd,
     warn,
     ask: askPerson,
+    // A project's hooks run as the person, so the person reads them first.
+    approveHooks: async (lines) => {
+      for (const line of lines) print(line);
+      const yes = await live.confirm("Run these hooks? (remembered until they change)");
+      if (yes === "eof") close();
+      return yes === true;
+    },
     interruptSignal: () => {
       const interrupt = new AbortController();
       if (turn) turn.interrupt = interrupt;
@@ -127,6 +134,8 @@ export async function runRepl(flags: Flags, config: Config & { apiKey: string })
   });
   if (history.warning) warn(history.warning);
   showHeader(ctx, c);
+  // A project's hooks are shown and asked about as the session starts; a prompt typed meanwhile waits for the answer.
+  void runtime.readyHooks();
 
   let exit!: (code: number) => void;
   const exited = new Promise<number>((resolve) => (exit = resolve));

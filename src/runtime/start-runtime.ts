@@ -33,6 +33,7 @@ import { permissionRules } from "./permission-rules.ts";
 import { createRuntime, type Runtime } from "./runtime.ts";
 import { loadPrompt } from "./load-prompt.ts";
 import { openById, openSession, resolveId } from "./open-session.ts";
+import { startHooks } from "./start-hooks.ts";
 
 export type StartOptions = {
   flags: Flags;
@@ -44,6 +45,8 @@ export type StartOptions = {
   interruptSignal?: () => AbortSignal;
   /** The shape every answer must take (`--output-schema`). */
   textFormat?: TextFormat;
+  /** The REPL shows a project's unapproved hooks and asks; without it (print mode) they are skipped, said in one line. */
+  approveHooks?: (lines: readonly string[]) => Promise<boolean>;
 };
 
 /** Opens (or resumes) a session and wires its prompt, gate, model stream and store into a runtime. */
@@ -99,7 +102,10 @@ export async function startRuntime(opts: StartOptions): Promise<Runtime> {
   await refuseUnavailableBackend(config, sandbox);
   // The file tools reach the project and the added folders; `$SHIRO_HOME` only opens to a person.
   const reach = { writable: config.writableDirs, readable: config.readableDirs, shiroHome: config.home };
-  const gate = createAuthorize({ rules, reach, extraChecks: plugins.checks, yolo: flags.yolo, sessionAllows: new SessionAllows(), ask: opts.ask, confine: sandbox.canConfine, secrets: secretFiles });
+  const hooks = flags.noHooks ? undefined : await startHooks({ flags, config, cwd, saves: store.saves, warn, ...(opts.approveHooks ? { approve: opts.approveHooks } : {}), sessionId: () => runtime.session.id, record: (run) => runtime.logHook(run) });
+  // An approval waiting is what Notification hooks are for (a desktop notification while the person is away).
+  const ask = opts.ask && (async (request: AskRequest) => (hooks?.notify(`shiro needs your approval: ${request.summary}`), opts.ask!(request)));
+  const gate = createAuthorize({ rules, reach, extraChecks: plugins.checks, yolo: flags.yolo, sessionAllows: new SessionAllows(), ...(ask ? { ask } : {}), confine: sandbox.canConfine, secrets: secretFiles });
   // A plugin installed mid-session (/registry add, or another terminal) guards the very next call.
   const authorize: Authorize = async (request) => {
     await plugins.refresh();
@@ -132,6 +138,7 @@ export async function startRuntime(opts: StartOptions): Promise<Runtime> {
       redactor,
     },
     undoStore: { store: checkpointStore, keptDir: join(config.home, "undo-kept") },
+    ...(hooks ? { hooks } : {}),
     checkpoints: createCheckpoints({
       root: cwd,
       store: checkpointStore,
