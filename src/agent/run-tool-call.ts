@@ -6,6 +6,7 @@ import { ToolError, type AnyTool, type ToolContext, type ToolOutput } from "../t
 import type { ToolHost } from "../tools/tool-host.ts";
 import type { Grant } from "../session/sandbox-level.ts";
 import type { Authorization, Authorize, AuthorizeRequest } from "../tools/authorize.ts";
+import type { ToolHooks } from "../hooks/create-hooks.ts";
 
 export type { Grant };
 import { dropNullArguments } from "../wire/tool-schema.ts";
@@ -20,6 +21,8 @@ type Deps = {
   root: string;
   signal: AbortSignal;
   host: ToolHost;
+  /** The person's hooks: PreToolUse before the gate (it may block or ask, never allow more), PostToolUse after the run. */
+  hooks?: ToolHooks;
 };
 
 export type CallOutcome = { output: string; isError: boolean; denied: boolean };
@@ -51,7 +54,12 @@ export async function* runToolCall(call: ToolCallPart, deps: Deps): AsyncGenerat
   }
   const { tool, args } = checked;
 
-  const verdict = await deps.authorize({ tool, args, callId: call.callId, root: deps.root });
+  const hooked = { tool: tool.name, input: args, callId: call.callId };
+  const pre = (await deps.hooks?.before(hooked, deps.signal)) ?? {};
+  const verdict: Authorization =
+    pre.block !== undefined
+      ? { allowed: false, reason: `a PreToolUse hook blocked it: ${pre.block}` }
+      : await deps.authorize({ tool, args, callId: call.callId, root: deps.root, ...(pre.ask !== undefined ? { hookAsk: pre.ask } : {}) });
   deps.commit(verdict.allowed ? { type: "verdict", callId: call.callId, allowed: true, ...(verdict.sandbox ? { sandbox: verdict.sandbox } : {}) } : { type: "verdict", callId: call.callId, allowed: false, reason: verdict.reason });
   if (!verdict.allowed) {
     const [event, outcome] = finish({ output: `Denied: ${verdict.reason}`, isError: true }, true);
@@ -107,6 +115,9 @@ export async function* runToolCall(call: ToolCallPart, deps: Deps): AsyncGenerat
   host.redactor.refresh?.();
   // What came with the result, and the tail held back in case it began a secret.
   yield* show(redacting.push(chunks.splice(0).join("")) + redacting.flush());
+  // A formatter's change is on disk before the result is: the checkpoint after the call and the model's next read see it.
+  const added = await deps.hooks?.after({ ...hooked, output: host.redactor.text(settled.output), isError: settled.isError === true }, deps.signal);
+  if (added) settled = { ...settled, output: `${settled.output}\n\n${added}` };
   const [event, outcome] = finish(settled, settled.denied === true);
   yield event;
   return outcome;

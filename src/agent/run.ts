@@ -6,6 +6,7 @@ import type { AnyTool } from "../tools/tool.ts";
 import type { ToolHost } from "../tools/tool-host.ts";
 import type { Commit } from "../session/turn-fact.ts";
 import type { Compaction } from "../context/compaction.ts";
+import type { ToolHooks } from "../hooks/create-hooks.ts";
 import { runToolCall, type Authorize } from "./run-tool-call.ts";
 
 export type { Compaction };
@@ -33,6 +34,8 @@ export type RunOptions = {
   signal: AbortSignal;
   /** What every tool call runs with (the runtime decides it). */
   host: ToolHost;
+  /** The person's hooks around each call, and the Stop hooks that may send the model back to work. */
+  hooks?: ToolHooks;
 };
 
 /**
@@ -49,6 +52,8 @@ export async function* run(opts: RunOptions): AsyncGenerator<AgentEvent> {
   // The one harder retry a context overflow earns; a step that then succeeds earns the next one.
   let overflowRetried = false;
   let compactionTold = false;
+  // Told to Stop hooks once one has sent the model back, so a script can let it stop the second time.
+  let stopHookActive = false;
   const end = (status: EndStatus): AgentEvent => ({ type: "end", status, steps, usage, denials });
   const stopped = () => end(signal.reason === RUN_TIMEOUT ? "timeout" : "aborted");
 
@@ -122,7 +127,15 @@ export async function* run(opts: RunOptions): AsyncGenerator<AgentEvent> {
 
     const calls = toolCallsOf(reply);
     if (calls.length === 0) {
-      if (textOf(reply).trim() !== "") return yield end("done");
+      if (textOf(reply).trim() !== "") {
+        // A Stop hook's reason joined the history (the log's hook event): the next call answers it.
+        const goOn = await opts.hooks?.stop(stopHookActive, signal);
+        if (goOn === undefined) return yield end("done");
+        stopHookActive = true;
+        yield { type: "notice", level: "info", text: `a Stop hook asked the model to keep going: ${opts.host.redactor.text(goOn)}` };
+        if (steps >= opts.maxSteps) return yield end("max-steps");
+        continue;
+      }
       // An empty answer is never a silent success: say what the response held instead.
       yield { type: "error", error: { message: emptyLine(reply), retryable: false } };
       return yield end("error");

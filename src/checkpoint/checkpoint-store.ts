@@ -1,4 +1,4 @@
-import { chmodSync, mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { chmodSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { projectKey } from "../store/project-key.ts";
 import { atomicWriteSync } from "../store/atomic-write.ts";
@@ -27,7 +27,8 @@ export function createCheckpointStore(dir: string): CheckpointStore {
   const ensure = (folder: string) => mkdirSync(folder, { recursive: true, mode: 0o700 });
   ensure(dir);
   // A store made by an older umask, or by hand: it holds copies of secrets, so it is the person's alone.
-  chmodSync(dir, 0o700);
+  // Changed only when it differs, so a read-only home can still be read (`shiro undo --list`).
+  if ((statSync(dir).mode & 0o777) !== 0o700) chmodSync(dir, 0o700);
   return {
     dir,
     blobs: createBlobStore(join(dir, "blobs"), join(dir, "key")),

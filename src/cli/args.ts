@@ -34,6 +34,8 @@ const options = {
   resume: { type: "string", short: "r" },
   "no-instructions": { type: "boolean" },
   "no-memory": { type: "boolean" },
+  hooks: { type: "string", multiple: true },
+  "no-hooks": { type: "boolean" },
   version: { type: "boolean", short: "v" },
   help: { type: "boolean", short: "h" },
 } as const;
@@ -78,6 +80,8 @@ export function parseFlags(argv: string[]): Flags {
     resume: nonEmpty(v.resume, "--resume"),
     noInstructions: v["no-instructions"] ?? false,
     noMemory: v["no-memory"] ?? false,
+    hooksFiles: (v.hooks ?? []).map((f) => nonEmpty(f, "--hooks")!),
+    noHooks: v["no-hooks"] ?? false,
     version: v.version ?? false,
     help: v.help ?? false,
   };

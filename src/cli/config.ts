@@ -12,6 +12,7 @@ import { validUrl } from "./args.ts";
 import type { Config, Flags } from "../runtime/settings.ts";
 import { UsageError } from "../exit/usage-error.ts";
 import { API_KEY_VAR } from "../tools/tool-env.ts";
+import { hooksSchema } from "../hooks/hook-config.ts";
 
 /** A variable commands get beyond the standard allow-list (tool-env.ts). */
 const passedVar = z
@@ -52,6 +53,12 @@ export const configFileSchema = closedObject({
     .refine((url) => URL.canParse(url) && new URL(url).protocol === "https:", "must be an https:// URL (the registry is only fetched over https)")
     .optional(),
   permissions: z.array(z.unknown()).optional(),
+  /** Claude Code's shape: event → [{ matcher, hooks: [{ type: "command", command, timeout, onFailure }] }] (docs/hooks.md). */
+  hooks: hooksSchema.optional(),
+  /** Commands run when a run stops and when an approval waits: the short form of Stop and Notification hooks. */
+  notify: z.array(z.string().min(1, "must be a command to run")).optional(),
+  /** Variables hooks get beyond what commands get (OPENAI_API_KEY too, only if named here). */
+  hooksEnv: z.array(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "must be an environment variable name (letters, digits, _)")).optional(),
 });
 export type ConfigFile = z.infer<typeof configFileSchema>;
 
@@ -97,6 +104,9 @@ export async function loadConfig(flags: Flags, env: NodeJS.ProcessEnv): Promise<
     registryUrl: file.registryUrl,
     permissions: file.permissions ?? [],
     envPermissions: nonBlank(env.SHIRO_PERMISSIONS),
+    ...(file.hooks ? { hooks: file.hooks } : {}),
+    notify: file.notify ?? [],
+    hooksEnv: file.hooksEnv ?? [],
   };
 }
 

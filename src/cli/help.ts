@@ -52,6 +52,9 @@ Options
   -r, --resume <id>      resume a session by id or unique prefix
       --no-instructions  ignore AGENTS.md files
       --no-memory        do not load or write project memory
+      --hooks <file>     also run the hooks in this file, e.g. a project's
+                         .shiro/settings.json unapproved (repeatable)
+      --no-hooks         run no hooks at all (docs/hooks.md)
   -v, --version          print the version
   -h, --help             print this help
 

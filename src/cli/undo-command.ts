@@ -9,6 +9,7 @@ import { turnLine, turnRows, undoneLines } from "../checkpoint/undo-report.ts";
 import { finishUndos, openForUndo, turnRecords, undoTurns } from "../checkpoint/undo-turns.ts";
 import type { SessionStore } from "../store/session-store.ts";
 import { createSessionStore } from "../store/session-store.ts";
+import { cannotWrite } from "../store/writable-dir.ts";
 import { parseErrorLine, withNegativeValues } from "./args.ts";
 import type { Config } from "./config.ts";
 import { resolveId } from "../runtime/open-session.ts";
@@ -28,13 +29,19 @@ export async function undoCommand(args: string[], config: Config, io: { out: (li
   } catch (e) {
     throw new UsageError(parseErrorLine((e as Error).message, UNDO_USAGE, ["list", "to", "resume", "force", "json", "prune"]));
   }
+  // An undo writes its journal before it touches a file: where it cannot, nothing starts (a listing only reads).
+  const unwritable = cannotWrite(join(config.home, "checkpoints"));
+  if (unwritable && !values.list) {
+    io.err(`shiro: undo: cannot ${values.prune ? "prune" : "undo"} while ${config.home} cannot be written (${unwritable}); nothing was changed`);
+    return 1;
+  }
   if (values.prune) return prune(config, io, values.json === true);
   const to = values.to === undefined ? undefined : Number(values.to);
   if (to !== undefined && !(Number.isInteger(to) && to > 0)) throw new UsageError(`--to takes a turn number from shiro undo --list, got "${values.to}"`);
   const sessions = createSessionStore(join(config.home, "sessions"));
   const store = createCheckpointStore(join(config.home, "checkpoints"));
   const open = openForUndo(sessions, io.err);
-  await finishUndos({ store, root: realpathSync(io.cwd), open, warn: io.err });
+  if (!unwritable) await finishUndos({ store, root: realpathSync(io.cwd), open, warn: io.err });
 
   const id = values.resume ? await resolveId(sessions, values.resume, io.err) : await newestHere(sessions, io.cwd, io.err);
   const opened = await sessions.open(id, io.err, { copyIfOpen: false });

@@ -48,8 +48,8 @@ export function createAuthorize(opts: AuthorizeOptions): Authorize {
   const home = opts.home ?? homedir();
   const fs = opts.fs ?? diskFs;
   const guard = createGuard({ home, fs, secrets: opts.secrets, shiroHome: opts.reach?.shiroHome });
-  return async ({ tool, args, root }) => {
-    if (tool.kind === "meta") return { allowed: true };
+  return async ({ tool, args, root, hookAsk }) => {
+    if (tool.kind === "meta" && hookAsk === undefined) return { allowed: true };
     const env: PathEnv = { root, home, fs, secrets: opts.secrets, reach: opts.reach };
     let call: GateCall;
     try {
@@ -73,11 +73,13 @@ export function createAuthorize(opts: AuthorizeOptions): Authorize {
     if (verdict.decision === "deny") return { allowed: false, reason: verdict.reason };
     // An allow for a command comes from a person's rule or "always" (a command's default is to ask).
     const personal = verdict.decision === "ask" && verdict.person === true;
-    if (verdict.decision === "allow" || (opts.yolo && !personal)) return approved(tool, verdict.decision === "allow");
+    // A hook's ask comes after every deny (the guard, plugins, rules) and is never waved through by a rule or --yolo.
+    if (hookAsk === undefined && (verdict.decision === "allow" || (opts.yolo && !personal))) return approved(tool, verdict.decision === "allow");
 
     const pending = judged.filter((j) => j.verdict.decision === "ask");
     const asked = pending.length ? pending.map((j) => j.item) : items;
     const summary = summarise(call, asked);
+    if (hookAsk !== undefined && !opts.ask) return { allowed: false, reason: `a PreToolUse hook asks for a person's approval (${hookAsk}), and this run cannot ask (print mode).` };
     if (!opts.ask) {
       // Nothing a read-only sandbox lets a command do needs anyone's approval.
       if (tool.kind === "exec" && (await opts.confine?.())) return { allowed: true, sandbox: "read-only" };
@@ -91,7 +93,7 @@ export function createAuthorize(opts: AuthorizeOptions): Authorize {
     // From the subjects already judged: splitting the call again would re-parse the command and re-resolve every path.
     const allows = alwaysAllows(call.tool, items);
     const preview = await previewOf(tool, args, root);
-    const answer = await opts.ask({ call, summary, always: describeAllows(call.tool, allows), ...(preview !== undefined ? { preview } : {}) });
+    const answer = await opts.ask({ call, summary: hookAsk === undefined ? summary : `${summary} (a hook asks: ${hookAsk})`, always: describeAllows(call.tool, allows), ...(preview !== undefined ? { preview } : {}) });
     if (answer.answer === "always") for (const allow of allows) opts.sessionAllows.add(allow.tool, [allow.pattern]);
     if (answer.answer !== "no") return approved(tool, true);
     return { allowed: false, reason: answer.reason ? `the user declined: ${answer.reason}` : `the user declined ${summary}.` };

@@ -3,6 +3,7 @@ import type { ResponseSummary } from "../session/message-schema.ts";
 import { createSessionReducer, type SessionState } from "../session/reduce-session.ts";
 import { runStateOf, type RunState } from "../session/run-state.ts";
 import { answerOf, type SessionEvent } from "../session/session-event.ts";
+import type { HookRun } from "../session/hook-run.ts";
 import { costOf } from "../pricing/cost.ts";
 import { callNews, type CallSide, type News } from "./call-news.ts";
 
@@ -34,7 +35,11 @@ export type InspectedTurn = {
   /** When an undo took it out of the history. */
   undoneAt?: string;
   calls: InspectedCall[];
+  /** The hooks that ran for it, in order (a call's with the tool's name). */
+  hooks: InspectedHook[];
 };
+
+export type InspectedHook = HookRun & { tool?: string };
 
 export type InspectedLog = { turns: InspectedTurn[]; calls: InspectedCall[]; state: SessionState };
 
@@ -54,6 +59,8 @@ export function logTurns(events: readonly SessionEvent[]): InspectedLog {
   let cut = Infinity;
   // The turn under way: listed once it ends, with the state it ended in.
   let current: Omit<InspectedTurn, "state"> | undefined;
+  // SessionStart and UserPromptSubmit run before their turn's prompt is logged: they belong to it.
+  let early: InspectedHook[] = [];
   const close = () => {
     if (current) turns.push({ ...current, state: runStateOf(reducer.state!) });
     current = undefined;
@@ -63,8 +70,16 @@ export function logTurns(events: readonly SessionEvent[]): InspectedLog {
     const s = reducer.apply(event);
     switch (event.type) {
       case "user":
-        current = { turn: s.turnCount, text: event.text, at: event.at, calls: [] };
+        current = { turn: s.turnCount, text: event.text, at: event.at, calls: [], hooks: early };
+        early = [];
         break;
+      case "hook": {
+        const tool = event.callId !== undefined ? toolNames.get(event.callId) : undefined;
+        const run: InspectedHook = tool ? { ...event, tool } : event;
+        if (!current || event.event === "SessionStart" || event.event === "UserPromptSubmit") early.push(run);
+        else current.hooks.push(run);
+        break;
+      }
       case "undo":
         for (const t of turns) if (t.turn >= event.turn && t.undoneAt === undefined) t.undoneAt = event.at;
         cut = Math.min(cut, s.messages.length);
@@ -75,7 +90,7 @@ export function logTurns(events: readonly SessionEvent[]): InspectedLog {
         const snapshot = s.callLog.snapshots[event.prompt]!;
         const now = { model: event.model, messages: event.messages, prompt: event.prompt, snapshot, params: event.params, trailer: event.trailer };
         // Every call is listed: one before any prompt (no log shiro writes has one) gets a turn 0.
-        current ??= { turn: 0, text: "", at: event.at, calls: [] };
+        current ??= { turn: 0, text: "", at: event.at, calls: [], hooks: [] };
         const call: InspectedCall = {
           step: event.step,
           turn: current.turn,
@@ -107,6 +122,8 @@ export function logTurns(events: readonly SessionEvent[]): InspectedLog {
         break;
     }
   }
+  // A prompt its hook blocked never became a turn: its runs are shown with the turn before.
+  (current ?? turns.at(-1))?.hooks.push(...early);
   close();
   return { turns, calls, state: reducer.state! };
 }

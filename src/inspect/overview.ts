@@ -35,11 +35,21 @@ export function overviewText(log: InspectedLog, facts: LogFacts, opts: { prefix:
     ["log", `${size}${plural(facts.lines, "line")}`],
     ["folder", state.cwd],
     ["total", `${plural(turns.length, "turn")}${undone ? ` (${undone} undone)` : ""} · ${plural(calls.length, "model call")} · ${tokens} · ${cost}`],
+    ...hooksRow(log),
   ];
   const rows = turns.map((t) => [String(t.turn), turnStateText(t), promptOf(t), plural(t.calls.length, "call"), ...sumsText(sumCalls(t.calls))]);
   const table = rows.length ? alignColumns([["turn", "state", "prompt", "calls", "tokens", "cost"], ...rows], { right: [0, 3, 4, 5], width: opts.columns - 1, clip: { column: 2, min: MIN_PROMPT } }) : ["no turns yet"];
   const hint = `each call: shiro inspect ${opts.prefix} --turns · one call's body: shiro inspect ${opts.prefix} <call> [--diff]`;
   return [...alignColumns(head, { width: opts.columns - 1 }), "", ...table, "", hint].join("\n");
+}
+
+/** How many hooks ran and how many of them blocked something: the reasons are in `--turns`. */
+function hooksRow(log: InspectedLog): string[][] {
+  const runs = log.turns.flatMap((t) => t.hooks);
+  if (runs.length === 0) return [];
+  const blocked = runs.filter((h) => h.decision === "block").length;
+  const failed = runs.filter((h) => h.failure !== undefined).length;
+  return [["hooks", [plural(runs.length, "run"), ...(blocked ? [`${blocked} blocked`] : []), ...(failed ? [`${failed} failed`] : []), "(--turns shows each)"].join(" · ")]];
 }
 
 /** `shiro inspect <session> --json`: the same, for scripts. */

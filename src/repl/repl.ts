@@ -93,6 +93,13 @@ export async function runRepl(flags: Flags, config: Config & { apiKey: string })
     warn,
     builtinCommands: builtinNames(),
     ask: askPerson,
+    // A project's hooks run as the person, so the person reads them first.
+    approveHooks: async (lines) => {
+      for (const line of lines) print(line);
+      const yes = await live.confirm("Run these hooks? (remembered until they change)");
+      if (yes === "eof") close();
+      return yes === true;
+    },
     interruptSignal: () => {
       const interrupt = new AbortController();
       if (turn) turn.interrupt = interrupt;
@@ -145,6 +152,8 @@ export async function runRepl(flags: Flags, config: Config & { apiKey: string })
   showHeader(ctx, c);
   // Read once at the start, so a clash with a built-in is said before the first prompt.
   await saved?.refresh();
+  // A project's hooks are shown and asked about as the session starts; a prompt typed meanwhile waits for the answer.
+  void runtime.readyHooks();
 
   let exit!: (code: number) => void;
   const exited = new Promise<number>((resolve) => (exit = resolve));

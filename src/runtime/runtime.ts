@@ -1,5 +1,5 @@
 import type { AgentEvent } from "../agent/events.ts";
-import { textOf, type Usage } from "../session/messages.ts";
+import { emptyUsage, textOf, type Usage } from "../session/messages.ts";
 import type { Todo } from "../session/notebook.ts";
 import { run } from "../agent/run.ts";
 import type { Authorize } from "../tools/authorize.ts";
@@ -23,6 +23,8 @@ import type { Prompt } from "./load-prompt.ts";
 import type { SavedCommands } from "../commands/saved-commands.ts";
 import { createRequestBuilder, limitsOf } from "./request-builder.ts";
 import type { Checkpoints } from "../checkpoint/checkpoints.ts";
+import type { Hooks } from "../hooks/create-hooks.ts";
+import type { HookRun } from "../session/hook-run.ts";
 import type { CheckpointStore } from "../checkpoint/checkpoint-store.ts";
 import { turnRows, type TurnRow } from "../checkpoint/undo-report.ts";
 import { turnRecords, undoTurns, type UndoDone, type UndoRefused } from "../checkpoint/undo-turns.ts";
@@ -56,6 +58,10 @@ export type Runtime = {
   /** The models the endpoint offers (asked once, then remembered); throws a one-line Error when it cannot say. */
   models(): Promise<string[]>;
   setTodos(todos: Todo[]): void;
+  /** Logs a hook's run (its reason and feedback redacted), so `shiro inspect` shows why a call was blocked. */
+  logHook(run: Omit<HookRun, "at">): void;
+  /** Shows a project's unapproved hooks and asks about them now (the REPL, as it starts). */
+  readyHooks(): Promise<void>;
   /** `/compact`: the wire continues from a model-written summary; unchanged on any failure. */
   compact(focus: string, signal: AbortSignal, onStart?: () => void): Promise<{ ok: boolean; message: string }>;
   /** A single model call without tools; null when it failed or said nothing. */
@@ -94,6 +100,8 @@ export type RuntimeOptions = {
   commands: SavedCommands;
   /** Where those records are, and where `undo --force` keeps what it overwrites. */
   undoStore?: { store: CheckpointStore; keptDir: string };
+  /** The person's hooks (docs/hooks.md); none with --no-hooks. */
+  hooks?: Hooks;
 };
 
 const now = () => new Date().toISOString();
@@ -108,9 +116,12 @@ export function createRuntime(opts: RuntimeOptions): Runtime {
     acceptSummary((await runtime.ask(buildSummaryRequestText(live.state.messages, focus), signal)) ?? undefined);
   const ledger = createWireLedger();
   const requests = createRequestBuilder({ session: () => live, prompt: () => runtime.prompt, config, summarise: (signal) => summarise(undefined, signal), warn, ledger, windows: opts.windows });
-  const switchTo = async (next: LiveSession) => {
+  // SessionStart hooks run before the first prompt of each session this process works on.
+  let started: "startup" | "resume" | "clear" | undefined = opts.session.written === 0 ? "startup" : "resume";
+  const switchTo = async (next: LiveSession, source: "resume" | "clear") => {
     live.close();
     live = next;
+    started = source;
     runtime.prompt = await opts.reloadPrompt();
   };
 
@@ -123,10 +134,18 @@ export function createRuntime(opts: RuntimeOptions): Runtime {
     commands: opts.commands,
     async *runTurn(text, signal) {
       const firstEvent = live.written === 0;
-      const { checkpoints } = opts;
+      const { checkpoints, hooks } = opts;
+      if (hooks && started) await hooks.sessionStart(started, signal);
+      started = undefined;
+      const submitted = (await hooks?.prompt(text, signal)) ?? {};
+      if (submitted.block !== undefined) {
+        yield { type: "error", error: { message: `a UserPromptSubmit hook kept the prompt from the model: ${opts.host.redactor.text(submitted.block)}`, retryable: false } };
+        return yield { type: "end", status: "error", steps: 0, usage: emptyUsage(), denials: 0 };
+      }
       checkpoints?.beginTurn(live.state.id, live.state.turnCount + 1);
       // A pasted log or an @file may hold a secret too; the model and the log get it redacted.
-      live.append({ type: "user", text: opts.host.redactor.text(text), at: now() });
+      const prompt = submitted.context ? `${text}\n\n${submitted.context}` : text;
+      live.append({ type: "user", text: opts.host.redactor.text(prompt), at: now() });
       // Listed as soon as it is on disk (as unanswered) and again once answered — before its first
       // tool runs — so a run killed mid-turn is still found by -c; the turn's end brings it up to date.
       if (firstEvent) await remember();
@@ -144,6 +163,7 @@ export function createRuntime(opts: RuntimeOptions): Runtime {
         ...(config.maxCostUsd === undefined ? {} : { budgetSpent: (usage: Usage) => (runtime.costOf(usage) ?? Infinity) >= config.maxCostUsd! }),
         signal,
         host: opts.host,
+        ...(hooks ? { hooks } : {}),
       });
       try {
         for await (const event of events) {
@@ -158,8 +178,8 @@ export function createRuntime(opts: RuntimeOptions): Runtime {
         checkpoints?.endTurn();
       }
     },
-    reset: async () => switchTo(await store.create({ cwd, model: live.state.model })),
-    resume: async (idOrPrefix) => switchTo(await opts.open(idOrPrefix)),
+    reset: async () => switchTo(await store.create({ cwd, model: live.state.model }), "clear"),
+    resume: async (idOrPrefix) => switchTo(await opts.open(idOrPrefix), "resume"),
     setModel: (model) => live.append({ type: "model", model }),
     models() {
       // A failure is not remembered: the next ask tries again.
@@ -170,6 +190,14 @@ export function createRuntime(opts: RuntimeOptions): Runtime {
       return listed;
     },
     setTodos: (todos) => live.append({ type: "todos", todos }),
+    readyHooks: async () => opts.hooks?.ready(),
+    logHook({ callId, ...run }) {
+      // What a hook printed may hold a secret it could read: the log gets it redacted, as tool output is.
+      const texts = (["command", "reason", "failure", "feedback"] as const).flatMap((key) => (run[key] === undefined ? [] : [[key, opts.host.redactor.text(run[key])] as const]));
+      // A saved command's `!`cmd`` is no call of the model's: its hooks are logged without a call to belong to.
+      const call = callId !== undefined && live.state.pending.has(callId) ? { callId } : {};
+      live.append({ ...run, ...call, ...Object.fromEntries(texts), at: now() });
+    },
     async compact(focus, signal, onStart) {
       if (!live.state.messages.some((m) => m.role === "user")) return { ok: false, message: "nothing to compact yet" };
       onStart?.();

@@ -2,6 +2,7 @@ import type { Pricing } from "../pricing/cost.ts";
 import type { NetworkMode, SandboxMode } from "../sandbox/sandbox-mode.ts";
 import type { SandboxBackend } from "../sandbox/detect-sandbox.ts";
 import type { ReasoningEffort } from "../wire/reasoning-effort.ts";
+import type { HooksConfig } from "../hooks/hook-config.ts";
 
 /**
  * What a run is asked to be: the flags as parsed (cli/args.ts) and the configuration they resolve
@@ -43,6 +44,10 @@ export type Flags = {
   resume?: string;
   noInstructions: boolean;
   noMemory: boolean;
+  /** `--hooks <file>`: more hooks, trusted as the person's own for this run (a project's settings file included). */
+  hooksFiles: string[];
+  /** `--no-hooks`: no hook runs, whoever configured it. */
+  noHooks: boolean;
   version: boolean;
   help: boolean;
   /** A subcommand (`sessions`, `inspect`, `registry`, `doctor`, `undo`) and its own arguments. */
@@ -76,6 +81,10 @@ export type Config = {
   registryUrl?: string;
   /** The file's `permissions`, as written: checked when a session starts (runtime/permission-rules.ts). */
   permissions: unknown[];
+  /** The person's hooks (`hooks`), `notify` commands, and variables hooks get beyond the commands' (`hooksEnv`). */
+  hooks?: HooksConfig;
+  notify: string[];
+  hooksEnv: string[];
   /** SHIRO_PERMISSIONS, as set: more rules, after the file's. */
   envPermissions?: string;
 };

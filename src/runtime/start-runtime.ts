@@ -36,6 +36,7 @@ import { openById, openSession, resolveId } from "./open-session.ts";
 import { createCommandCalls } from "./command-calls.ts";
 import { createSavedCommands } from "../commands/saved-commands.ts";
 import type { ToolHost } from "../tools/tool-host.ts";
+import { startHooks } from "./start-hooks.ts";
 
 export type StartOptions = {
   flags: Flags;
@@ -49,6 +50,8 @@ export type StartOptions = {
   textFormat?: TextFormat;
   /** The REPL's built-in commands and aliases, which no saved command may take. */
   builtinCommands?: readonly string[];
+  /** The REPL shows a project's unapproved hooks and asks; without it (print mode) they are skipped, said in one line. */
+  approveHooks?: (lines: readonly string[]) => Promise<boolean>;
 };
 
 /** Opens (or resumes) a session and wires its prompt, gate, model stream and store into a runtime. */
@@ -104,7 +107,10 @@ export async function startRuntime(opts: StartOptions): Promise<Runtime> {
   await refuseUnavailableBackend(config, sandbox);
   // The file tools reach the project and the added folders; `$SHIRO_HOME` only opens to a person.
   const reach = { writable: config.writableDirs, readable: config.readableDirs, shiroHome: config.home };
-  const gate = createAuthorize({ rules, reach, extraChecks: plugins.checks, yolo: flags.yolo, sessionAllows: new SessionAllows(), ask: opts.ask, confine: sandbox.canConfine, secrets: secretFiles });
+  const hooks = flags.noHooks ? undefined : await startHooks({ flags, config, cwd, saves: store.saves, warn, ...(opts.approveHooks ? { approve: opts.approveHooks } : {}), sessionId: () => runtime.session.id, record: (run) => runtime.logHook(run) });
+  // An approval waiting is what Notification hooks are for (a desktop notification while the person is away).
+  const ask = opts.ask && (async (request: AskRequest) => (hooks?.notify(`shiro needs your approval: ${request.summary}`), opts.ask!(request)));
+  const gate = createAuthorize({ rules, reach, extraChecks: plugins.checks, yolo: flags.yolo, sessionAllows: new SessionAllows(), ...(ask ? { ask } : {}), confine: sandbox.canConfine, secrets: secretFiles });
   // A plugin installed mid-session (/registry add, or another terminal) guards the very next call.
   const authorize: Authorize = async (request) => {
     await plugins.refresh();
@@ -129,7 +135,7 @@ export async function startRuntime(opts: StartOptions): Promise<Runtime> {
     builtins: opts.builtinCommands ?? [],
     saveApprovals: store.saves,
     warn,
-    ...createCommandCalls({ tools: () => runtime.prompt.tools, authorize, root: cwd, host }),
+    ...createCommandCalls({ tools: () => runtime.prompt.tools, authorize, root: cwd, host, ...(hooks ? { hooks } : {}) }),
   });
   const runtime: Runtime = createRuntime({
     config: { ...config, ...(opts.textFormat ? { textFormat: opts.textFormat } : {}), ...(flags.maxCost !== undefined ? { maxCostUsd: flags.maxCost } : {}) },
@@ -147,6 +153,7 @@ export async function startRuntime(opts: StartOptions): Promise<Runtime> {
     host,
     commands,
     undoStore: { store: checkpointStore, keptDir: join(config.home, "undo-kept") },
+    ...(hooks ? { hooks } : {}),
     checkpoints: createCheckpoints({
       root: cwd,
       store: checkpointStore,

@@ -164,6 +164,11 @@ export function createSessionReducer() {
       case "model":
         s.model = event.model;
         break;
+      case "hook":
+        // A hook about a call runs while that call waits; its feedback is the person's program speaking, as a user.
+        if (event.callId !== undefined && !s.pending.has(event.callId)) fail(`a hook run for ${event.callId}, which is no call waiting`);
+        if (event.feedback !== undefined) s.messages.push({ role: "user", text: event.feedback });
+        break;
       case "window":
         s.contextWindow = { model: event.model, tokens: event.tokens };
         break;

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { todoSchema } from "./notebook.ts";
 import { messageSchema, usageSchema } from "./message-schema.ts";
 import type { AssistantMessage } from "./messages.ts";
+import { hookRunSchema } from "./hook-run.ts";
 
 /** The log's format version, on its first line. Schema-1 sessions were one JSON document each. */
 export const LOG_VERSION = 2;
@@ -55,6 +56,8 @@ export const sessionEventSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("undo"), turn: z.number().int().positive(), at }),
   /** A context window learned from an overflow, for that model. */
   z.object({ type: z.literal("window"), model: z.string(), tokens: z.number().int().positive() }),
+  /** A hook ran (docs/hooks.md): what it decided and why; a `feedback` joins the history as a user message. */
+  hookRunSchema,
 ]);
 
 export type SessionEvent = z.infer<typeof sessionEventSchema>;

@@ -2,7 +2,14 @@ import type { SandboxLevel } from "../session/sandbox-level.ts";
 import type { AnyTool } from "./tool.ts";
 
 /** The gate a tool call passes before it runs: the loop asks it, the guard (src/guard/authorize.ts) answers. */
-export type AuthorizeRequest = { tool: AnyTool; args: unknown; callId: string; root: string };
+export type AuthorizeRequest = {
+  tool: AnyTool;
+  args: unknown;
+  callId: string;
+  root: string;
+  /** A PreToolUse hook's reason to ask the person, even where the rules (or --yolo) would allow: it can only add an ask. */
+  hookAsk?: string;
+};
 /**
  * `sandbox`: how far an allowed command may reach (what its approval earned); `byPerson`: a person
  * approved it (a key press, an allow rule), not `--yolo` or the read-only default — only that earns a

@@ -7,9 +7,10 @@
  * run says so once too. And the folders shiro makes are 0700.
  */
 import { describe, expect, test } from "bun:test";
-import { cpSync, existsSync, lstatSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { cpSync, existsSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { startRepl } from "../support/repl-pty.ts";
+import { sweep } from "../support/sweep-tree.ts";
 import { runShiro, tempDir, type ShiroOptions } from "../support/run-shiro.ts";
 import { echoModel, sequenceModel } from "../support/scripts.ts";
 import { itemSummary, sessionFiles } from "../support/session-runs.ts";
@@ -62,13 +63,6 @@ const FULL = [
   "full-home",
 ];
 
-/** Every entry under `dir`: content, mode, size and times (what any write, even a lock made and removed, would change). */
-function sweep(dir: string, at = "."): Record<string, string> {
-  const s = lstatSync(join(dir, at));
-  const out: Record<string, string> = { [at]: `${s.mode} ${s.size} ${s.mtimeMs} ${s.ctimeMs}${s.isFile() ? ` ${readFileSync(join(dir, at), "base64")}` : ""}` };
-  if (s.isDirectory()) for (const name of readdirSync(join(dir, at))) Object.assign(out, sweep(dir, join(at, name)));
-  return out;
-}
 
 /** The warning lines of a run's stderr (its progress lines aside). */
 const warnings = (stderr: string) => stderr.split("\n").filter((line) => line.startsWith("! "));

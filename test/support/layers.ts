@@ -11,7 +11,7 @@ export const FLOORS: readonly (readonly string[])[] = [
   ["pricing"],
   ["store"],
   ["tools"],
-  ["wire", "guard", "checkpoint"],
+  ["wire", "guard", "checkpoint", "hooks"],
   ["context", "sandbox", "registry"],
   ["agent", "commands"],
   ["ui", "secrets", "inspect"],
