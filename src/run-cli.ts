@@ -20,7 +20,7 @@ export async function runCli(flags: Flags): Promise<number> {
   if (flags.ephemeral && (flags.continue || flags.resume))
     throw new UsageError("--ephemeral starts a session that is never saved, so it cannot continue one: leave out -c/-r (or --ephemeral)");
   const print = flags.print || flags.json || !process.stdin.isTTY;
-  if (print) return (await import("./print/run-print.ts")).runPrint(flags, withKey(config));
+  if (print) return (await import("./print/run-print.ts")).runPrint(flags, withKey(config), async () => (await import("./repl/commands.ts")).builtinNames());
   const printOnly = PRINT_ONLY.find(([flag]) => flags[flag] !== undefined && flags[flag] !== false);
   if (printOnly) throw new UsageError(printOnly[1]);
   return (await import("./repl/repl.ts")).runRepl(flags, withKey(config));

@@ -6,7 +6,7 @@ import { binaryWords, decodeText, escapedWords } from "../text/decode-text.ts";
 import { cutWords, fitInput } from "./fit-input.ts";
 
 /** Characters of one attached file; a longer one keeps its head and, with most of this, its tail (a log's error). */
-const ATTACH_CAP = 100_000;
+export const ATTACH_CAP = 100_000;
 /** Sentence punctuation after a mention ("see @a.txt, then @b.txt.") is not part of the path. */
 const TRAILING_PUNCTUATION = /[.,;:!?)\]'"`]+$/;
 
@@ -19,9 +19,11 @@ export type Attachments = { text: string; attached: string[]; refused: string[];
  * its symlinks lead) is never attached but listed in `refused`. Mentions that are not files are left
  * as they are (they may be e-mail addresses or decorators); those that look like paths are listed in
  * `missing`, so a typo does not pass unnoticed. A binary file is refused; text is decoded and cut as
- * stdin is (src/text/decode-text.ts, fit-input.ts), each change named in `notices`.
+ * stdin is (src/text/decode-text.ts, fit-input.ts), each change named in `notices`. `readRefused`
+ * (a saved command's `@path`, which someone else may have written) refuses too what `read_file`
+ * would not be let read, saying why: the guard, a plugin, a rule, a person who said no.
  */
-export async function attachMentions(prompt: string, root: string): Promise<Attachments> {
+export async function attachMentions(prompt: string, root: string, readRefused?: (path: string) => Promise<string | undefined>): Promise<Attachments> {
   const attached: string[] = [];
   const refused: string[] = [];
   const missing: string[] = [];
@@ -38,6 +40,11 @@ export async function attachMentions(prompt: string, root: string): Promise<Atta
     if (attached.includes(rel)) continue;
     if (isSecret(resolvePath(path, diskEnv(root)))) {
       refused.push(`${rel}: a secret file is never attached`);
+      continue;
+    }
+    const why = await readRefused?.(path);
+    if (why !== undefined) {
+      refused.push(`${rel}: ${why}`);
       continue;
     }
     let bytes: Uint8Array;

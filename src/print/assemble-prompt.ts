@@ -8,6 +8,8 @@ export type AssembleOptions = {
   /** The context threshold in force for this session, in tokens. */
   threshold: number;
   warn: (line: string) => void;
+  /** The prompt is a saved command's, its `@path` files attached already (src/commands/). */
+  attached?: boolean;
 };
 
 const withStdin = (typed: string, piped: string) => `${typed}\n\n<stdin>\n${piped}\n</stdin>`;
@@ -33,6 +35,7 @@ function fit(text: string, maxChars: number, opts: AssembleOptions): string {
 }
 
 async function attach(prompt: string, opts: AssembleOptions): Promise<string> {
+  if (opts.attached) return prompt;
   const { text, refused, missing, notices } = await attachMentions(prompt, opts.root);
   for (const r of refused) opts.warn(`not attached: ${r}`);
   for (const n of notices) opts.warn(n);

@@ -2,6 +2,7 @@ import { RUN_TIMEOUT } from "../agent/events.ts";
 import type { Flags } from "../runtime/settings.ts";
 import type { Config } from "../runtime/settings.ts";
 import { startRuntime } from "../runtime/start-runtime.ts";
+import { turnOnModel } from "../runtime/turn-on-model.ts";
 import { dropFailedWrites, onStopSignal, stopExitCode, stoppedWords, type StopSignal } from "../exit/stop-signals.ts";
 import { assemblePrompt } from "./assemble-prompt.ts";
 import { readPrompt } from "./read-prompt.ts";
@@ -9,10 +10,12 @@ import { EXIT } from "./exit-code.ts";
 import { checkOutputPath, writeAnswer } from "./write-answer.ts";
 import { loadOutputSchema } from "./output-schema.ts";
 import { renderPrint } from "./render-print.ts";
+import { commandPrompt } from "./command-prompt.ts";
 
 const STDIN_SILENT_MS = 5000;
 
-export async function runPrint(flags: Flags, config: Config & { apiKey: string }): Promise<number> {
+/** `builtins`: the REPL's command names, which a saved command may not take (asked only for a `/` prompt). */
+export async function runPrint(flags: Flags, config: Config & { apiKey: string }, builtins: () => Promise<readonly string[]>): Promise<number> {
   // Refused before stdin is read or anything is sent: a CI step learns of a bad schema or path for free.
   const schema = flags.outputSchema === undefined ? undefined : await loadOutputSchema(flags.outputSchema);
   if (flags.output !== undefined) checkOutputPath(flags.output);
@@ -46,12 +49,21 @@ export async function runPrint(flags: Flags, config: Config & { apiKey: string }
     return stoppedBy ? stopExitCode(stoppedBy) : EXIT.limit;
   }
 
-  const runtime = await startRuntime({ flags, config, cwd: process.cwd(), warn, ...(schema ? { textFormat: schema.format } : {}) });
+  const builtinCommands = input.prompt.startsWith("/") ? await builtins() : [];
+  const runtime = await startRuntime({ flags, config, cwd: process.cwd(), warn, builtinCommands, ...(schema ? { textFormat: schema.format } : {}) });
+  const command = await commandPrompt(input.prompt, runtime.commands, controller.signal, warn);
+  if (command && !command.ok) {
+    process.stderr.write(`! ${command.message}${controller.signal.aborted ? "" : "; nothing was sent"}\n`);
+    runtime.close();
+    // Stopped while a `!`cmd`` ran: as any run stopped early, not as a refusal.
+    if (controller.signal.aborted) return stoppedBy ? stopExitCode(stoppedBy) : EXIT.limit;
+    return EXIT.denied;
+  }
   // Fitted once the session is open, so a window learned by an earlier run (`-c`) counts.
-  const prompt = await assemblePrompt(input, { root: process.cwd(), threshold: runtime.contextUse().threshold, warn });
+  const prompt = await assemblePrompt(command ? { ...input, prompt: command.prompt } : input, { root: process.cwd(), threshold: runtime.contextUse().threshold, warn, attached: command !== undefined });
 
   const outcome = await renderPrint(
-    runtime.runTurn(prompt, controller.signal),
+    turnOnModel(runtime, prompt, controller.signal, command?.model),
     {
       out: (t) => process.stdout.write(t),
       err: (t) => process.stderr.write(t),

@@ -17,7 +17,7 @@ export function liveSkills(options: LoadSkillsOptions): LiveSkills {
   let loaded: { signature: string; skills: Promise<readonly Skill[]> } | undefined;
   return {
     async current() {
-      const signature = (await Promise.all(folders.map(folderSignature))).join("\n\n");
+      const signature = (await Promise.all(folders.map((folder) => folderSignature(folder)))).join("\n\n");
       // Parallel callers (the request and the skill tool) share one read.
       if (loaded?.signature !== signature) loaded = { signature, skills: loadSkills(options) };
       return loaded.skills;

@@ -23,7 +23,12 @@ const coreCommands: ReplCommand[] = [
   {
     name: "help",
     summary: "show this menu",
-    run: async (ctx) => ctx.print(`${helpMenu(COMMANDS, ctx.columns())}\n\nKeys\n${indentedColumns(KEYS, ctx.columns())}`),
+    run: async (ctx) => {
+      const saved = await ctx.runtime.commands.list();
+      const rows = saved.map((c) => [`/${c.name}`, c.scope, c.description]);
+      const savedMenu = rows.length ? `\n\nSaved commands (docs/commands.md)\n${indentedColumns(rows, ctx.columns())}` : "";
+      ctx.print(`${helpMenu(COMMANDS, ctx.columns())}${savedMenu}\n\nKeys\n${indentedColumns(KEYS, ctx.columns())}`);
+    },
   },
   modelCommand,
   {
@@ -39,6 +44,9 @@ const coreCommands: ReplCommand[] = [
 
 /** The one table behind the parser, /help and tab completion. */
 export const COMMANDS: ReplCommand[] = [...coreCommands, ...sessionCommands, ...undoCommands, ...memoryCommands, ...registryCommands];
+
+/** Every name and alias the table answers to: a saved command cannot take one (src/commands/). */
+export const builtinNames = (): string[] => COMMANDS.flatMap((command) => [command.name, ...(command.aliases ?? [])]);
 
 /** `context 42%`, amber from two thirds of the compaction threshold, red from 90%. */
 export function contextLine(runtime: Runtime, c: ReturnType<typeof pc.createColors>): string {

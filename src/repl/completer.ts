@@ -6,11 +6,11 @@ import { walkFiles } from "../tools/walk-files.ts";
 const FILE_LIST_CAP = 5000;
 const SHOWN = 50;
 
-/** Tab completion: `/commands` from the command table, `@paths` from the project's non-ignored files. */
-export function createCompleter<Ctx>(root: string, table: readonly SlashCommand<Ctx>[]): Completer {
+/** Tab completion: `/commands` from the command table (saved ones too, as read now), `@paths` from the project's non-ignored files. */
+export function createCompleter<Ctx>(root: string, table: () => readonly SlashCommand<Ctx>[]): Completer {
   let files: Promise<string[]> | undefined;
   return async (before) => {
-    if (/^\/\S*$/.test(before)) return { token: before, candidates: completeSlash(before, table) };
+    if (/^\/\S*$/.test(before)) return { token: before, candidates: completeSlash(before, table()) };
     const mention = /(?:^|\s)(@\S*)$/.exec(before);
     if (!mention) return { token: "", candidates: [] };
     const token = mention[1]!;

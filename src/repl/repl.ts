@@ -8,7 +8,7 @@ import type { AskAnswer, AskRequest } from "../guard/authorize.ts";
 import { openHistory } from "../store/history-store.ts";
 import { plural } from "../text/plural.ts";
 import { renderDiff } from "../ui/diff-view.ts";
-import { COMMANDS, showBeforePrompt, type ReplContext } from "./commands.ts";
+import { builtinNames, COMMANDS, showBeforePrompt, type ReplContext } from "./commands.ts";
 import { createCompleter } from "./completer.ts";
 import { createDoubleEscape } from "./double-escape.ts";
 import { createLivePrompt } from "./live-prompt.ts";
@@ -21,6 +21,7 @@ import { parseSlash, slashMenu, unknownCommandLine } from "./slash-commands.ts";
 import { surviveHangUp } from "./survive-hang-up.ts";
 import { openTerminalInput } from "./terminal-input.ts";
 import { REWIND } from "./undo-commands.ts";
+import { savedCommandsTable, type SavedTable } from "./saved-commands-table.ts";
 
 /** A prompt typed while work runs: sent as `text`, shown (pastes collapsed) as `shown`. */
 type Queued = { text: string; shown: string };
@@ -41,7 +42,10 @@ export async function runRepl(flags: Flags, config: Config & { apiKey: string })
   const write = (text: string) => void stdout.write(text);
   // Not a terminal (shiro > log): text as it comes, no prompt or status line drawn into the file.
   const screen = stdout.isTTY ? createLiveScreen({ write, columns, rows: () => stdout.rows || 24 }) : createPlainScreen(write);
-  const input = createPromptInput(history, createCompleter(cwd, COMMANDS));
+  // The built-in commands, then the saved ones (read once the runtime is up).
+  let saved: SavedTable | undefined;
+  const table = () => [...COMMANDS, ...(saved?.rows() ?? [])];
+  const input = createPromptInput(history, createCompleter(cwd, table));
 
   let turn: Turn | undefined;
   // The model call a slash command is waiting on (/compact, /memory), for Esc to cancel.
@@ -60,7 +64,11 @@ export async function runRepl(flags: Flags, config: Config & { apiKey: string })
   const live = createLivePrompt({
     screen,
     input,
-    menu: (typed) => slashMenu(typed, COMMANDS),
+    menu: (typed) => {
+      // A commands file added or changed shows at the next keystroke after it is read.
+      void saved?.refresh();
+      return slashMenu(typed, table());
+    },
     c,
     columns,
     events: { submit: (text, shown) => (refusedNow(text) ? undefined : busy ? enqueue({ text, shown }) : void start({ text, shown })), interrupt, escape, eof: () => close() },
@@ -83,6 +91,7 @@ export async function runRepl(flags: Flags, config: Config & { apiKey: string })
     config,
     cwd,
     warn,
+    builtinCommands: builtinNames(),
     ask: askPerson,
     // A project's hooks run as the person, so the person reads them first.
     approveHooks: async (lines) => {
@@ -111,6 +120,13 @@ export async function runRepl(flags: Flags, config: Config & { apiKey: string })
   const refill = (text: string) => {
     if (input.draft.text === "") input.recall(text);
   };
+  saved = savedCommandsTable(runtime.commands, {
+    changed: () => live.render(),
+    play: async (prompt, model) => {
+      await runTurn(prompt, model);
+      if (!closed) await showBeforePrompt(ctx);
+    },
+  });
   const ctx: ReplContext = { runtime, config, print, color, confirm, pick, refill, columns, rows: () => stdout.rows || 24, signal: new AbortController().signal };
 
   const terminal = openTerminalInput({
@@ -134,6 +150,8 @@ export async function runRepl(flags: Flags, config: Config & { apiKey: string })
   });
   if (history.warning) warn(history.warning);
   showHeader(ctx, c);
+  // Read once at the start, so a clash with a built-in is said before the first prompt.
+  await saved?.refresh();
   // A project's hooks are shown and asked about as the session starts; a prompt typed meanwhile waits for the answer.
   void runtime.readyHooks();
 
@@ -158,7 +176,7 @@ export async function runRepl(flags: Flags, config: Config & { apiKey: string })
   /** A command that acts on the turns (/undo) typed while one runs: said no to at once, not queued behind it. */
   function refusedNow(line: string): boolean {
     if (!turn || !line.trimStart().startsWith("/")) return false;
-    const parsed = parseSlash(line, COMMANDS);
+    const parsed = parseSlash(line, table());
     if (parsed.kind !== "command" || !parsed.command.notDuringTurn) return false;
     print(c.yellow(`! /${parsed.command.name} waits for the turn to end (Esc stops it); it stays in the prompt for Enter then`));
     input.replace(line.trim());
@@ -189,7 +207,8 @@ export async function runRepl(flags: Flags, config: Config & { apiKey: string })
     const unsaved = quiet ? undefined : await history.add(line);
     if (unsaved) warn(unsaved);
     if (line.trimStart().startsWith("/")) {
-      const parsed = parseSlash(line, COMMANDS);
+      await saved?.refresh();
+      const parsed = parseSlash(line, table());
       if (parsed.kind === "command") {
         commandAbort = new AbortController();
         try {
@@ -210,10 +229,10 @@ export async function runRepl(flags: Flags, config: Config & { apiKey: string })
     if (!closed) await showBeforePrompt(ctx);
   }
 
-  async function runTurn(prompt: string): Promise<void> {
+  async function runTurn(prompt: string, model?: string): Promise<void> {
     turn = newTurn();
     try {
-      await playTurn(turn, runtime, prompt, { write: (t) => live.print(t), observe: (event) => live.event(event), color });
+      await playTurn(turn, runtime, prompt, { write: (t) => live.print(t), observe: (event) => live.event(event), color }, model);
     } finally {
       turn = undefined;
     }

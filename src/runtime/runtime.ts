@@ -20,6 +20,7 @@ import { composeRequest } from "../context/compose-request.ts";
 import type { ReasoningEffort } from "../wire/reasoning-effort.ts";
 import type { ModelStream } from "../wire/model-stream.ts";
 import type { Prompt } from "./load-prompt.ts";
+import type { SavedCommands } from "../commands/saved-commands.ts";
 import { createRequestBuilder, limitsOf } from "./request-builder.ts";
 import type { Checkpoints } from "../checkpoint/checkpoints.ts";
 import type { Hooks } from "../hooks/create-hooks.ts";
@@ -47,6 +48,8 @@ export type Runtime = {
   readonly store: SessionStore;
   /** Logs the prompt and runs the agent until it answers, stops or is aborted. */
   runTurn(text: string, signal: AbortSignal): AsyncGenerator<AgentEvent>;
+  /** The saved commands (`.shiro/commands/`, `$SHIRO_HOME/commands/`). */
+  readonly commands: SavedCommands;
   /** Starts a new session; the current one stays on disk. */
   reset(): Promise<void>;
   resume(idOrPrefix: string): Promise<void>;
@@ -94,6 +97,7 @@ export type RuntimeOptions = {
   host: ToolHost;
   /** Records each turn's file changes, so `undo` can put them back. */
   checkpoints?: Checkpoints;
+  commands: SavedCommands;
   /** Where those records are, and where `undo --force` keeps what it overwrites. */
   undoStore?: { store: CheckpointStore; keptDir: string };
   /** The person's hooks (docs/hooks.md); none with --no-hooks. */
@@ -127,6 +131,7 @@ export function createRuntime(opts: RuntimeOptions): Runtime {
     },
     prompt: opts.prompt,
     store,
+    commands: opts.commands,
     async *runTurn(text, signal) {
       const firstEvent = live.written === 0;
       const { checkpoints, hooks } = opts;
@@ -186,10 +191,12 @@ export function createRuntime(opts: RuntimeOptions): Runtime {
     },
     setTodos: (todos) => live.append({ type: "todos", todos }),
     readyHooks: async () => opts.hooks?.ready(),
-    logHook(run) {
+    logHook({ callId, ...run }) {
       // What a hook printed may hold a secret it could read: the log gets it redacted, as tool output is.
       const texts = (["command", "reason", "failure", "feedback"] as const).flatMap((key) => (run[key] === undefined ? [] : [[key, opts.host.redactor.text(run[key])] as const]));
-      live.append({ ...run, ...Object.fromEntries(texts), at: now() });
+      // A saved command's `!`cmd`` is no call of the model's: its hooks are logged without a call to belong to.
+      const call = callId !== undefined && live.state.pending.has(callId) ? { callId } : {};
+      live.append({ ...run, ...call, ...Object.fromEntries(texts), at: now() });
     },
     async compact(focus, signal, onStart) {
       if (!live.state.messages.some((m) => m.role === "user")) return { ok: false, message: "nothing to compact yet" };

@@ -33,6 +33,9 @@ import { permissionRules } from "./permission-rules.ts";
 import { createRuntime, type Runtime } from "./runtime.ts";
 import { loadPrompt } from "./load-prompt.ts";
 import { openById, openSession, resolveId } from "./open-session.ts";
+import { createCommandCalls } from "./command-calls.ts";
+import { createSavedCommands } from "../commands/saved-commands.ts";
+import type { ToolHost } from "../tools/tool-host.ts";
 import { startHooks } from "./start-hooks.ts";
 
 export type StartOptions = {
@@ -45,6 +48,8 @@ export type StartOptions = {
   interruptSignal?: () => AbortSignal;
   /** The shape every answer must take (`--output-schema`). */
   textFormat?: TextFormat;
+  /** The REPL's built-in commands and aliases, which no saved command may take. */
+  builtinCommands?: readonly string[];
   /** The REPL shows a project's unapproved hooks and asks; without it (print mode) they are skipped, said in one line. */
   approveHooks?: (lines: readonly string[]) => Promise<boolean>;
 };
@@ -115,6 +120,23 @@ export async function startRuntime(opts: StartOptions): Promise<Runtime> {
   const secrets = toolEnv(process.env, config.envPass);
   const known = createKnownSecretValues({ root: cwd, home: homedir(), isSecretPath: secretFiles.isSecretPath, hiddenEnv: secrets.hidden, projectSecrets: () => sandbox.projectSecrets(cwd) });
   const redactor = createLiveRedactor(() => [{ name: API_KEY_VAR, value: config.apiKey }, ...known()]);
+  const host: ToolHost = {
+    interruptSignal: opts.interruptSignal,
+    sandbox: sandbox.at,
+    readDenied: createReadCheck({ rules, reach, extraChecks: plugins.checks, secrets: secretFiles }),
+    secretGlobs: secretFiles.globs,
+    writeRefused: createWriteCheck({ rules, reach, secrets: secretFiles }),
+    env: secrets.env,
+    redactor,
+  };
+  const commands = createSavedCommands({
+    home: config.home,
+    root: cwd,
+    builtins: opts.builtinCommands ?? [],
+    saveApprovals: store.saves,
+    warn,
+    ...createCommandCalls({ tools: () => runtime.prompt.tools, authorize, root: cwd, host, ...(hooks ? { hooks } : {}) }),
+  });
   const runtime: Runtime = createRuntime({
     config: { ...config, ...(opts.textFormat ? { textFormat: opts.textFormat } : {}), ...(flags.maxCost !== undefined ? { maxCostUsd: flags.maxCost } : {}) },
     cwd,
@@ -128,15 +150,8 @@ export async function startRuntime(opts: StartOptions): Promise<Runtime> {
     windows,
     listModels: createModelLister({ apiKey: config.apiKey, baseURL: config.baseUrl }),
     warn,
-    host: {
-      interruptSignal: opts.interruptSignal,
-      sandbox: sandbox.at,
-      readDenied: createReadCheck({ rules, reach, extraChecks: plugins.checks, secrets: secretFiles }),
-      secretGlobs: secretFiles.globs,
-      writeRefused: createWriteCheck({ rules, reach, secrets: secretFiles }),
-      env: secrets.env,
-      redactor,
-    },
+    host,
+    commands,
     undoStore: { store: checkpointStore, keptDir: join(config.home, "undo-kept") },
     ...(hooks ? { hooks } : {}),
     checkpoints: createCheckpoints({

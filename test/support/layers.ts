@@ -13,7 +13,7 @@ export const FLOORS: readonly (readonly string[])[] = [
   ["tools"],
   ["wire", "guard", "checkpoint", "hooks"],
   ["context", "sandbox", "registry"],
-  ["agent"],
+  ["agent", "commands"],
   ["ui", "secrets", "inspect"],
   ["runtime"],
   ["cli", "print", "repl"],

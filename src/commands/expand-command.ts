@@ -1,0 +1,35 @@
+import { quoteWords } from "../guard/quote-words.ts";
+
+/** A saved command's prompt, expanded: text to send and, between, commands whose output goes there. */
+export type ExpandedPart = { kind: "text"; text: string } | { kind: "run"; command: string };
+
+const PLACEHOLDER = /\$(ARGUMENTS\b|[1-9]\d*)/g;
+const RUN = /!`([^`\n]+)`/g;
+
+/**
+ * Fills a command's body with what followed its name. `$ARGUMENTS` is all of it, `$1…$N` its
+ * whitespace-separated words, the highest one used taking the rest; a body with no placeholder gets
+ * the arguments appended. Inside `` !`cmd` `` every value is single-quoted, so an argument is one
+ * word to the shell whatever it holds (`$ARGUMENTS` there is each word quoted on its own).
+ */
+export function expandCommand(body: string, argText: string): ExpandedPart[] {
+  const args = argText.trim();
+  const words = args === "" ? [] : args.split(/\s+/);
+  const found = [...body.matchAll(PLACEHOLDER)];
+  const last = Math.max(0, ...found.map((m) => (m[1] === "ARGUMENTS" ? 0 : Number(m[1]))));
+  const word = (n: number) => (n === last ? words.slice(n - 1).join(" ") : (words[n - 1] ?? ""));
+  const fill = (text: string, quoted: boolean) =>
+    text.replace(PLACEHOLDER, (_, name: string) => {
+      if (name === "ARGUMENTS") return quoted ? quoteWords(words) : args;
+      return quoted ? quoteWords([word(Number(name))]) : word(Number(name));
+    });
+  const parts: ExpandedPart[] = [];
+  let at = 0;
+  for (const m of body.matchAll(RUN)) {
+    parts.push({ kind: "text", text: fill(body.slice(at, m.index), false) }, { kind: "run", command: fill(m[1]!, true) });
+    at = m.index + m[0].length;
+  }
+  const tail = fill(body.slice(at), false);
+  parts.push({ kind: "text", text: found.length > 0 || args === "" ? tail : `${tail}\n\n${args}` });
+  return parts.filter((p) => p.kind === "run" || p.text !== "");
+}
