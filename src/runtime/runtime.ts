@@ -118,8 +118,8 @@ export function createRuntime(opts: RuntimeOptions): Runtime {
     acceptSummary((await runtime.ask(buildSummaryRequestText(live.state.messages, focus), signal)) ?? undefined);
   const ledger = createWireLedger();
   const requests = createRequestBuilder({ session: () => live, prompt: () => runtime.prompt, config, summarise: (signal) => summarise(undefined, signal), warn, ledger, windows: opts.windows });
-  // SessionStart hooks run before the first prompt of each session this process works on.
-  let started: "startup" | "resume" | "clear" | undefined = opts.session.written === 0 ? "startup" : "resume";
+  // SessionStart hooks run before the first prompt of each session this process works on (`-c` goes on with one that has turns).
+  let started: "startup" | "resume" | "clear" | undefined = opts.session.state.turnCount === 0 ? "startup" : "resume";
   // What they said for the model, kept until a prompt carries it (one a UserPromptSubmit hook blocked does not).
   let startContext: string | undefined;
   // Calls a PostToolUse hook ran after: a formatter may have written, whatever the tool's kind.
