@@ -70,6 +70,15 @@ describe("PreToolUse hooks decide before the call runs", () => {
     expect(turns.stdout).toMatch(/hook PreToolUse bash · cat > .* · exit 2 · block · \d+ ms: no rm here: move it to trash\/ instead/);
     const json = JSON.parse((await runShiro(["inspect", id, "--turns", "--json"], { cwd: root, home })).stdout);
     expect(json.turns[0].hooks).toMatchObject([{ event: "PreToolUse", tool: "bash", exit: 2, decision: "block", source: "config.json" }]);
+    // One call: the run under the call that asked for the blocked `rm`, not under the answer after it.
+    const hookRow = /\nhook PreToolUse bash · cat > .* · exit 2 · block · \d+ ms: no rm here: move it to trash\/ instead(\n|$)/;
+    for (const args of [[], ["--diff"]]) {
+      expect((await runShiro(["inspect", id, "1", ...args], { cwd: root, home })).stdout).toMatch(hookRow);
+      expect((await runShiro(["inspect", id, "2", ...args], { cwd: root, home })).stdout).not.toContain("hook PreToolUse");
+    }
+    const one = JSON.parse((await runShiro(["inspect", id, "1", "--diff", "--json"], { cwd: root, home })).stdout);
+    expect(one.hooks).toMatchObject([{ event: "PreToolUse", tool: "bash", exit: 2, decision: "block", reason: "no rm here: move it to trash/ instead" }]);
+    expect(JSON.parse((await runShiro(["inspect", id, "2", "--diff", "--json"], { cwd: root, home })).stdout).hooks).toEqual([]);
   });
 
   test("a hook that crashes blocks the call (fail closed), saying why", async () => {
@@ -170,6 +179,11 @@ describe("PostToolUse and Stop hooks", () => {
     expect(job.requests[0]!.raw).not.toContain("run the tests before you stop");
     expect(job.requests[1]!.raw).toContain("A Stop hook asked you to keep going: run the tests before you stop");
     expect(job.stderr).toContain("a Stop hook asked the model to keep going: run the tests before you stop");
+    // Each Stop run is shown under the answer it judged: a block after call 1, no objection after call 2.
+    const id = JSON.parse((await runShiro(["sessions", "--json"], { cwd: root, home })).stdout)[0].id;
+    const hooksOf = async (call: string) => JSON.parse((await runShiro(["inspect", id, call, "--diff", "--json"], { cwd: root, home })).stdout).hooks.map((h: any) => h.decision);
+    expect([await hooksOf("1"), await hooksOf("2")]).toEqual([["block"], ["continue"]]);
+    expect((await runShiro(["inspect", id, "1"], { cwd: root, home })).stdout).toMatch(/\nhook Stop · grep -q .* · exit 0 · block · \d+ ms: run the tests before you stop\n$/);
   });
 });
 
