@@ -12,7 +12,11 @@ import { emptyRecord, withChanges, type TurnRecord } from "./turn-record.ts";
  * person's own changes between turns are seen too, and never taken for the turn's.
  */
 export type Checkpoints = {
-  /** Looks at the project as turn `turn` of `session` begins (a run's first look goes on while the model is called). */
+  /**
+   * Looks at the project as turn `turn` of `session` begins (a run's first look goes on while the
+   * model is called). Begun again before it ended — a saved command's `` !`cmd` `` ran first — it
+   * goes on with what that recorded.
+   */
   beginTurn(session: string, turn: number): void;
   /** Settles when the turn's starting point is known: a tool may not run before. */
   ready(): Promise<void>;
@@ -77,13 +81,14 @@ export function createCheckpoints(o: CheckpointsOptions): Checkpoints {
 
   return {
     beginTurn(session, turn) {
+      const begun = record?.session === session && record.turn === turn ? record : undefined;
       record = undefined;
       try {
-        // What changed since the last turn is the person's: it becomes this turn's starting point.
+        // What changed since the last turn (or the command's last look) is the person's: it becomes this turn's starting point.
         if (state) state.refresh();
         else opening ??= open();
         fresh = true;
-        record = emptyRecord(session, turn, realpathSync(o.root), new Date().toISOString());
+        record = begun ?? emptyRecord(session, turn, realpathSync(o.root), new Date().toISOString());
       } catch (err) {
         failed("look at the project; this turn cannot be undone", err);
       }

@@ -78,7 +78,9 @@ export function createSavedCommands(deps: SavedCommandsDeps): SavedCommands {
     async prepare(command, args, how) {
       const refusal = await approved(command, how);
       if (refusal) return { ok: false, message: refusal };
-      const parts = expandCommand(command.body, args);
+      const expanded = expandCommand(command.body, args);
+      if (!expanded.ok) return { ok: false, message: `/${command.name} not run: ${expanded.problem}` };
+      const { parts } = expanded;
       const ran: string[] = [];
       const warnings: string[] = [];
       let prompt = "";

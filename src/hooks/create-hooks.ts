@@ -21,7 +21,8 @@ export type ToolHooks = {
 export type Hooks = ToolHooks & {
   /** UserPromptSubmit: `block` keeps the prompt from the model; `context` is added to it. */
   prompt(text: string, signal: AbortSignal): Promise<{ block?: string; context?: string }>;
-  sessionStart(source: "startup" | "resume" | "clear", signal: AbortSignal): Promise<void>;
+  /** SessionStart: the context they add for the model (`additionalContext`, or plain stdout), joined. */
+  sessionStart(source: "startup" | "resume" | "clear", signal: AbortSignal): Promise<string | undefined>;
   /** Notification: told without waiting for the hooks to finish. */
   notify(message: string): void;
   /** Asks about a project's unapproved hooks now rather than before the first run (the REPL, as it starts); once. */
@@ -113,7 +114,7 @@ export function createHooks(opts: HooksOptions): Hooks {
       return context ? { context } : {};
     },
     async sessionStart(source, signal) {
-      await fire("SessionStart", { source }, signal);
+      return joined((await fire("SessionStart", { source }, signal)).map((r) => r.context));
     },
     ready,
     notify(message) {

@@ -4,7 +4,7 @@ import { formatCount } from "../text/format-count.ts";
 import { plural } from "../text/plural.ts";
 import { bodyDiff, rangeText, type BodyDiff } from "./body-diff.ts";
 import { newsText, type News } from "./call-news.ts";
-import { CLIP_CHARS, clipStrings, outcomeJson, responseText } from "./inspect-rows.ts";
+import { CLIP_CHARS, clipStrings, hookJson, hookLine, outcomeJson, responseText } from "./inspect-rows.ts";
 import type { InspectedCall, InspectedLog } from "./log-turns.ts";
 
 type Body = Record<string, unknown>;
@@ -73,7 +73,7 @@ export function diffText(s: DiffSubject, opts: { full: boolean }): string {
   ];
   const diff = bodyDiff(s.before, s.body);
   const wire = [`on the wire: ${plural(diff.items, "item")}`, ...wireLines(diff, against, opts.full)];
-  return [head, "", ...log, ...wire, responseText(recorded.response)].join("\n");
+  return [head, "", ...log, ...wire, responseText(recorded.response), ...call.hooks.map(hookLine)].join("\n");
 }
 
 /** `--diff --json`: the same, the new items whole. */
@@ -90,5 +90,6 @@ export function diffJson(s: DiffSubject) {
     input: { items: diff.items, reused: diff.reused, added: diff.added, dropped: diff.dropped },
     fields: { same: diff.same, changed: diff.changed },
     ...outcomeJson(call),
+    hooks: call.hooks.map(hookJson),
   };
 }

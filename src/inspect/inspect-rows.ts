@@ -4,7 +4,7 @@ import type { ResponseSummary } from "../session/message-schema.ts";
 import { compactCount, costText, usageText } from "../pricing/usage-text.ts";
 import { titleOf } from "../store/session-title.ts";
 import { clipLine } from "../text/one-line.ts";
-import type { InspectedCall, InspectedTurn } from "./log-turns.ts";
+import type { InspectedCall, InspectedHook, InspectedTurn } from "./log-turns.ts";
 
 /** What the overview and the turn list share: sums, states and outcomes as they read in a row. */
 
@@ -74,3 +74,13 @@ export function clipStrings(value: unknown): unknown {
   if (value && typeof value === "object") return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, clipStrings(v)]));
   return value;
 }
+
+/** One hook run: `hook PreToolUse bash · ./guard.sh · exit 2 · block · 12 ms: the reason`. */
+export function hookLine(h: InspectedHook): string {
+  const head = ["hook " + h.event + (h.tool ? ` ${h.tool}` : ""), h.command, h.exit === undefined ? "no exit" : `exit ${h.exit}`, h.decision, `${h.ms} ms`].join(" · ");
+  const why = h.reason ?? h.failure;
+  return why ? `${head}: ${clipLine(why, 160)}` : head;
+}
+
+/** A hook run for `--json`: as the log keeps it, with the tool's name. */
+export const hookJson = ({ type: _, ...run }: InspectedHook) => run;

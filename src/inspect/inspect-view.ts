@@ -45,7 +45,7 @@ export function inspectView(events: readonly SessionEvent[], facts: LogFacts, op
   if (!recorded || !Number.isInteger(opts.call)) throw new InspectError(noCall(opts.call, calls.length, facts));
   if (!opts.diff) {
     const body = opts.rebuild(recorded);
-    return opts.json ? callJson(body) : callText({ id: log.state.id, calls: calls.length }, recorded, body, opts);
+    return opts.json ? callJson(body) : callText({ id: log.state.id, calls: calls.length }, { ...recorded, hooks: log.calls[opts.call - 1]!.hooks }, body, opts);
   }
   // In the order they were sent: the rebuild measures a history as it grows.
   const before = opts.call > 1 ? (opts.rebuild(calls[opts.call - 2]!) as Record<string, unknown>) : undefined;

@@ -24,6 +24,8 @@ export type InspectedCall = {
   answer?: AssistantMessage;
   /** undefined: no usage on record, or a model without a price. */
   costUsd?: number;
+  /** The hooks that ran for its answer: around the tool calls it asked for, and a Stop after it. */
+  hooks: InspectedHook[];
 };
 
 export type InspectedTurn = {
@@ -53,6 +55,8 @@ export function logTurns(events: readonly SessionEvent[]): InspectedLog {
   const turns: InspectedTurn[] = [];
   const calls: InspectedCall[] = [];
   const toolNames = new Map<string, string>();
+  // Which model call asked for each tool call: its hooks are that call's.
+  const askedBy = new Map<string, InspectedCall>();
   const denied = new Set<string>();
   let before: CallSide | undefined;
   // The shortest the history has been since the call before: an undo cuts it back.
@@ -78,6 +82,8 @@ export function logTurns(events: readonly SessionEvent[]): InspectedLog {
         const run: InspectedHook = tool ? { ...event, tool } : event;
         if (!current || event.event === "SessionStart" || event.event === "UserPromptSubmit") early.push(run);
         else current.hooks.push(run);
+        const call = event.callId !== undefined ? askedBy.get(event.callId) : event.event === "Stop" ? current?.calls.at(-1) : undefined;
+        call?.hooks.push(run);
         break;
       }
       case "undo":
@@ -99,6 +105,7 @@ export function logTurns(events: readonly SessionEvent[]): InspectedLog {
           reused,
           added,
           news: callNews({ before, now, added, harder: event.harder === true, toolNames, denied }),
+          hooks: [],
         };
         calls.push(call);
         current.calls.push(call);
@@ -111,7 +118,11 @@ export function logTurns(events: readonly SessionEvent[]): InspectedLog {
         call.response = s.callLog.calls[event.step - 1]!.response;
         const answer = answerOf(event);
         if (answer) call.answer = answer;
-        for (const part of answer?.parts ?? []) if (part.type === "tool-call") toolNames.set(part.callId, part.name);
+        for (const part of answer?.parts ?? []) {
+          if (part.type !== "tool-call") continue;
+          toolNames.set(part.callId, part.name);
+          askedBy.set(part.callId, call);
+        }
         const usage = call.response?.usage;
         const cost = usage ? costOf(call.model)(usage) : undefined;
         if (cost !== undefined) call.costUsd = cost;

@@ -3,9 +3,8 @@ import { costText } from "../pricing/usage-text.ts";
 import { alignColumns } from "../text/align-columns.ts";
 import { plural } from "../text/plural.ts";
 import { newsText } from "./call-news.ts";
-import { outcomeJson, outcomeText, promptOf, sumCalls, sumsText, tokensJson, tokensText } from "./inspect-rows.ts";
-import type { InspectedCall, InspectedHook, InspectedLog, InspectedTurn } from "./log-turns.ts";
-import { clipLine } from "../text/one-line.ts";
+import { hookJson, hookLine, outcomeJson, outcomeText, promptOf, sumCalls, sumsText, tokensJson, tokensText } from "./inspect-rows.ts";
+import type { InspectedCall, InspectedLog, InspectedTurn } from "./log-turns.ts";
 
 function turnHead(t: InspectedTurn): string {
   const state = t.undoneAt !== undefined ? `undone (it had ${runStateText(t.state)})` : runStateText(t.state);
@@ -35,13 +34,6 @@ export function turnsText(log: InspectedLog, opts: { columns: number }): string 
   return [head, ...blocks].join("\n\n");
 }
 
-/** One hook run: `hook PreToolUse bash · ./guard.sh · exit 2 · block · 12 ms: the reason`. */
-function hookLine(h: InspectedHook): string {
-  const head = ["hook " + h.event + (h.tool ? ` ${h.tool}` : ""), h.command, h.exit === undefined ? "no exit" : `exit ${h.exit}`, h.decision, `${h.ms} ms`].join(" · ");
-  const why = h.reason ?? h.failure;
-  return why ? `${head}: ${clipLine(why, 160)}` : head;
-}
-
 /** `--turns --json`: the same, for scripts. */
 export function turnsJson(log: InspectedLog) {
   return {
@@ -67,7 +59,7 @@ export function turnsJson(log: InspectedLog) {
           tokens: c.response?.usage ? tokensJson(c.response.usage) : null,
           costUsd: c.costUsd ?? null,
         })),
-        hooks: t.hooks.map(({ type: _, ...run }) => run),
+        hooks: t.hooks.map(hookJson),
       };
     }),
   };

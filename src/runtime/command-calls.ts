@@ -5,8 +5,11 @@ import type { AnyTool } from "../tools/tool.ts";
 import type { ToolHost } from "../tools/tool-host.ts";
 import type { ToolHooks } from "../hooks/create-hooks.ts";
 
-/** `hooks`: the person's PreToolUse and PostToolUse hooks guard a command's `bash` as they guard the model's. */
-export type CommandCallDeps = { tools: () => readonly AnyTool[]; authorize: Authorize; root: string; host: ToolHost; hooks?: ToolHooks };
+/**
+ * `hooks`: the person's PreToolUse and PostToolUse hooks guard a command's `bash` as they guard the
+ * model's. `inTurn`: runs it inside the checkpoint of the turn it fills the prompt of.
+ */
+export type CommandCallDeps = { tools: () => readonly AnyTool[]; authorize: Authorize; root: string; host: ToolHost; hooks?: ToolHooks; inTurn: <T>(run: () => Promise<T>) => Promise<T> };
 
 /**
  * What a saved command does, done as the model's own calls are. A `` !`cmd` `` is a `bash` call:
@@ -19,17 +22,19 @@ export type CommandCallDeps = { tools: () => readonly AnyTool[]; authorize: Auth
 export function createCommandCalls(deps: CommandCallDeps) {
   let count = 0;
   const callId = () => `command-${++count}`;
+  async function runCommand(command: string, signal: AbortSignal): Promise<ShellOutcome> {
+    const call = { type: "tool-call" as const, callId: callId(), name: "bash", arguments: JSON.stringify({ command }) };
+    const events = runToolCall(call, { tools: deps.tools(), commit: () => {}, authorize: deps.authorize, root: deps.root, signal, host: deps.host, ...(deps.hooks ? { hooks: deps.hooks } : {}) });
+    let output = "";
+    for (;;) {
+      const next = await events.next();
+      if (next.done) return next.value.denied ? { output, failed: true, refused: next.value.output } : { output, failed: next.value.isError };
+      if (next.value.type === "tool-output") output += next.value.chunk;
+    }
+  }
   return {
-    async run(command: string, signal: AbortSignal): Promise<ShellOutcome> {
-      const call = { type: "tool-call" as const, callId: callId(), name: "bash", arguments: JSON.stringify({ command }) };
-      const events = runToolCall(call, { tools: deps.tools(), commit: () => {}, authorize: deps.authorize, root: deps.root, signal, host: deps.host, ...(deps.hooks ? { hooks: deps.hooks } : {}) });
-      let output = "";
-      for (;;) {
-        const next = await events.next();
-        if (next.done) return next.value.denied ? { output, failed: true, refused: next.value.output } : { output, failed: next.value.isError };
-        if (next.value.type === "tool-output") output += next.value.chunk;
-      }
-    },
+    // What it writes is the coming turn's, so `undo` of that turn puts it back.
+    run: (command: string, signal: AbortSignal): Promise<ShellOutcome> => deps.inTurn(() => runCommand(command, signal)),
     /** Why `read_file` would not be let read `path`; undefined when it would. */
     async readRefused(path: string): Promise<string | undefined> {
       const tool = deps.tools().find((t) => t.name === "read_file")!;

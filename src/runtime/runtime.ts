@@ -48,6 +48,8 @@ export type Runtime = {
   readonly store: SessionStore;
   /** Logs the prompt and runs the agent until it answers, stops or is aborted. */
   runTurn(text: string, signal: AbortSignal): AsyncGenerator<AgentEvent>;
+  /** Runs a saved command's `` !`cmd` `` in the checkpoint of the turn its prompt begins, so `undo` puts back what it wrote. */
+  inNextTurn<T>(run: () => Promise<T>): Promise<T>;
   /** The saved commands (`.shiro/commands/`, `$SHIRO_HOME/commands/`). */
   readonly commands: SavedCommands;
   /** Starts a new session; the current one stays on disk. */
@@ -116,8 +118,12 @@ export function createRuntime(opts: RuntimeOptions): Runtime {
     acceptSummary((await runtime.ask(buildSummaryRequestText(live.state.messages, focus), signal)) ?? undefined);
   const ledger = createWireLedger();
   const requests = createRequestBuilder({ session: () => live, prompt: () => runtime.prompt, config, summarise: (signal) => summarise(undefined, signal), warn, ledger, windows: opts.windows });
-  // SessionStart hooks run before the first prompt of each session this process works on.
-  let started: "startup" | "resume" | "clear" | undefined = opts.session.written === 0 ? "startup" : "resume";
+  // SessionStart hooks run before the first prompt of each session this process works on (`-c` goes on with one that has turns).
+  let started: "startup" | "resume" | "clear" | undefined = opts.session.state.turnCount === 0 ? "startup" : "resume";
+  // What they said for the model, kept until a prompt carries it (one a UserPromptSubmit hook blocked does not).
+  let startContext: string | undefined;
+  // Calls a PostToolUse hook ran after: a formatter may have written, whatever the tool's kind.
+  const postHooked = new Set<string>();
   const switchTo = async (next: LiveSession, source: "resume" | "clear") => {
     live.close();
     live = next;
@@ -135,7 +141,7 @@ export function createRuntime(opts: RuntimeOptions): Runtime {
     async *runTurn(text, signal) {
       const firstEvent = live.written === 0;
       const { checkpoints, hooks } = opts;
-      if (hooks && started) await hooks.sessionStart(started, signal);
+      if (hooks && started) startContext = await hooks.sessionStart(started, signal);
       started = undefined;
       const submitted = (await hooks?.prompt(text, signal)) ?? {};
       if (submitted.block !== undefined) {
@@ -144,7 +150,8 @@ export function createRuntime(opts: RuntimeOptions): Runtime {
       }
       checkpoints?.beginTurn(live.state.id, live.state.turnCount + 1);
       // A pasted log or an @file may hold a secret too; the model and the log get it redacted.
-      const prompt = submitted.context ? `${text}\n\n${submitted.context}` : text;
+      const prompt = [text, startContext, submitted.context].filter((part) => part).join("\n\n");
+      startContext = undefined;
       live.append({ type: "user", text: opts.host.redactor.text(prompt), at: now() });
       // Listed as soon as it is on disk (as unanswered) and again once answered — before its first
       // tool runs — so a run killed mid-turn is still found by -c; the turn's end brings it up to date.
@@ -169,13 +176,25 @@ export function createRuntime(opts: RuntimeOptions): Runtime {
         for await (const event of events) {
           // No tool runs before the turn's starting point is known; what one changed is on record before the next.
           if (event.type === "tool-call") await checkpoints?.ready();
-          if (event.type === "tool-result" && mayWrite(runtime.prompt.tools, event.name)) checkpoints?.afterCall();
+          if (event.type === "tool-result" && (postHooked.delete(event.callId) || mayWrite(runtime.prompt.tools, event.name))) checkpoints?.afterCall();
           if (event.type === "end" || (!listedAnswered && live.state.answered)) await remember();
           listedAnswered ||= live.state.answered;
           yield event;
         }
       } finally {
         checkpoints?.endTurn();
+      }
+    },
+    async inNextTurn(run) {
+      const { checkpoints } = opts;
+      if (!checkpoints) return run();
+      // The turn begins here, before its prompt exists; runTurn's own begin goes on with this record.
+      checkpoints.beginTurn(live.state.id, live.state.turnCount + 1);
+      await checkpoints.ready();
+      try {
+        return await run();
+      } finally {
+        checkpoints.afterCall();
       }
     },
     reset: async () => switchTo(await store.create({ cwd, model: live.state.model }), "clear"),
@@ -196,6 +215,7 @@ export function createRuntime(opts: RuntimeOptions): Runtime {
       const texts = (["command", "reason", "failure", "feedback"] as const).flatMap((key) => (run[key] === undefined ? [] : [[key, opts.host.redactor.text(run[key])] as const]));
       // A saved command's `!`cmd`` is no call of the model's: its hooks are logged without a call to belong to.
       const call = callId !== undefined && live.state.pending.has(callId) ? { callId } : {};
+      if (call.callId && run.event === "PostToolUse") postHooked.add(call.callId);
       live.append({ ...run, ...call, ...Object.fromEntries(texts), at: now() });
     },
     async compact(focus, signal, onStart) {

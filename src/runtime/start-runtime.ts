@@ -135,7 +135,7 @@ export async function startRuntime(opts: StartOptions): Promise<Runtime> {
     builtins: opts.builtinCommands ?? [],
     saveApprovals: store.saves,
     warn,
-    ...createCommandCalls({ tools: () => runtime.prompt.tools, authorize, root: cwd, host, ...(hooks ? { hooks } : {}) }),
+    ...createCommandCalls({ tools: () => runtime.prompt.tools, authorize, root: cwd, host, ...(hooks ? { hooks } : {}), inTurn: (run) => runtime.inNextTurn(run) }),
   });
   const runtime: Runtime = createRuntime({
     config: { ...config, ...(opts.textFormat ? { textFormat: opts.textFormat } : {}), ...(flags.maxCost !== undefined ? { maxCostUsd: flags.maxCost } : {}) },

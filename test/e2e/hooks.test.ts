@@ -10,9 +10,10 @@ import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { runShiro, tempDir } from "../support/run-shiro.ts";
 import { FINAL, scriptedJob } from "../support/scripted-job.ts";
-import type { PlannedCall } from "../support/scripts.ts";
+import { firstUserText, lastUserText, type PlannedCall } from "../support/scripts.ts";
 import { TEST_API_KEY } from "../support/test-key.ts";
 import { REPO } from "../support/binary.ts";
+import { inspectedBodies } from "../support/inspected-bodies.ts";
 
 const made: string[] = [];
 afterAll(() => {
@@ -69,6 +70,15 @@ describe("PreToolUse hooks decide before the call runs", () => {
     expect(turns.stdout).toMatch(/hook PreToolUse bash · cat > .* · exit 2 · block · \d+ ms: no rm here: move it to trash\/ instead/);
     const json = JSON.parse((await runShiro(["inspect", id, "--turns", "--json"], { cwd: root, home })).stdout);
     expect(json.turns[0].hooks).toMatchObject([{ event: "PreToolUse", tool: "bash", exit: 2, decision: "block", source: "config.json" }]);
+    // One call: the run under the call that asked for the blocked `rm`, not under the answer after it.
+    const hookRow = /\nhook PreToolUse bash · cat > .* · exit 2 · block · \d+ ms: no rm here: move it to trash\/ instead(\n|$)/;
+    for (const args of [[], ["--diff"]]) {
+      expect((await runShiro(["inspect", id, "1", ...args], { cwd: root, home })).stdout).toMatch(hookRow);
+      expect((await runShiro(["inspect", id, "2", ...args], { cwd: root, home })).stdout).not.toContain("hook PreToolUse");
+    }
+    const one = JSON.parse((await runShiro(["inspect", id, "1", "--diff", "--json"], { cwd: root, home })).stdout);
+    expect(one.hooks).toMatchObject([{ event: "PreToolUse", tool: "bash", exit: 2, decision: "block", reason: "no rm here: move it to trash/ instead" }]);
+    expect(JSON.parse((await runShiro(["inspect", id, "2", "--diff", "--json"], { cwd: root, home })).stdout).hooks).toEqual([]);
   });
 
   test("a hook that crashes blocks the call (fail closed), saying why", async () => {
@@ -169,6 +179,11 @@ describe("PostToolUse and Stop hooks", () => {
     expect(job.requests[0]!.raw).not.toContain("run the tests before you stop");
     expect(job.requests[1]!.raw).toContain("A Stop hook asked you to keep going: run the tests before you stop");
     expect(job.stderr).toContain("a Stop hook asked the model to keep going: run the tests before you stop");
+    // Each Stop run is shown under the answer it judged: a block after call 1, no objection after call 2.
+    const id = JSON.parse((await runShiro(["sessions", "--json"], { cwd: root, home })).stdout)[0].id;
+    const hooksOf = async (call: string) => JSON.parse((await runShiro(["inspect", id, call, "--diff", "--json"], { cwd: root, home })).stdout).hooks.map((h: any) => h.decision);
+    expect([await hooksOf("1"), await hooksOf("2")]).toEqual([["block"], ["continue"]]);
+    expect((await runShiro(["inspect", id, "1"], { cwd: root, home })).stdout).toMatch(/\nhook Stop · grep -q .* · exit 0 · block · \d+ ms: run the tests before you stop\n$/);
   });
 });
 
@@ -184,6 +199,27 @@ describe("UserPromptSubmit and SessionStart hooks", () => {
     expect(job.code).toBe(0);
     expect(JSON.parse(readFileSync(join(home, "start.json"), "utf8"))).toMatchObject({ hook_event_name: "SessionStart", source: "startup" });
     expect(job.requests[0]!.raw).toContain(JSON.stringify("do the scripted job\n\nthe build is red since 09:00"));
+  });
+
+  test("SessionStart's additionalContext and plain stdout are in the first request, logged: `shiro inspect` rebuilds those bytes and `-c` resumes with them", async () => {
+    const context = JSON.stringify({ hookSpecificOutput: { hookEventName: "SessionStart", additionalContext: "branch feature/login, 3 tests failing" } });
+    const { root, home } = setup(() => ({
+      hooks: {
+        SessionStart: [{ hooks: [{ type: "command", command: `printf '%s' '${context}'` }, { type: "command", command: `sed -n 's/.*"source":"\\([a-z]*\\)".*/started: \\1/p'` }] }],
+        UserPromptSubmit: [{ hooks: [{ type: "command", command: "echo 'the build is red since 09:00'" }] }],
+      },
+    }));
+    const first = await scriptedJob([], { cwd: root, home, args: ARGS });
+    expect([first.code, first.stderr]).toEqual([0, ""]);
+    const opened = "do the scripted job\n\nbranch feature/login, 3 tests failing\nstarted: startup\n\nthe build is red since 09:00";
+    expect(lastUserText(first.requests[0]!.body.input)).toBe(opened);
+    const resumed = await scriptedJob([], { cwd: root, home, args: [...ARGS, "-c"] });
+    expect(resumed.code).toBe(0);
+    // The history holds what the model saw then; the resumed run's own start says so too.
+    expect(firstUserText(resumed.requests[0]!.body.input)).toBe(opened);
+    expect(lastUserText(resumed.requests[0]!.body.input)).toBe("do the scripted job\n\nbranch feature/login, 3 tests failing\nstarted: resume\n\nthe build is red since 09:00");
+    const id = JSON.parse((await runShiro(["sessions", "--json"], { cwd: root, home })).stdout)[0].id;
+    expect(await inspectedBodies(id, { cwd: root, home })).toEqual([...first.requests, ...resumed.requests].map((r) => r.raw));
   });
 
   test("a UserPromptSubmit hook that exits 2 keeps the prompt from the model: no request, its reason on stderr, exit 1", async () => {

@@ -7,31 +7,48 @@ import { tempProject } from "../support/temp-project.ts";
 
 const text = (t: string): ExpandedPart => ({ kind: "text", text: t });
 const run = (command: string): ExpandedPart => ({ kind: "run", command });
+const expanded = (body: string, args: string): ExpandedPart[] => {
+  const e = expandCommand(body, args);
+  if (!e.ok) throw new Error(e.problem);
+  return e.parts;
+};
 
 describe("expanding a saved command's body", () => {
   test("$1…$N are the words, the highest used takes the rest; $ARGUMENTS is all of it", () => {
-    expect(expandCommand("Review $1 for $2.", "src/x.ts error handling and naming")).toEqual([text("Review src/x.ts for error handling and naming.")]);
-    expect(expandCommand("Fix: $ARGUMENTS", "  the login  page ")).toEqual([text("Fix: the login  page")]);
-    expect(expandCommand("$2 then $1", "a b c")).toEqual([text("b c then a")]);
+    expect(expanded("Review $1 for $2.", "src/x.ts error handling and naming")).toEqual([text("Review src/x.ts for error handling and naming.")]);
+    expect(expanded("Fix: $ARGUMENTS", "  the login  page ")).toEqual([text("Fix: the login  page")]);
+    expect(expanded("$2 then $1", "a b c")).toEqual([text("b c then a")]);
   });
   test("a placeholder with no word is empty; no placeholder appends the arguments", () => {
-    expect(expandCommand("Check $1 and $2.", "only")).toEqual([text("Check only and .")]);
-    expect(expandCommand("Summarise the changes.", "briefly, in French")).toEqual([text("Summarise the changes.\n\nbriefly, in French")]);
-    expect(expandCommand("Summarise the changes.", "")).toEqual([text("Summarise the changes.")]);
+    expect(expanded("Check $1 and $2.", "only")).toEqual([text("Check only and .")]);
+    expect(expanded("Summarise the changes.", "briefly, in French")).toEqual([text("Summarise the changes.\n\nbriefly, in French")]);
+    expect(expanded("Summarise the changes.", "")).toEqual([text("Summarise the changes.")]);
   });
   test("!`cmd` is split out, each value in it single-quoted so it is one word to the shell", () => {
-    expect(expandCommand("Log:\n!`git log -1 -- $1`\nExplain $1.", "src/a.ts")).toEqual([text("Log:\n"), run("git log -1 -- 'src/a.ts'"), text("\nExplain src/a.ts.")]);
-    expect(expandCommand("!`grep -n $1 x`", "x; touch canary")).toEqual([run("grep -n 'x; touch canary' x")]);
-    expect(expandCommand("!`echo $1`", "it's $(id)")).toEqual([run(`echo 'it'\\''s $(id)'`)]);
-    expect(expandCommand("!`git log $ARGUMENTS`", "-n 3")).toEqual([run("git log '-n' '3'")]);
-    expect(expandCommand("!`echo $1`", "")).toEqual([run("echo ''")]);
+    expect(expanded("Log:\n!`git log -1 -- $1`\nExplain $1.", "src/a.ts")).toEqual([text("Log:\n"), run("git log -1 -- 'src/a.ts'"), text("\nExplain src/a.ts.")]);
+    expect(expanded("!`grep -n $1 x`", "x; touch canary")).toEqual([run("grep -n 'x; touch canary' x")]);
+    expect(expanded("!`echo $1`", `"it's $(id)"`)).toEqual([run(`echo 'it'\\''s $(id)'`)]);
+    expect(expanded("!`git log $ARGUMENTS`", "-n 3")).toEqual([run("git log '-n' '3'")]);
+    expect(expanded("!`echo $1`", "")).toEqual([run("echo ''")]);
+  });
+  test("quoted arguments are one word each: single and double quotes and a backslash, as a shell splits them", () => {
+    expect(expanded("Fix $1 in $2.", `"the login bug" src/x.ts`)).toEqual([text("Fix the login bug in src/x.ts.")]);
+    expect(expanded("[$1] [$2] [$3]", `'a "b"' "c \\"d\\" \\\\" e\\ f`)).toEqual([text(`[a "b"] [c "d" \\] [e f]`)]);
+    expect(expanded("[$1] [$2]", `it\\'s ''`)).toEqual([text("[it's] []")]);
+    expect(expanded("!`grep -rn $1 $2`", `"login failed" src`)).toEqual([run("grep -rn 'login failed' 'src'")]);
+  });
+  test("$ARGUMENTS stays the raw text; an unclosed quote is one line naming it, only where words are needed", () => {
+    expect(expanded("Fix: $ARGUMENTS", `"the login bug" don't`)).toEqual([text(`Fix: "the login bug" don't`)]);
+    expect(expanded("Summarise.", "don't")).toEqual([text("Summarise.\n\ndon't")]);
+    expect(expandCommand("Fix $1.", `"the login bug`)).toEqual({ ok: false, problem: "the double quote at character 1 of the arguments is not closed (close it, or put a \\ before it)" });
+    expect(expandCommand("!`echo $ARGUMENTS`", "don't")).toEqual({ ok: false, problem: "the single quote at character 4 of the arguments is not closed (close it, or put a \\ before it)" });
   });
   test("what is typed never becomes a command or another placeholder: the body alone says what runs", () => {
-    expect(expandCommand("Review $1", "!`touch pwned`")).toEqual([text("Review !`touch pwned`")]);
-    expect(expandCommand("$1 and $2", "$2 $ARGUMENTS")).toEqual([text("$2 and $ARGUMENTS")]);
+    expect(expanded("Review $1", "!`touch pwned`")).toEqual([text("Review !`touch pwned`")]);
+    expect(expanded("$1 and $2", "$2 $ARGUMENTS")).toEqual([text("$2 and $ARGUMENTS")]);
   });
   test("with no placeholder the arguments go after the output of a trailing command", () => {
-    expect(expandCommand("Diff:\n!`git diff --staged`", "keep it short")).toEqual([text("Diff:\n"), run("git diff --staged"), text("\n\nkeep it short")]);
+    expect(expanded("Diff:\n!`git diff --staged`", "keep it short")).toEqual([text("Diff:\n"), run("git diff --staged"), text("\n\nkeep it short")]);
   });
 });
 
@@ -97,6 +114,19 @@ describe("preparing a saved command (the shell and the read check injected)", ()
     try {
       expect(await commands.prepare((await commands.find("ship"))!, "", how)).toEqual({ ok: false, message: "/ship not run: !`git push` was refused (Denied: no pushing)" });
       expect(ran).toEqual(["git push"]);
+    } finally {
+      cleanup();
+    }
+  });
+
+  test("an unclosed quote in the arguments runs nothing and says which quote", async () => {
+    const { commands, ran, cleanup } = setup({ ".home/commands/fix.md": "!`git log -1 -- $2`\nFix $1." }, {});
+    try {
+      expect(await commands.prepare((await commands.find("fix"))!, `"the login bug src/x.ts`, how)).toEqual({
+        ok: false,
+        message: "/fix not run: the double quote at character 1 of the arguments is not closed (close it, or put a \\ before it)",
+      });
+      expect(ran).toEqual([]);
     } finally {
       cleanup();
     }
