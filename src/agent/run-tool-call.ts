@@ -36,7 +36,7 @@ export async function* runToolCall(call: ToolCallPart, deps: Deps): AsyncGenerat
   const finish = (out: ToolOutput, denied = false): [AgentEvent, CallOutcome] => {
     const isError = out.isError === true || denied;
     const output = host.redactor.text(out.output);
-    deps.commit({ type: "result", callId: call.callId, output, isError, denied });
+    deps.commit({ type: "result", callId: call.callId, output, isError, denied, ...(out.images?.length ? { images: out.images } : {}) });
     return [
       { type: "tool-result", callId: call.callId, name: call.name, output, isError, denied, ...(out.display ? { display: host.redactor.text(out.display) } : {}) },
       { output, isError, denied },
@@ -121,8 +121,9 @@ async function validate(call: ToolCallPart, deps: Deps): Promise<{ tool: AnyTool
   } catch (err) {
     return { error: `The arguments of ${call.name} are not valid JSON (${(err as Error).message}). Send a JSON object matching its schema.` };
   }
-  // Strict tool schemas make optional fields nullable; the tools' own schemas expect them absent.
-  const parsed = tool.schema.safeParse(dropNullArguments(raw));
+  // Strict tool schemas make optional fields nullable; the tools' own schemas expect them absent. A raw
+  // schema was sent non-strict: its nulls are the model's own.
+  const parsed = tool.schema.safeParse(tool.parameters ? raw : dropNullArguments(raw));
   if (!parsed.success) return { error: `Invalid arguments for ${call.name}:\n${z.prettifyError(parsed.error)}` };
   return { tool, args: parsed.data };
 }

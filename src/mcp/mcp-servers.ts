@@ -1,0 +1,160 @@
+import type { EventOf } from "../session/session-event.ts";
+import { definitionHash } from "../store/approvals.ts";
+import { clipLine } from "../text/one-line.ts";
+import type { AnyTool } from "../tools/tool.ts";
+import { toolSchema } from "../wire/tool-schema.ts";
+import { mcpTool, type ToolCaller } from "./mcp-tool.ts";
+import { toolEnabled, type ServerLaunch, type ServerPlan } from "./server-plan.ts";
+import { toolNames } from "./tool-names.ts";
+
+/** More tools than this in all and none is offered; more than WARN_TOOLS, a warning. */
+export const MAX_TOOLS = 128;
+export const WARN_TOOLS = 40;
+
+/** What the manager needs of a connected server (the protocol layer's client). */
+export type ServerClient = ToolCaller & {
+  readonly protocolVersion: string;
+  readonly serverInfo: { name: string; version?: string };
+  tools(): readonly { name: string; title?: string; description?: string; inputSchema: Record<string, unknown> }[];
+  onToolsChanged(cb: () => void): void;
+  stderrTail(): string;
+  onClose(cb: (reason: string) => void): void;
+  close(): Promise<void>;
+};
+
+export type Connect = (name: string, launch: ServerLaunch, opts: { startupTimeoutMs: number; signal?: AbortSignal }) => Promise<ServerClient>;
+
+export type ServerStatus = "starting" | "connected" | "failed" | "closed";
+
+/** A server as `/mcp` and `shiro mcp list` show it. */
+export type ServerView = { name: string; origin: string; status: ServerStatus; required: boolean; tools: number; listed: number; protocolVersion?: string; serverInfo?: { name: string; version?: string }; error?: string };
+
+export type McpServers = {
+  /** Resolves once every `required` server has connected or failed (the first model call waits for it). */
+  ready(signal?: AbortSignal): Promise<void>;
+  /** The MCP tools offered now, in a stable order. */
+  tools(): readonly AnyTool[];
+  views(): ServerView[];
+  /** Called when the tools offered change: a server came up or went away, its list changed, a tool was dropped. */
+  onChange(cb: () => void): void;
+  /** Stops offering a tool the API refused; true when it was one of these. */
+  drop(name: string): boolean;
+  /** Closes every server (stdin, then SIGTERM, then SIGKILL); never rejects. */
+  close(): Promise<void>;
+};
+
+type Slot = { plan: ServerPlan; status: ServerStatus; client?: ServerClient; error?: string; started: Promise<void> };
+
+/**
+ * Starts every server at once, in the background: none holds up the run but a `required` one, and only
+ * until it is up or its `startupTimeout` ran out. A failure is one line (with the tail of the server's
+ * stderr) and the run goes on without that server. Each change is also an `mcp` session event.
+ */
+export function startMcpServers(plans: readonly ServerPlan[], opts: { connect: Connect; warn: (line: string) => void; event: (e: EventOf<"mcp">) => void; taken: readonly string[] }): McpServers {
+  const controller = new AbortController();
+  const listeners: (() => void)[] = [];
+  const dropped = new Set<string>();
+  let offered: AnyTool[] = [];
+  const serverOf = new Map<string, string>();
+  let warnedCount = 0;
+  const slots: Slot[] = [...plans].sort((a, b) => a.name.localeCompare(b.name)).map((plan) => ({ plan, status: "starting", started: Promise.resolve() }));
+  const at = () => new Date().toISOString();
+
+  const rebuild = () => {
+    const connected = slots.filter((s) => s.status === "connected" && s.client);
+    const listed = connected.flatMap((s) => s.client!.tools().filter((t) => toolEnabled(s.plan, t.name)).map((info) => ({ slot: s, info })));
+    const named = toolNames(listed.map(({ slot, info }) => ({ server: slot.plan.name, tool: info.name })), opts.taken);
+    const all = listed.map(({ slot, info }, i) => mcpTool({ name: named[i]!.name, server: slot.plan.name, info, timeoutMs: slot.plan.toolTimeoutMs, maxTimeoutMs: slot.plan.maxToolTimeoutMs }, () => slot.client));
+    named.forEach((n) => serverOf.set(n.name, n.server));
+    const kept = all.filter((t) => !dropped.has(t.name));
+    if (kept.length > MAX_TOOLS) {
+      if (warnedCount !== kept.length) opts.warn(tooMany(kept.length, connected));
+      offered = [];
+    } else {
+      if (kept.length > WARN_TOOLS && warnedCount !== kept.length)
+        opts.warn(`MCP servers offer ${kept.length} tools; over ${WARN_TOOLS} crowd the model's context (name the ones wanted with "enabledTools" in a server's config)`);
+      offered = kept;
+    }
+    warnedCount = kept.length;
+    listeners.forEach((cb) => cb());
+  };
+
+  const fail = (slot: Slot, status: "failed" | "closed", why: string) => {
+    const tail = slot.client?.stderrTail().trim() ?? "";
+    slot.status = status;
+    slot.error = why;
+    slot.client = undefined;
+    opts.warn(`MCP server ${slot.plan.name} ${status === "failed" ? "failed to start" : "stopped"}: ${why}${tail ? `; its stderr ended: ${clipLine(tail.split("\n").slice(-3).join(" | "), 240)}` : ""}`);
+    opts.event({ type: "mcp", server: slot.plan.name, status, error: why, at: at() });
+  };
+
+  // What the model is sent of a server's tools: its event names their count and the hash of exactly that.
+  const announce = (slot: Slot, client: ServerClient) => {
+    const sent = offered.filter((t) => serverOf.get(t.name) === slot.plan.name).map(toolSchema);
+    opts.event({ type: "mcp", server: slot.plan.name, status: "connected", protocolVersion: client.protocolVersion, serverInfo: client.serverInfo, tools: sent.length, toolsHash: definitionHash(sent), at: at() });
+  };
+
+  const connected = (slot: Slot, client: ServerClient) => {
+    slot.status = "connected";
+    slot.client = client;
+    client.onToolsChanged(() => {
+      if (slot.client !== client) return;
+      rebuild();
+      announce(slot, client);
+    });
+    client.onClose((reason) => {
+      if (slot.client !== client) return;
+      fail(slot, "closed", reason);
+      rebuild();
+    });
+    rebuild();
+    announce(slot, client);
+  };
+
+  for (const slot of slots)
+    slot.started = opts
+      .connect(slot.plan.name, slot.plan.launch, { startupTimeoutMs: slot.plan.startupTimeoutMs, signal: controller.signal })
+      .then(
+        (client) => (controller.signal.aborted ? void client.close() : connected(slot, client)),
+        (err: Error & { stderrTail?: string }) => {
+          if (controller.signal.aborted) return;
+          fail(slot, "failed", clipLine(err?.message ?? String(err), 300) + (err?.stderrTail?.trim() ? `; its stderr ended: ${clipLine(err.stderrTail.trim(), 240)}` : ""));
+        },
+      );
+
+  return {
+    async ready(signal) {
+      const required = Promise.all(slots.filter((s) => s.plan.required).map((s) => s.started));
+      if (!signal) return void (await required);
+      await Promise.race([required, new Promise<void>((resolve) => signal.addEventListener("abort", () => resolve(), { once: true }))]);
+    },
+    tools: () => offered,
+    views: () =>
+      slots.map(({ plan, status, client, error }) => ({
+        name: plan.name,
+        origin: plan.origin,
+        status,
+        required: plan.required,
+        tools: offered.filter((t) => serverOf.get(t.name) === plan.name).length,
+        listed: client?.tools().length ?? 0,
+        ...(client ? { protocolVersion: client.protocolVersion, serverInfo: client.serverInfo } : {}),
+        ...(error !== undefined ? { error } : {}),
+      })),
+    onChange: (cb) => void listeners.push(cb),
+    drop(name) {
+      if (!offered.some((t) => t.name === name)) return false;
+      dropped.add(name);
+      rebuild();
+      return true;
+    },
+    async close() {
+      controller.abort();
+      await Promise.allSettled(slots.map(async (slot) => slot.client?.close()));
+    },
+  };
+}
+
+function tooMany(count: number, connected: readonly Slot[]): string {
+  const per = connected.map((s) => `${s.plan.name} (${s.client!.tools().filter((t) => toolEnabled(s.plan, t.name)).length})`).join(", ");
+  return `MCP servers offer ${count} tools (${per}), over the ${MAX_TOOLS} a request can carry well; none is offered — name the ones wanted with "enabledTools" in each server's config (or "disabledTools")`;
+}
