@@ -7,7 +7,7 @@ import type { Flags } from "../runtime/settings.ts";
 
 export type { Flags };
 
-export const SUBCOMMANDS = ["sessions", "inspect", "registry", "doctor", "undo"] as const;
+export const SUBCOMMANDS = ["sessions", "inspect", "registry", "doctor", "undo", "mcp"] as const;
 
 const options = {
   print: { type: "boolean", short: "p" },
@@ -34,6 +34,8 @@ const options = {
   resume: { type: "string", short: "r" },
   "no-instructions": { type: "boolean" },
   "no-memory": { type: "boolean" },
+  "mcp-config": { type: "string", multiple: true },
+  "no-mcp": { type: "boolean" },
   version: { type: "boolean", short: "v" },
   help: { type: "boolean", short: "h" },
 } as const;
@@ -78,6 +80,8 @@ export function parseFlags(argv: string[]): Flags {
     resume: nonEmpty(v.resume, "--resume"),
     noInstructions: v["no-instructions"] ?? false,
     noMemory: v["no-memory"] ?? false,
+    mcpConfigs: (v["mcp-config"] ?? []).map((f) => nonEmpty(f, "--mcp-config")!),
+    noMcp: v["no-mcp"] ?? false,
     version: v.version ?? false,
     help: v.help ?? false,
   };

@@ -3,9 +3,8 @@ import { formatBytes } from "../text/format-bytes.ts";
 import { BASH_MAX_OUTPUT_CHARS } from "../tools/bash.ts";
 import { CappedOutput } from "../tools/capped-output.ts";
 import type { ToolOutput } from "../tools/tool.ts";
+import type { McpCallResult } from "./mcp-types.ts";
 
-/** What `tools/call` answers (the parts shiro reads). */
-export type CallResult = { content: readonly (Record<string, unknown> & { type: string })[]; structuredContent?: unknown; isError?: boolean };
 
 /** Images a result may carry to the model, in all: beyond this each is a line saying it was left out. */
 const MAX_IMAGE_BYTES = 10 * 1024 * 1024;
@@ -19,7 +18,7 @@ const base64Bytes = (data: string) => Math.floor((data.length * 3) / 4) - (data.
  * inlined under their URI; other content named in a line; `structuredContent` as JSON when nothing else
  * is text; `isError` kept. The text is capped as `bash` output is (its head and tail, the cut said).
  */
-export function callResultOutput(result: CallResult, maxChars = BASH_MAX_OUTPUT_CHARS): ToolOutput {
+export function callResultOutput(result: McpCallResult, maxChars = BASH_MAX_OUTPUT_CHARS): ToolOutput {
   const lines: string[] = [];
   const images: ToolImage[] = [];
   let imageBytes = 0;

@@ -3,26 +3,18 @@ import { definitionHash } from "../store/approvals.ts";
 import { clipLine } from "../text/one-line.ts";
 import type { AnyTool } from "../tools/tool.ts";
 import { toolSchema } from "../wire/tool-schema.ts";
-import { mcpTool, type ToolCaller } from "./mcp-tool.ts";
-import { toolEnabled, type ServerLaunch, type ServerPlan } from "./server-plan.ts";
+import type { McpClient } from "./mcp-client.ts";
+import type { McpServerDef } from "./mcp-types.ts";
+import { mcpTool } from "./mcp-tool.ts";
+import { toolEnabled, type ServerPlan } from "./server-plan.ts";
 import { toolNames } from "./tool-names.ts";
 
 /** More tools than this in all and none is offered; more than WARN_TOOLS, a warning. */
 export const MAX_TOOLS = 128;
 export const WARN_TOOLS = 40;
 
-/** What the manager needs of a connected server (the protocol layer's client). */
-export type ServerClient = ToolCaller & {
-  readonly protocolVersion: string;
-  readonly serverInfo: { name: string; version?: string };
-  tools(): readonly { name: string; title?: string; description?: string; inputSchema: Record<string, unknown> }[];
-  onToolsChanged(cb: () => void): void;
-  stderrTail(): string;
-  onClose(cb: (reason: string) => void): void;
-  close(): Promise<void>;
-};
-
-export type Connect = (name: string, launch: ServerLaunch, opts: { startupTimeoutMs: number; signal?: AbortSignal }) => Promise<ServerClient>;
+/** How a server is reached (connect-server.ts; tests may pass another). */
+export type Connect = (name: string, def: McpServerDef, opts: { startupTimeoutMs: number; signal?: AbortSignal }) => Promise<McpClient>;
 
 export type ServerStatus = "starting" | "connected" | "failed" | "closed";
 
@@ -32,38 +24,56 @@ export type ServerView = { name: string; origin: string; status: ServerStatus; r
 export type McpServers = {
   /** Resolves once every `required` server has connected or failed (the first model call waits for it). */
   ready(signal?: AbortSignal): Promise<void>;
+  /** Resolves once every server has connected or failed (`shiro mcp list`). */
+  settled(): Promise<void>;
   /** The MCP tools offered now, in a stable order. */
   tools(): readonly AnyTool[];
   views(): ServerView[];
   /** Called when the tools offered change: a server came up or went away, its list changed, a tool was dropped. */
   onChange(cb: () => void): void;
+  /** Where `mcp` session events go (those before it was set, at once). */
+  onEvent(cb: (e: EventOf<"mcp">) => void): void;
+  /** Each server's newest event, for a session begun later (/clear, /resume). */
+  latestEvents(): EventOf<"mcp">[];
+  /** Starts one more server (a project's, once approved). */
+  add(plan: ServerPlan): void;
   /** Stops offering a tool the API refused; true when it was one of these. */
   drop(name: string): boolean;
   /** Closes every server (stdin, then SIGTERM, then SIGKILL); never rejects. */
   close(): Promise<void>;
 };
 
-type Slot = { plan: ServerPlan; status: ServerStatus; client?: ServerClient; error?: string; started: Promise<void> };
+type Slot = { plan: ServerPlan; status: ServerStatus; client?: McpClient; error?: string; started: Promise<void> };
 
 /**
  * Starts every server at once, in the background: none holds up the run but a `required` one, and only
  * until it is up or its `startupTimeout` ran out. A failure is one line (with the tail of the server's
  * stderr) and the run goes on without that server. Each change is also an `mcp` session event.
  */
-export function startMcpServers(plans: readonly ServerPlan[], opts: { connect: Connect; warn: (line: string) => void; event: (e: EventOf<"mcp">) => void; taken: readonly string[] }): McpServers {
+export function startMcpServers(plans: readonly ServerPlan[], opts: { connect: Connect; warn: (line: string) => void }): McpServers {
   const controller = new AbortController();
   const listeners: (() => void)[] = [];
   const dropped = new Set<string>();
   let offered: AnyTool[] = [];
   const serverOf = new Map<string, string>();
   let warnedCount = 0;
-  const slots: Slot[] = [...plans].sort((a, b) => a.name.localeCompare(b.name)).map((plan) => ({ plan, status: "starting", started: Promise.resolve() }));
+  const slots: Slot[] = [];
   const at = () => new Date().toISOString();
+  // Events wait for a session to take them; the latest of each server is kept for the next session (/clear).
+  const latest = new Map<string, EventOf<"mcp">>();
+  const queued: EventOf<"mcp">[] = [];
+  let sink: ((e: EventOf<"mcp">) => void) | undefined;
+  const event = (e: EventOf<"mcp">) => {
+    latest.set(e.server, e);
+    if (sink) sink(e);
+    else queued.push(e);
+  };
 
   const rebuild = () => {
-    const connected = slots.filter((s) => s.status === "connected" && s.client);
+    // Servers by name, each one's tools as it lists them: the same tools get the same names every run.
+    const connected = slots.filter((s) => s.status === "connected" && s.client).sort((a, b) => a.plan.name.localeCompare(b.plan.name));
     const listed = connected.flatMap((s) => s.client!.tools().filter((t) => toolEnabled(s.plan, t.name)).map((info) => ({ slot: s, info })));
-    const named = toolNames(listed.map(({ slot, info }) => ({ server: slot.plan.name, tool: info.name })), opts.taken);
+    const named = toolNames(listed.map(({ slot, info }) => ({ server: slot.plan.name, tool: info.name })));
     const all = listed.map(({ slot, info }, i) => mcpTool({ name: named[i]!.name, server: slot.plan.name, info, timeoutMs: slot.plan.toolTimeoutMs, maxTimeoutMs: slot.plan.maxToolTimeoutMs }, () => slot.client));
     named.forEach((n) => serverOf.set(n.name, n.server));
     const kept = all.filter((t) => !dropped.has(t.name));
@@ -79,22 +89,22 @@ export function startMcpServers(plans: readonly ServerPlan[], opts: { connect: C
     listeners.forEach((cb) => cb());
   };
 
-  const fail = (slot: Slot, status: "failed" | "closed", why: string) => {
-    const tail = slot.client?.stderrTail().trim() ?? "";
+  // `line` says it all in one line: what went wrong and the end of the server's stderr.
+  const fail = (slot: Slot, status: "failed" | "closed", line: string) => {
     slot.status = status;
-    slot.error = why;
+    slot.error = line;
     slot.client = undefined;
-    opts.warn(`MCP server ${slot.plan.name} ${status === "failed" ? "failed to start" : "stopped"}: ${why}${tail ? `; its stderr ended: ${clipLine(tail.split("\n").slice(-3).join(" | "), 240)}` : ""}`);
-    opts.event({ type: "mcp", server: slot.plan.name, status, error: why, at: at() });
+    opts.warn(line);
+    event({ type: "mcp", server: slot.plan.name, status, error: line, at: at() });
   };
 
   // What the model is sent of a server's tools: its event names their count and the hash of exactly that.
-  const announce = (slot: Slot, client: ServerClient) => {
+  const announce = (slot: Slot, client: McpClient) => {
     const sent = offered.filter((t) => serverOf.get(t.name) === slot.plan.name).map(toolSchema);
-    opts.event({ type: "mcp", server: slot.plan.name, status: "connected", protocolVersion: client.protocolVersion, serverInfo: client.serverInfo, tools: sent.length, toolsHash: definitionHash(sent), at: at() });
+    event({ type: "mcp", server: slot.plan.name, status: "connected", protocolVersion: client.protocolVersion, serverInfo: client.serverInfo, tools: sent.length, toolsHash: definitionHash(sent), at: at() });
   };
 
-  const connected = (slot: Slot, client: ServerClient) => {
+  const connected = (slot: Slot, client: McpClient) => {
     slot.status = "connected";
     slot.client = client;
     client.onToolsChanged(() => {
@@ -104,23 +114,25 @@ export function startMcpServers(plans: readonly ServerPlan[], opts: { connect: C
     });
     client.onClose((reason) => {
       if (slot.client !== client) return;
-      fail(slot, "closed", reason);
+      const tail = client.stderrTail().trim().split("\n").slice(-3).join(" | ");
+      fail(slot, "closed", `MCP server "${slot.plan.name}" stopped: ${reason}${tail ? `; its stderr ends: ${clipLine(tail, 300)}` : ""}; its tools are gone for this run`);
       rebuild();
     });
     rebuild();
     announce(slot, client);
   };
 
-  for (const slot of slots)
-    slot.started = opts
-      .connect(slot.plan.name, slot.plan.launch, { startupTimeoutMs: slot.plan.startupTimeoutMs, signal: controller.signal })
-      .then(
-        (client) => (controller.signal.aborted ? void client.close() : connected(slot, client)),
-        (err: Error & { stderrTail?: string }) => {
-          if (controller.signal.aborted) return;
-          fail(slot, "failed", clipLine(err?.message ?? String(err), 300) + (err?.stderrTail?.trim() ? `; its stderr ended: ${clipLine(err.stderrTail.trim(), 240)}` : ""));
-        },
-      );
+  const start = (plan: ServerPlan) => {
+    const slot: Slot = { plan, status: "starting", started: Promise.resolve() };
+    slots.push(slot);
+    slot.started = opts.connect(plan.name, plan.launch, { startupTimeoutMs: plan.startupTimeoutMs, signal: controller.signal }).then(
+      (client) => (controller.signal.aborted ? void client.close() : connected(slot, client)),
+      (err: Error) => {
+        if (!controller.signal.aborted) fail(slot, "failed", `${err?.message ?? String(err)}; the run goes on without it`);
+      },
+    );
+  };
+  plans.forEach(start);
 
   return {
     async ready(signal) {
@@ -128,7 +140,9 @@ export function startMcpServers(plans: readonly ServerPlan[], opts: { connect: C
       if (!signal) return void (await required);
       await Promise.race([required, new Promise<void>((resolve) => signal.addEventListener("abort", () => resolve(), { once: true }))]);
     },
+    settled: async () => void (await Promise.all(slots.map((s) => s.started))),
     tools: () => offered,
+    add: start,
     views: () =>
       slots.map(({ plan, status, client, error }) => ({
         name: plan.name,
@@ -141,6 +155,11 @@ export function startMcpServers(plans: readonly ServerPlan[], opts: { connect: C
         ...(error !== undefined ? { error } : {}),
       })),
     onChange: (cb) => void listeners.push(cb),
+    onEvent(cb) {
+      sink = cb;
+      queued.splice(0).forEach(cb);
+    },
+    latestEvents: () => [...latest.values()],
     drop(name) {
       if (!offered.some((t) => t.name === name)) return false;
       dropped.add(name);

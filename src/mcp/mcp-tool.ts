@@ -1,24 +1,17 @@
 import { z } from "zod";
 import { oneLine } from "../text/one-line.ts";
 import { defineTool, ToolError, type AnyTool } from "../tools/tool.ts";
-import { callResultOutput, type CallResult } from "./call-result.ts";
+import { callResultOutput } from "./call-result.ts";
+import type { McpClient } from "./mcp-client.ts";
+import type { McpToolInfo } from "./mcp-types.ts";
 import { toolParameters } from "./tool-parameters.ts";
-
-/** What a tool needs of its server: the call, with a timeout progress extends up to a cap. */
-export type ToolCaller = {
-  callTool(
-    name: string,
-    args: Record<string, unknown>,
-    opts: { signal?: AbortSignal; timeoutMs: number; maxTimeoutMs: number; onProgress?: (progress: number, total?: number, message?: string) => void },
-  ): Promise<CallResult>;
-};
 
 export type McpToolSpec = {
   /** The name the model sees (`mcp__<server>__<tool>`). */
   name: string;
   server: string;
   /** The tool as the server lists it: the call goes by its raw name. */
-  info: { name: string; title?: string; description?: string; inputSchema: Record<string, unknown> };
+  info: McpToolInfo;
   timeoutMs: number;
   maxTimeoutMs: number;
 };
@@ -31,7 +24,7 @@ const argsSchema = z.record(z.string(), z.unknown());
  * command — its annotations (`readOnlyHint` and such) grant nothing — and its result read as the model
  * should see it. Progress streams as output lines; a timeout or Esc cancels the call on the server.
  */
-export function mcpTool(spec: McpToolSpec, server: () => ToolCaller | undefined): AnyTool {
+export function mcpTool(spec: McpToolSpec, server: () => Pick<McpClient, "callTool"> | undefined): AnyTool {
   const { info } = spec;
   return defineTool({
     name: spec.name,

@@ -1,19 +1,16 @@
 import { isAbsolute, resolve } from "node:path";
 import { expandVars, type McpServerConfig } from "./mcp-config.ts";
+import type { McpServerDef } from "./mcp-types.ts";
 
 /** A server as the configuration names it, with where it was written (for messages) and whether a project brought it. */
 export type McpServerEntry = { name: string; config: McpServerConfig; origin: string; project?: boolean };
 
-/** How a server is started: a program with its exact environment, or an HTTP endpoint with its headers. */
-export type ServerLaunch =
-  | { kind: "stdio"; command: string; args: string[]; cwd: string; env: Record<string, string> }
-  | { kind: "http"; url: string; headers: Record<string, string> };
 
 /** Everything shiro needs to start a server and use its tools. */
 export type ServerPlan = {
   name: string;
   origin: string;
-  launch: ServerLaunch;
+  launch: McpServerDef;
   required: boolean;
   startupTimeoutMs: number;
   toolTimeoutMs: number;
@@ -41,7 +38,7 @@ export function planServer(entry: McpServerEntry, opts: { cwd: string; env: Read
     return out.value;
   };
   const expandAll = (record: Record<string, string> = {}) => Object.fromEntries(Object.entries(record).map(([k, v]) => [k, expand(v)]));
-  let launch: ServerLaunch;
+  let launch: McpServerDef;
   if (config.url !== undefined) {
     const headers = expandAll(config.headers);
     if (config.bearerTokenEnv !== undefined) {

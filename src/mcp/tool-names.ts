@@ -17,8 +17,8 @@ export type NamedTool = { server: string; tool: string; name: string };
  * does not take becomes `_`; a name over 64 characters, or one another tool already has, ends in a short
  * hash of its server and raw name instead. The raw names are kept: a call goes to the server by them.
  */
-export function toolNames(tools: readonly { server: string; tool: string }[], taken: Iterable<string> = []): NamedTool[] {
-  const used = new Set(taken);
+export function toolNames(tools: readonly { server: string; tool: string }[]): NamedTool[] {
+  const used = new Set<string>();
   return tools.map(({ server, tool }) => {
     let name = `${serverPrefix(server)}${tool.replace(OUTSIDE, "_")}`;
     if (name.length > MAX_NAME || used.has(name)) {

@@ -66,7 +66,7 @@ export async function runPrint(flags: Flags, config: Config & { apiKey: string }
     (outcome) => ({ costUsd: runtime.costOf(outcome.usage) ?? null, sessionId: runtime.session.id }),
   );
   clearTimeout(limit);
-  runtime.close();
+  await runtime.close();
   if (flags.output === undefined || outcome.status !== "done") return outcome.code;
   return (await writeAnswer(flags.output, outcome.text, warn)) ? outcome.code : EXIT.failure;
 }

@@ -2,6 +2,7 @@ import pc from "picocolors";
 import type { Flags } from "../runtime/settings.ts";
 import type { Config } from "../runtime/settings.ts";
 import { startRuntime } from "../runtime/start-runtime.ts";
+import { askProjectServers } from "./mcp-command.ts";
 import { attachMentions } from "../context/attach-mentions.ts";
 import { onStopSignal, type StopSignal } from "../exit/stop-signals.ts";
 import type { AskAnswer, AskRequest } from "../guard/authorize.ts";
@@ -127,6 +128,8 @@ export async function runRepl(flags: Flags, config: Config & { apiKey: string })
   });
   if (history.warning) warn(history.warning);
   showHeader(ctx, c);
+  // A project's MCP servers start only once the person said yes to exactly what they run.
+  void askProjectServers(ctx).catch((err: Error) => warn(err.message));
 
   let exit!: (code: number) => void;
   const exited = new Promise<number>((resolve) => (exit = resolve));

@@ -32,6 +32,7 @@ import type { Config } from "./settings.ts";
 import { permissionRules } from "./permission-rules.ts";
 import { createRuntime, type Runtime } from "./runtime.ts";
 import { loadPrompt } from "./load-prompt.ts";
+import { openMcp } from "../mcp/open-mcp.ts";
 import { openById, openSession, resolveId } from "./open-session.ts";
 
 export type StartOptions = {
@@ -109,6 +110,8 @@ export async function startRuntime(opts: StartOptions): Promise<Runtime> {
   const secrets = toolEnv(process.env, config.envPass);
   const known = createKnownSecretValues({ root: cwd, home: homedir(), isSecretPath: secretFiles.isSecretPath, hiddenEnv: secrets.hidden, projectSecrets: () => sandbox.projectSecrets(cwd) });
   const redactor = createLiveRedactor(() => [{ name: API_KEY_VAR, value: config.apiKey }, ...known()]);
+  // Started now, in the background: no server holds up the run but one marked `required`, and only at the first call.
+  const mcp = await openMcp({ mcp: config.mcp, home: config.home, cwd, save: store.saves, baseEnv: secrets.env, env: process.env, interactive: opts.ask !== undefined, warn });
   const runtime: Runtime = createRuntime({
     config: { ...config, ...(opts.textFormat ? { textFormat: opts.textFormat } : {}), ...(flags.maxCost !== undefined ? { maxCostUsd: flags.maxCost } : {}) },
     cwd,
@@ -132,6 +135,7 @@ export async function startRuntime(opts: StartOptions): Promise<Runtime> {
       redactor,
     },
     undoStore: { store: checkpointStore, keptDir: join(config.home, "undo-kept") },
+    mcp,
     checkpoints: createCheckpoints({
       root: cwd,
       store: checkpointStore,

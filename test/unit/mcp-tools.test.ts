@@ -20,8 +20,6 @@ test("tool names: mcp__<server>__<tool>, odd characters replaced, a hash when to
   // The raw names stay for the call; the same list names the same way every run.
   expect(named[1]!.tool).toBe("create_issue");
   expect(toolNames([{ server: "s", tool: "x".repeat(80) }])[0]!.name).toBe(named[2]!.name);
-  // A built-in's name is never shadowed.
-  expect(toolNames([{ server: "a", tool: "b" }], ["mcp__a__b"])[0]!.name).not.toBe("mcp__a__b");
 });
 
 test("tool parameters: passed through, $schema dropped, type and properties added when missing", () => {
