@@ -1,0 +1,131 @@
+/**
+ * MCP servers as a run meets them: a project's `.mcp.json` only once approved, start-up that never holds
+ * the run up (but for `required` servers), a failing server in one line, a tool the API refuses dropped,
+ * too many tools refused, `shiro mcp list|test`, and what the session log keeps.
+ */
+import { afterAll, describe, expect, test } from "bun:test";
+import { readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { definitionHash } from "../../src/store/approvals.ts";
+import { mcpJob, mcpToolsOf, toolServer } from "../support/mcp-run.ts";
+import { runShiro, tempDir } from "../support/run-shiro.ts";
+import { FINAL, scriptedJob } from "../support/scripted-job.ts";
+
+const dirs: string[] = [];
+const dir = (name: string) => {
+  const made = tempDir(name);
+  dirs.push(made);
+  return made;
+};
+afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+
+describe("a project's .mcp.json", () => {
+  test("print mode skips it with one line until that exact definition is approved; a change is skipped again", async () => {
+    const home = dir("mcp-home");
+    const project = dir("mcp-project");
+    const server = toolServer([1]);
+    writeFileSync(join(project, ".mcp.json"), JSON.stringify({ mcpServers: { proj: { ...server, required: true } } }));
+    const first = await scriptedJob([], { cwd: project, home });
+    expect(first.code).toBe(0);
+    expect(first.stderr).toBe(
+      "! .mcp.json defines MCP server proj not approved as it stands: skipped (approve in an interactive shiro here, which asks, or pass --mcp-config .mcp.json to use the file as it is)\n",
+    );
+    expect(mcpToolsOf(first.requests[0]!.body)).toEqual([]);
+
+    // What an interactive shiro keeps once the person said yes.
+    const approve = (definition: unknown) =>
+      writeFileSync(join(home, "approvals.json"), JSON.stringify({ version: 1, approvals: [{ kind: "mcp-server", root: realpathSync(project), subject: "proj", hash: definitionHash(definition), at: "2026-01-01T00:00:00Z" }] }));
+    approve({ ...server, required: true });
+    const approved = await scriptedJob([], { cwd: project, home });
+    expect(approved.stderr).toBe("");
+    expect(mcpToolsOf(approved.requests[0]!.body).map((t) => t.name)).toEqual(["mcp__proj__t1"]);
+
+    writeFileSync(join(project, ".mcp.json"), JSON.stringify({ mcpServers: { proj: { ...server, args: [...server.args, "--delay", "1"], required: true } } }));
+    const changed = await scriptedJob([], { cwd: project, home });
+    expect(changed.stderr).toContain("defines MCP server proj not approved as it stands: skipped");
+    expect(mcpToolsOf(changed.requests[0]!.body)).toEqual([]);
+  }, 60_000);
+});
+
+describe("start-up never holds the run up", () => {
+  test("a slow server that is not required: the first request goes without it, at once", async () => {
+    const started = performance.now();
+    const run = await mcpJob([], { servers: { slow: toolServer([1, "--delay", 4000]) } });
+    expect(run.code).toBe(0);
+    expect(mcpToolsOf(run.requests[0]!.body)).toEqual([]);
+    expect(performance.now() - started).toBeLessThan(3500);
+  }, 30_000);
+
+  test("a required one: the first request waits for it and carries its tools", async () => {
+    const run = await mcpJob([], { servers: { slow: toolServer([1, "--delay", 1500], { required: true }) } });
+    expect(mcpToolsOf(run.requests[0]!.body).map((t) => t.name)).toEqual(["mcp__slow__t1"]);
+  }, 30_000);
+
+  test("a server that cannot start is one stderr line, and the run goes on", async () => {
+    const run = await mcpJob([], { servers: { gone: { command: "/nonexistent/mcp-server", required: true }, late: toolServer([1, "--delay", 5000], { required: true, startupTimeout: 0.5 }) } });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toBe(`${FINAL}\n`);
+    const lines = run.stderr.trimEnd().split("\n");
+    expect(lines).toHaveLength(2);
+    expect(lines.find((l) => l.includes('"gone"'))).toStartWith('! MCP server "gone" did not start: ');
+    expect(lines.find((l) => l.includes('"late"'))).toBe('! MCP server "late" did not start: no answer to initialize within 0.5 s; the run goes on without it');
+  }, 30_000);
+});
+
+describe("tools the API would refuse", () => {
+  test("a schema the API refuses: that tool is dropped with a notice, the request sent again once, the others kept", async () => {
+    const run = await mcpJob([{ name: "mcp__srv__t1", arguments: { xs: ["a"] } }], { servers: { srv: toolServer([2, "--bad", "t2"], { required: true }) }, args: ["--allow", "mcp__srv__*"] });
+    expect(run.code).toBe(0);
+    expect(run.requests[0]!.status).toBe(400);
+    expect(JSON.parse(run.requests[0]!.raw).tools.map((t: any) => t.name)).toContain("mcp__srv__t2");
+    expect(mcpToolsOf(run.requests[1]!.body).map((t) => t.name)).toEqual(["mcp__srv__t1"]);
+    expect(run.requests.slice(1).every((r) => r.status === 200)).toBe(true);
+    expect(run.stderr).toContain("! the API refused the schema of mcp__srv__t2 (Invalid schema for function 'mcp__srv__t2': In context=('properties', 'xs'), array schema missing items.); it is left out for the rest of this run and the request sent again");
+    expect(run.outputs[0]!.output).toBe('t1 got {"xs":["a"]}');
+  }, 30_000);
+
+  test("more than 128 tools in all: none is offered, one line names the servers and enabledTools", async () => {
+    const run = await mcpJob([], { servers: { a: toolServer([100], { required: true }), b: toolServer([40], { required: true }) } });
+    expect(run.code).toBe(0);
+    expect(mcpToolsOf(run.requests[0]!.body)).toEqual([]);
+    expect(run.stderr).toContain('! MCP servers offer 140 tools (a (100), b (40)), over the 128 a request can carry well; none is offered — name the ones wanted with "enabledTools"');
+  }, 30_000);
+
+  test("more than 40: a warning, and enabledTools keeps only those named", async () => {
+    const run = await mcpJob([], { servers: { a: toolServer([41], { required: true }), b: toolServer([5], { required: true, enabledTools: ["t2", "t4"] }) } });
+    expect(run.stderr).toContain("! MCP servers offer 43 tools; over 40 crowd the model's context");
+    const names = mcpToolsOf(run.requests[0]!.body).map((t) => t.name);
+    expect(names).toHaveLength(43);
+    expect(names.slice(-2)).toEqual(["mcp__b__t2", "mcp__b__t4"]);
+  }, 30_000);
+});
+
+describe("where people look", () => {
+  test("shiro mcp list shows each server's state; shiro mcp test gives a verdict and its exit code", async () => {
+    const project = dir("mcp-list");
+    writeFileSync(join(project, "s.json"), JSON.stringify({ mcpServers: { ok: toolServer([2]), broken: { command: "/nonexistent/mcp" } } }));
+    const list = await runShiro(["mcp", "list", "--mcp-config", "s.json"], { cwd: project });
+    expect(list.code).toBe(0);
+    const rows = list.stdout.trimEnd().split("\n");
+    expect(rows[0]).toMatch(/^ok +connected +2 tools +tool-server 1 \(2025-11-25\)$/);
+    expect(rows[1]).toMatch(/^broken +failed +MCP server "broken" did not start: /);
+    const good = await runShiro(["mcp", "test", "ok", "--mcp-config", "s.json"], { cwd: project });
+    expect(good).toMatchObject({ code: 0, stdout: "✓ ok: tool-server 1, protocol 2025-11-25, 2 tools offered: mcp__ok__t1, mcp__ok__t2\n" });
+    const bad = await runShiro(["mcp", "test", "broken", "--mcp-config", "s.json"], { cwd: project });
+    expect(bad.code).toBe(1);
+    expect(bad.stdout).toStartWith('✗ broken: MCP server "broken" did not start: ');
+    const typo = await runShiro(["mcp", "test", "oka", "--mcp-config", "s.json"], { cwd: project });
+    expect(typo).toMatchObject({ code: 2, stderr: expect.stringContaining('no MCP server "oka"; did you mean "ok"?') });
+  }, 30_000);
+
+  test("the session log says which server answered, its protocol version and the hash of the tools it offered", async () => {
+    const home = dir("mcp-log-home");
+    const run = await mcpJob([], { servers: { srv: toolServer([2], { required: true }) }, home });
+    expect(run.code).toBe(0);
+    const sessions = join(home, "sessions");
+    const log = readdirSync(sessions).find((f) => f.endsWith(".jsonl"))!;
+    const events = readFileSync(join(sessions, log), "utf8").trim().split("\n").map((l) => JSON.parse(l));
+    const mcp = events.find((e) => e.type === "mcp");
+    expect(mcp).toMatchObject({ type: "mcp", server: "srv", status: "connected", protocolVersion: "2025-11-25", serverInfo: { name: "tool-server", version: "1" }, tools: 2, toolsHash: definitionHash(mcpToolsOf(run.requests[0]!.body)) });
+  }, 30_000);
+});
