@@ -17,6 +17,9 @@ Usage
                                  put back the files the newest turn changed
                                  (docs/undo.md); --prune drops what no
                                  saved session needs
+  shiro mcp list | test <name> [--mcp-config <file>]…
+                                 MCP servers: each one's state and tools, or
+                                 one started and checked (docs/mcp.md)
 
 Options
   -p, --print            print mode (also when stdin is not a terminal)
@@ -52,6 +55,9 @@ Options
   -r, --resume <id>      resume a session by id or unique prefix
       --no-instructions  ignore AGENTS.md files
       --no-memory        do not load or write project memory
+      --mcp-config <file> MCP servers in the .mcp.json shape (repeatable); a
+                         project's own .mcp.json is then not read
+      --no-mcp           start no MCP server
   -v, --version          print the version
   -h, --help             print this help
 
