@@ -34,6 +34,7 @@ export function overviewText(log: InspectedLog, facts: LogFacts, opts: { prefix:
     ["state", damage ?? runStateText(runStateOf(state))],
     ["log", `${size}${plural(facts.lines, "line")}`],
     ["folder", state.cwd],
+    ...(Object.keys(state.mcpServers).length ? [["mcp", mcpText(state)]] : []),
     ["total", `${plural(turns.length, "turn")}${undone ? ` (${undone} undone)` : ""} · ${plural(calls.length, "model call")} · ${tokens} · ${cost}`],
   ];
   const rows = turns.map((t) => [String(t.turn), turnStateText(t), promptOf(t), plural(t.calls.length, "call"), ...sumsText(sumCalls(t.calls))]);
@@ -41,6 +42,12 @@ export function overviewText(log: InspectedLog, facts: LogFacts, opts: { prefix:
   const hint = `each call: shiro inspect ${opts.prefix} --turns · one call's body: shiro inspect ${opts.prefix} <call> [--diff]`;
   return [...alignColumns(head, { width: opts.columns - 1 }), "", ...table, "", hint].join("\n");
 }
+
+/** Each MCP server as the session last saw it: `ev 2025-11-25 13 tools (4f2a…)`, or why it failed. */
+const mcpText = (state: InspectedLog["state"]): string =>
+  Object.values(state.mcpServers)
+    .map((e) => (e.status === "connected" ? `${e.server} ${e.protocolVersion} ${plural(e.tools ?? 0, "tool")} (${e.toolsHash?.slice(0, 8)})` : `${e.server} ${e.status}`))
+    .join(", ");
 
 /** `shiro inspect <session> --json`: the same, for scripts. */
 export function overviewJson(log: InspectedLog, facts: LogFacts) {
@@ -59,6 +66,7 @@ export function overviewJson(log: InspectedLog, facts: LogFacts) {
     ...(state.forkedFrom ? { forkedFrom: state.forkedFrom } : {}),
     bytes: facts.bytes ?? null,
     lines: facts.lines,
+    mcpServers: Object.values(state.mcpServers).map(({ type: _, ...server }) => server),
     calls: calls.length,
     tokens: tokensJson(sums.usage),
     costUsd: sums.costUsd ?? null,

@@ -127,5 +127,7 @@ describe("where people look", () => {
     const events = readFileSync(join(sessions, log), "utf8").trim().split("\n").map((l) => JSON.parse(l));
     const mcp = events.find((e) => e.type === "mcp");
     expect(mcp).toMatchObject({ type: "mcp", server: "srv", status: "connected", protocolVersion: "2025-11-25", serverInfo: { name: "tool-server", version: "1" }, tools: 2, toolsHash: definitionHash(mcpToolsOf(run.requests[0]!.body)) });
+    const inspect = await runShiro(["inspect", log.replace(".jsonl", "")], { cwd: home, home });
+    expect(inspect.stdout).toContain(`\nmcp      srv 2025-11-25 2 tools (${mcp.toolsHash.slice(0, 8)})\n`);
   }, 30_000);
 });
