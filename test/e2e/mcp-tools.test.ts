@@ -66,4 +66,24 @@ describe("server-everything over stdio, configured with --mcp-config", () => {
     expect(mcpToolsOf(run.requests[0]!.body)).toEqual([]);
     expect(run.stderr).toBe("");
   }, 60_000);
+
+  test("a call past its toolTimeout is cancelled and ends as an error result; progress keeps a slow one alive", async () => {
+    const LONG = "mcp__ev__trigger-long-running-operation";
+    const started = performance.now();
+    const run = await mcpJob([{ name: LONG, arguments: { duration: 8, steps: 1 } }, { name: LONG, arguments: { duration: 2, steps: 8 } }], { servers: { ev: everything({ toolTimeout: 1 }) }, args: ALLOW });
+    expect(run.code).toBe(0);
+    const [slow, steady] = run.outputs;
+    expect(slow!.output).toBe(`${LONG} failed: tools/call got no answer within 1 s`);
+    expect(steady!.output).toContain("Long running operation completed");
+    // The 8-second call did not hold the run up.
+    expect(performance.now() - started).toBeLessThan(7000);
+  }, 60_000);
+
+  test("an output holding a secret value is redacted before the model sees it; a read-only annotation grants nothing", async () => {
+    const run = await mcpJob([{ name: "mcp__ev__echo", arguments: { message: "the key is tok-abcdef0123456789abcdef" } }], { servers: { ev: everything() }, args: ALLOW, env: { SERVICE_TOKEN: "tok-abcdef0123456789abcdef" } });
+    expect(run.outputs[0]!.output).not.toContain("tok-abcdef0123456789abcdef");
+    expect(run.outputs[0]!.output).toStartWith("Echo: the key is ");
+    const readOnly = await mcpJob([{ name: "mcp__ev__trigger-long-running-operation", arguments: { duration: 0.1, steps: 1 } }], { servers: { ev: everything() } });
+    expect(readOnly.outputs[0]!.output).toStartWith("Denied: mcp__ev__trigger-long-running-operation ");
+  }, 60_000);
 });
