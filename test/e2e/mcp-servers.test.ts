@@ -7,9 +7,13 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { definitionHash } from "../../src/store/approvals.ts";
-import { mcpJob, mcpToolsOf, toolServer } from "../support/mcp-run.ts";
+import { everything, mcpJob, mcpToolsOf, toolServer } from "../support/mcp-run.ts";
 import { runShiro, tempDir } from "../support/run-shiro.ts";
 import { FINAL, scriptedJob } from "../support/scripted-job.ts";
+import { EVERYTHING } from "../support/mcp-servers.ts";
+import { sequenceModel } from "../support/scripts.ts";
+import { startStrictServer } from "../support/strict-server.ts";
+import { waitUntil } from "../support/wait-until.ts";
 
 const dirs: string[] = [];
 const dir = (name: string) => {
@@ -131,3 +135,39 @@ describe("where people look", () => {
     expect(inspect.stdout).toContain(`\nmcp      srv 2025-11-25 2 tools (${mcp.toolsHash.slice(0, 8)})\n`);
   }, 30_000);
 });
+
+describe("no server outlives shiro", () => {
+  const running = (marker: string) => Bun.spawnSync(["pgrep", "-f", marker]).stdout.toString().split("\n").filter(Boolean);
+
+  test("a run that ends: the connected server and the one still starting are both gone", async () => {
+    const marker = `mcp-marker-${process.pid}-${Date.now()}`;
+    const run = await mcpJob([], { servers: { up: toolServer([1, marker], { required: true }), starting: toolServer([1, "--delay", 60_000, marker]) } });
+    expect(run.code).toBe(0);
+    await waitUntil(() => running(marker).length === 0, "both servers gone", 3000);
+  }, 30_000);
+
+  test("SIGTERM mid-call: shiro stops and its server goes with it", async () => {
+    const marker = `mcp-marker-${process.pid}-${Date.now()}-term`;
+    const project = dir("mcp-term");
+    writeFileSync(join(project, "s.json"), JSON.stringify({ mcpServers: { ev: { ...everything({ args: [EVERYTHING, "stdio", marker] }) } } }));
+    const server = await startStrictServer({ defaultModel: sequenceModel([{ name: "mcp__ev__trigger-long-running-operation", arguments: { duration: 30, steps: 30 } }], FINAL) });
+    try {
+      const run = await runShiro(["-p", "--mcp-config", "s.json", "--allow", "mcp__ev__*", marker], {
+        cwd: project,
+        env: { OPENAI_BASE_URL: server.url },
+        stdin: async (stdin, live) => {
+          await stdin.end();
+          await live.waitFor(() => server.requests.length > 0 && running(marker).length >= 2, 15_000);
+          await Bun.sleep(300);
+          const shiro = running(`${marker}$`).find((pid) => Bun.spawnSync(["ps", "-o", "args=", pid]).stdout.toString().includes("shiro"));
+          process.kill(Number(shiro), "SIGTERM");
+        },
+      });
+      expect(run.code).toBe(143);
+      await waitUntil(() => running(marker).length === 0, "the server gone", 3000);
+    } finally {
+      await server.stop();
+    }
+  }, 40_000);
+});
+
