@@ -16,7 +16,9 @@ export const mcpCommand: ReplCommand = {
 export async function askProjectServers(ctx: Pick<ReplContext, "runtime" | "confirm" | "print">): Promise<void> {
   const mcp = ctx.runtime.mcp;
   for (const server of mcp?.unapproved ?? []) {
-    if (await ctx.confirm(mcp!.question(server))) await mcp!.approve(server);
-    else ctx.print(`MCP server "${server.entry.name}" not started (asked again next time)`);
+    if (await ctx.confirm(mcp!.question(server))) {
+      await mcp!.approve(server);
+      ctx.print(`MCP server "${server.entry.name}" approved as it stands; starting it (/mcp shows how it goes)`);
+    } else ctx.print(`MCP server "${server.entry.name}" not started (asked again next time)`);
   }
 }

@@ -129,7 +129,10 @@ export async function runRepl(flags: Flags, config: Config & { apiKey: string })
   if (history.warning) warn(history.warning);
   showHeader(ctx, c);
   // A project's MCP servers start only once the person said yes to exactly what they run.
-  void askProjectServers(ctx).catch((err: Error) => warn(err.message));
+  // Outside a turn nothing else redraws the prompt once the last answer settled.
+  void askProjectServers(ctx)
+    .catch((err: Error) => warn(err.message))
+    .finally(() => live.render());
 
   let exit!: (code: number) => void;
   const exited = new Promise<number>((resolve) => (exit = resolve));

@@ -1,0 +1,72 @@
+/**
+ * The REPL and a project's `.mcp.json`: it asks before starting a server the project brings, keeps the
+ * yes for that exact definition, asks again once it changed; `/mcp` shows the servers as they stand.
+ */
+import { afterAll, beforeAll, expect, test } from "bun:test";
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { BINARY } from "../support/binary.ts";
+import { toolServer } from "../support/mcp-run.ts";
+import { keys, spawnPty } from "../support/pty.ts";
+import { tempDir } from "../support/run-shiro.ts";
+import { startStrictServer, type StrictServer } from "../support/strict-server.ts";
+import { TEST_API_KEY } from "../support/test-key.ts";
+
+let server: StrictServer;
+const home = tempDir("mcp-repl-home");
+const project = tempDir("mcp-repl-project");
+beforeAll(async () => {
+  server = await startStrictServer();
+});
+afterAll(async () => {
+  await server.stop();
+  for (const dir of [home, project]) rmSync(dir, { recursive: true, force: true });
+});
+
+const QUESTION = '.mcp.json asks to start the MCP server "proj": ';
+const repl = () =>
+  spawnPty([BINARY], { cwd: project, env: { PATH: process.env.PATH, HOME: home, SHIRO_HOME: home, OPENAI_API_KEY: TEST_API_KEY, OPENAI_BASE_URL: server.url }, cols: 160, rows: 40 });
+/** `/mcp` until its table shows `pattern` (a server still starting says so first). */
+async function mcpShows(pty: ReturnType<typeof repl>, pattern: RegExp): Promise<void> {
+  for (let i = 0; i < 20; i++) {
+    const mark = pty.mark();
+    await pty.type("/mcp", 1);
+    pty.write(keys.enter);
+    await pty.waitFor(/› $/, { since: mark, timeoutMs: 5000 });
+    if (pattern.test(pty.output().slice(mark))) return;
+    await Bun.sleep(250);
+  }
+  throw new Error(`/mcp never showed ${pattern}; screen:\n${pty.screen()}`);
+}
+const define = (args: (string | number)[]) => writeFileSync(join(project, ".mcp.json"), JSON.stringify({ mcpServers: { proj: toolServer(args) } }));
+
+test("asked once for a definition, kept by its hash, asked again when it changes", async () => {
+  define([3]);
+  const first = repl();
+  await first.waitFor(QUESTION, { timeoutMs: 8000 });
+  expect(first.screen()).toContain(`${QUESTION}${process.execPath} `);
+  first.write("y");
+  await first.waitFor(/› $/, { timeoutMs: 5000 });
+  await mcpShows(first, /proj +connected +3 tools +tool-server 1 \(2025-11-25\)/);
+  first.write(keys.ctrlD);
+  expect(await first.exited).toBe(0);
+  expect(JSON.parse(readFileSync(join(home, "approvals.json"), "utf8")).approvals).toMatchObject([{ kind: "mcp-server", subject: "proj" }]);
+
+  const again = repl();
+  await again.waitFor(/› $/, { timeoutMs: 8000 });
+  await mcpShows(again, /proj +connected/);
+  expect(again.screen()).not.toContain(QUESTION);
+  again.write(keys.ctrlD);
+  expect(await again.exited).toBe(0);
+
+  define([4]);
+  const changed = repl();
+  await changed.waitFor(QUESTION, { timeoutMs: 8000 });
+  changed.write("n");
+  await changed.waitFor('MCP server "proj" not started (asked again next time)', { timeoutMs: 5000 });
+  await changed.type("/mcp", 1);
+  changed.write(keys.enter);
+  await changed.waitFor("no MCP servers", { timeoutMs: 5000 });
+  changed.write(keys.ctrlD);
+  expect(await changed.exited).toBe(0);
+}, 60_000);
