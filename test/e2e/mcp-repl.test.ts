@@ -11,12 +11,14 @@ import { keys, spawnPty } from "../support/pty.ts";
 import { tempDir } from "../support/run-shiro.ts";
 import { startStrictServer, type StrictServer } from "../support/strict-server.ts";
 import { TEST_API_KEY } from "../support/test-key.ts";
+import { sequenceModel, visibleOutputs } from "../support/scripts.ts";
 
 let server: StrictServer;
 const home = tempDir("mcp-repl-home");
 const project = tempDir("mcp-repl-project");
+const CALL = { name: "mcp__proj__t1", arguments: { xs: ["from the model"] } };
 beforeAll(async () => {
-  server = await startStrictServer();
+  server = await startStrictServer({ models: { "test-mcp": sequenceModel([CALL], (input) => `the tool said: ${visibleOutputs(input).at(-1)?.output}`) } });
 });
 afterAll(async () => {
   await server.stop();
@@ -56,6 +58,17 @@ test("asked once for a definition, kept by its hash, asked again when it changes
   await again.waitFor(/› $/, { timeoutMs: 8000 });
   await mcpShows(again, /proj +connected/);
   expect(again.screen()).not.toContain(QUESTION);
+  // Its tool asks like a command: "always" answers for the tool, for the session.
+  await again.type("/model test-mcp --force", 1);
+  again.write(keys.enter);
+  await again.waitFor(/› $/, { timeoutMs: 5000 });
+  await again.type("use the tool", 1);
+  again.write(keys.enter);
+  await again.waitFor('? mcp__proj__t1 {"xs":["from the model"]}', { timeoutMs: 8000 });
+  await again.waitFor("[a]lways for *: ", { timeoutMs: 3000 });
+  again.write("y");
+  again.write(keys.enter);
+  await again.waitFor('the tool said: t1 got {"xs":["from the model"]}', { timeoutMs: 8000 });
   again.write(keys.ctrlD);
   expect(await again.exited).toBe(0);
 
