@@ -63,6 +63,7 @@ export async function* runToolCall(call: ToolCallPart, deps: Deps): AsyncGenerat
 
   const chunks: string[] = [];
   const notices: string[] = [];
+  const progress: string[] = [];
   let wake: (() => void) | undefined;
   const ctx: ToolContext = {
     root: deps.root,
@@ -81,6 +82,10 @@ export async function* runToolCall(call: ToolCallPart, deps: Deps): AsyncGenerat
       notices.push(text);
       wake?.();
     },
+    progress: (text) => {
+      progress.push(text);
+      wake?.();
+    },
   };
   let settled: ToolOutput | undefined;
   const running = runSafely(tool, args, ctx).then((out) => {
@@ -93,10 +98,13 @@ export async function* runToolCall(call: ToolCallPart, deps: Deps): AsyncGenerat
   }
   function* told(): Generator<AgentEvent> {
     for (const text of notices.splice(0)) yield { type: "notice", level: "warn", text: host.redactor.text(text) };
+    // Only the newest step counts: a status line shows one.
+    const latest = progress.splice(0).at(-1);
+    if (latest !== undefined) yield { type: "tool-progress", callId: call.callId, text: host.redactor.text(latest) };
   }
   // Stream partial output and notices as they arrive, until the tool settles.
   while (!settled) {
-    if (chunks.length === 0 && notices.length === 0) await new Promise<void>((resolve) => (wake = resolve));
+    if (chunks.length === 0 && notices.length === 0 && progress.length === 0) await new Promise<void>((resolve) => (wake = resolve));
     wake = undefined;
     yield* told();
     for (const chunk of chunks.splice(0)) yield* show(redacting.push(chunk));

@@ -22,7 +22,7 @@ const argsSchema = z.record(z.string(), z.unknown());
 /**
  * A server's tool as one of shiro's: its schema sent as written (non-strict), asking by default like a
  * command — its annotations (`readOnlyHint` and such) grant nothing — and its result read as the model
- * should see it. Progress streams as output lines; a timeout or Esc cancels the call on the server.
+ * should see it. Progress shows on the status line; a timeout or Esc cancels the call on the server.
  */
 export function mcpTool(spec: McpToolSpec, server: () => Pick<McpClient, "callTool"> | undefined): AnyTool {
   const { info } = spec;
@@ -41,7 +41,7 @@ export function mcpTool(spec: McpToolSpec, server: () => Pick<McpClient, "callTo
           signal: ctx.signal,
           timeoutMs: spec.timeoutMs,
           maxTimeoutMs: spec.maxTimeoutMs,
-          onProgress: (progress, total, message) => ctx.onOutput?.(`progress ${progress}${total !== undefined ? `/${total}` : ""}${message ? `: ${oneLine(message)}` : ""}\n`),
+          onProgress: (progress, total, message) => ctx.progress?.(`${progress}${total !== undefined ? `/${total}` : ""}${message ? `: ${oneLine(message)}` : ""}`),
         });
         return callResultOutput(result);
       } catch (err) {

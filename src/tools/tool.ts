@@ -60,6 +60,8 @@ export type ToolContext = {
    * them the cost of judging every file by `readDenied` before reading it.
    */
   secretGlobs?: readonly string[];
+  /** How far a long call has got (`3/10: indexing`), shown on the status line while it runs. */
+  progress?: (text: string) => void;
   /** Tells the person running shiro something about how a call ran (not the model), e.g. a slower fallback. */
   notice?: (text: string) => void;
   /**

@@ -86,4 +86,12 @@ describe("server-everything over stdio, configured with --mcp-config", () => {
     const readOnly = await mcpJob([{ name: "mcp__ev__trigger-long-running-operation", arguments: { duration: 0.1, steps: 1 } }], { servers: { ev: everything() } });
     expect(readOnly.outputs[0]!.output).toStartWith("Denied: mcp__ev__trigger-long-running-operation ");
   }, 60_000);
+
+  test("progress reaches --json as tool-progress lines, each the newest step", async () => {
+    const run = await mcpJob([{ name: "mcp__ev__trigger-long-running-operation", arguments: { duration: 1, steps: 4 } }], { servers: { ev: everything() }, args: [...ALLOW, "--json"] });
+    expect(run.code).toBe(0);
+    const progress = run.stdout.split("\n").filter(Boolean).map((l) => JSON.parse(l)).filter((e) => e.type === "tool-progress");
+    expect(progress.length).toBeGreaterThan(0);
+    expect(progress.at(-1).text).toStartWith("4/4");
+  }, 60_000);
 });
