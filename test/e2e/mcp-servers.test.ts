@@ -104,6 +104,24 @@ describe("tools the API would refuse", () => {
   }, 30_000);
 });
 
+describe("the tool list changes only when a server's does", () => {
+  test("list_changed: a later request carries the new tools, and the session log the new hash", async () => {
+    const home = dir("mcp-grow-home");
+    // The list is fetched again once the server says it changed: a request or two later it is there.
+    const run = await mcpJob([{ name: "mcp__g__t1", arguments: {} }, { name: "mcp__g__t1", arguments: { xs: [] } }], { servers: { g: toolServer([1, "--grow"], { required: true }) }, args: ["--allow", "mcp__g__*"], home });
+    expect(run.code).toBe(0);
+    expect(mcpToolsOf(run.requests[0]!.body).map((t) => t.name)).toEqual(["mcp__g__t1"]);
+    expect(mcpToolsOf(run.requests[2]!.body).map((t) => t.name)).toEqual(["mcp__g__t1", "mcp__g__t2", "mcp__g__t3"].slice(0, mcpToolsOf(run.requests[2]!.body).length));
+    expect(mcpToolsOf(run.requests[2]!.body).length).toBeGreaterThan(1);
+    const log = readdirSync(join(home, "sessions")).find((f) => f.endsWith(".jsonl"))!;
+    const events = readFileSync(join(home, "sessions", log), "utf8").trim().split("\n").map((l) => JSON.parse(l)).filter((e) => e.type === "mcp");
+    expect(events.map((e) => e.tools)).toEqual([1, 2, 3]);
+    // Each event's hash is that of the list as a request then carried it.
+    const last = mcpToolsOf(run.requests.at(-1)!.body);
+    expect(events.find((e) => e.tools === last.length).toolsHash).toBe(definitionHash(last));
+  }, 30_000);
+});
+
 describe("where people look", () => {
   test("shiro mcp list shows each server's state; shiro mcp test gives a verdict and its exit code", async () => {
     const project = dir("mcp-list");
