@@ -3,10 +3,11 @@
  * yes for that exact definition, asks again once it changed; `/mcp` shows the servers as they stand.
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { readFileSync, rmSync, writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { BINARY } from "../support/binary.ts";
 import { toolServer } from "../support/mcp-run.ts";
+import { HOSTILE } from "../support/mcp-servers.ts";
 import { keys, spawnPty } from "../support/pty.ts";
 import { tempDir } from "../support/run-shiro.ts";
 import { startStrictServer, type StrictServer } from "../support/strict-server.ts";
@@ -18,7 +19,12 @@ const home = tempDir("mcp-repl-home");
 const project = tempDir("mcp-repl-project");
 const CALL = { name: "mcp__proj__t1", arguments: { xs: ["from the model"] } };
 beforeAll(async () => {
-  server = await startStrictServer({ models: { "test-mcp": sequenceModel([CALL], (input) => `the tool said: ${visibleOutputs(input).at(-1)?.output}`) } });
+  server = await startStrictServer({
+    models: {
+      "test-mcp": sequenceModel([CALL], (input) => `the tool said: ${visibleOutputs(input).at(-1)?.output}`),
+      "test-hang": sequenceModel([{ name: "mcp__h__hang", arguments: {} }], "never reached"),
+    },
+  });
 });
 afterAll(async () => {
   await server.stop();
@@ -83,3 +89,30 @@ test("asked once for a definition, kept by its hash, asked again when it changes
   changed.write(keys.ctrlD);
   expect(await changed.exited).toBe(0);
 }, 60_000);
+
+test("Esc during a call that never answers: the call ends as an error result and the REPL is back at its prompt", async () => {
+  const dir = tempDir("mcp-repl-esc");
+  writeFileSync(join(dir, "s.json"), JSON.stringify({ mcpServers: { h: { command: process.execPath, args: [HOSTILE, "plain"], required: true } } }));
+  const pty = spawnPty([BINARY, "--mcp-config", "s.json", "--allow", "mcp__h__*", "-m", "test-hang"], {
+    cwd: dir,
+    env: { PATH: process.env.PATH, HOME: dir, SHIRO_HOME: join(dir, "home"), OPENAI_API_KEY: TEST_API_KEY, OPENAI_BASE_URL: server.url },
+    cols: 160,
+    rows: 40,
+  });
+  try {
+    await pty.waitFor(/› $/, { timeoutMs: 8000 });
+    await pty.type("wait for it", 1);
+    pty.write(keys.enter);
+    await pty.waitFor("running mcp__h__hang", { timeoutMs: 8000 });
+    pty.write(keys.esc);
+    await pty.waitFor(/› $/, { since: pty.mark(), timeoutMs: 5000 });
+    pty.write(keys.ctrlD);
+    await pty.exited;
+    const sessions = join(dir, "home", "sessions");
+    const log = readFileSync(join(sessions, readdirSync(sessions).find((f) => f.endsWith(".jsonl"))!), "utf8");
+    const result = log.trim().split("\n").map((l) => JSON.parse(l)).find((e) => e.type === "result");
+    expect(result).toMatchObject({ isError: true, output: "mcp__h__hang was cancelled by the user (the server was told to stop)" });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}, 30_000);
