@@ -164,6 +164,9 @@ export function startMcpServers(plans: readonly ServerPlan[], opts: { connect: C
       if (!offered.some((t) => t.name === name)) return false;
       dropped.add(name);
       rebuild();
+      // Its server's event names the list the model is now sent.
+      const slot = slots.find((s) => s.plan.name === serverOf.get(name));
+      if (slot?.client) announce(slot, slot.client);
       return true;
     },
     async close() {

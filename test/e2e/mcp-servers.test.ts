@@ -23,6 +23,25 @@ const dir = (name: string) => {
 };
 afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
 
+describe("config.json's mcpServers", () => {
+  test("a server there is started for every run; a misspelt key is one line naming it and the key meant", async () => {
+    const home = dir("mcp-config-home");
+    const project = dir("mcp-config-project");
+    writeFileSync(join(home, "config.json"), JSON.stringify({ mcpServers: { mine: { ...toolServer([1]), required: true } } }));
+    const run = await scriptedJob([], { cwd: project, home });
+    expect(mcpToolsOf(run.requests[0]!.body).map((t) => t.name)).toEqual(["mcp__mine__t1"]);
+    writeFileSync(join(home, "config.json"), JSON.stringify({ mcpServers: { mine: { comand: "x" } } }));
+    const typo = await runShiro(["-p", "hi"], { cwd: project, home });
+    expect(typo.code).toBe(2);
+    expect(typo.stderr).toContain('config.json does not match its schema at mcpServers.mine: unknown key "comand"; did you mean "command"?');
+    writeFileSync(join(home, "config.json"), JSON.stringify({ mcpServers: { mine: { args: ["x"] } } }));
+    const neither = await runShiro(["-p", "hi"], { cwd: project, home });
+    expect(neither.code).toBe(2);
+    expect(neither.stderr).toContain('mcpServers.mine in ');
+    expect(neither.stderr).toContain('needs "command" (a program to run) or "url" (a Streamable HTTP endpoint)');
+  }, 30_000);
+});
+
 describe("a project's .mcp.json", () => {
   test("print mode skips it with one line until that exact definition is approved; a change is skipped again", async () => {
     const home = dir("mcp-home");
