@@ -54,6 +54,8 @@ export function startStdioTransport(def: StdioDef, events: TransportEvents): Tra
   // Why the connection ended, set once: the first of a protocol breach, an exit, or close().
   let ended: string | undefined;
   let closing: Promise<void> | undefined;
+  let announced: () => void = () => {};
+  const over = new Promise<void>((resolve) => (announced = resolve));
 
   const signalGroup = (signal: NodeJS.Signals) => {
     try {
@@ -84,6 +86,7 @@ export function startStdioTransport(def: StdioDef, events: TransportEvents): Tra
   const end = (why: string) => {
     if (ended !== undefined) return;
     ended = why;
+    announced();
     events.onClose(why);
     void close();
   };
@@ -116,7 +119,9 @@ export function startStdioTransport(def: StdioDef, events: TransportEvents): Tra
         proc.stdin.write(`${JSON.stringify(message)}\n`);
         await proc.stdin.flush();
       } catch {
-        throw new McpError("closed", "the server's stdin is closed");
+        // A closed stdin is most likely an exit on its way: say which, when it comes soon.
+        await Promise.race([over, Bun.sleep(1000)]);
+        throw new McpError("closed", `the server ${ended ?? "closed its stdin"}`);
       }
     },
     setProtocolVersion() {},
