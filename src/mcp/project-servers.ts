@@ -47,6 +47,9 @@ export const skippedNotice = (servers: readonly UnapprovedServer[]): string =>
 export function approvalQuestion(server: UnapprovedServer): string {
   const { config } = server.entry;
   const what = config.url !== undefined ? config.url : [config.command!, ...(config.args ?? [])].join(" ");
-  const env = Object.keys(config.env ?? {});
-  return `${PROJECT_FILE} asks to start the MCP server "${server.entry.name}": ${what}${env.length ? ` (env: ${env.join(", ")})` : ""} — start it? (kept for this exact definition)`;
+  // As written, `${VAR}` unexpanded: the person sees which of their variables it would be handed.
+  const env = Object.entries({ ...config.env, ...config.headers }).map(([k, v]) => `${k}=${v}`);
+  const token = config.bearerTokenEnv ? [`bearer token from ${config.bearerTokenEnv}`] : [];
+  const given = [...env, ...token];
+  return `${PROJECT_FILE} asks to start the MCP server "${server.entry.name}": ${what}${given.length ? ` (${given.join(", ")})` : ""} — start it? (kept for this exact definition)`;
 }

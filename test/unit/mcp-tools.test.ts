@@ -6,6 +6,7 @@ import { toolNames } from "../../src/mcp/tool-names.ts";
 import { toolParameters } from "../../src/mcp/tool-parameters.ts";
 import { resultItem } from "../../src/wire/serialise-input.ts";
 import { rejectedToolName } from "../../src/wire/model-error.ts";
+import { approvalQuestion } from "../../src/mcp/project-servers.ts";
 
 test("tool names: mcp__<server>__<tool>, odd characters replaced, a hash when too long or taken", () => {
   const named = toolNames([
@@ -88,4 +89,9 @@ test("a plan: the allow-list env plus the server's own, ${VAR} expanded, the bea
 test("the API's refusal of a tool's schema names the tool to drop", () => {
   expect(rejectedToolName({ message: "400 Invalid schema for function 'mcp__h__bad': In context=('properties', 'xs'), array schema missing items.", code: "invalid_function_parameters", retryable: false })).toBe("mcp__h__bad");
   expect(rejectedToolName({ message: "400 other", code: "invalid_value", retryable: false })).toBeUndefined();
+});
+
+test("a project's server is asked about with what it would run and be handed, as written", () => {
+  const question = approvalQuestion({ entry: { name: "db", origin: ".mcp.json", project: true, config: { command: "npx", args: ["-y", "db-mcp"], env: { KEY: "${OPENAI_API_KEY}" } } }, hash: "h" });
+  expect(question).toBe('.mcp.json asks to start the MCP server "db": npx -y db-mcp (KEY=${OPENAI_API_KEY}) — start it? (kept for this exact definition)');
 });
