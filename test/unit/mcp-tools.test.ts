@@ -7,6 +7,8 @@ import { toolParameters } from "../../src/mcp/tool-parameters.ts";
 import { resultItem } from "../../src/wire/serialise-input.ts";
 import { rejectedToolName } from "../../src/wire/model-error.ts";
 import { approvalQuestion } from "../../src/mcp/project-servers.ts";
+import { wireEntry } from "../../src/context/wire-entry.ts";
+import type { Message } from "../../src/session/messages.ts";
 
 test("tool names: mcp__<server>__<tool>, odd characters replaced, a hash when too long or taken", () => {
   const named = toolNames([
@@ -94,4 +96,15 @@ test("the API's refusal of a tool's schema names the tool to drop", () => {
 test("a project's server is asked about with what it would run and be handed, as written", () => {
   const question = approvalQuestion({ entry: { name: "db", origin: ".mcp.json", project: true, config: { command: "npx", args: ["-y", "db-mcp"], env: { KEY: "${OPENAI_API_KEY}" } } }, hash: "h" });
   expect(question).toBe('.mcp.json asks to start the MCP server "db": npx -y db-mcp (KEY=${OPENAI_API_KEY}) — start it? (kept for this exact definition)');
+});
+
+test("an image in a result weighs as much as the model reads of it, not its base64", () => {
+  const messages: Message[] = [
+    { role: "user", text: "look" },
+    { role: "assistant", model: "gpt-5", parts: [{ type: "tool-call", callId: "c1", name: "mcp__ev__shot", arguments: "{}" }] },
+    { role: "tool", results: [{ callId: "c1", output: "[image 1: image/png, 1 MiB]", images: [{ mediaType: "image/png", data: "A".repeat(1_400_000) }] }] },
+  ];
+  const entry = wireEntry(messages, 1, "gpt-5");
+  expect(entry.chars).toBeLessThan(7000);
+  expect(entry.chars).toBeGreaterThan(6000);
 });
