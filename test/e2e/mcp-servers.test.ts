@@ -42,6 +42,36 @@ describe("config.json's mcpServers", () => {
   }, 30_000);
 });
 
+describe("an HTTP server", () => {
+  test("its bearer token comes from the variable config names, its headers' ${VAR} from the environment", async () => {
+    const seen: Record<string, string | null>[] = [];
+    const http = Bun.serve({
+      port: 0,
+      hostname: "127.0.0.1",
+      async fetch(req) {
+        if (req.method !== "POST") return new Response(null, { status: 405 });
+        seen.push({ auth: req.headers.get("authorization"), team: req.headers.get("x-team") });
+        const m = (await req.json()) as { id?: number; method: string };
+        if (m.id === undefined) return new Response(null, { status: 202 });
+        const result = m.method === "initialize" ? { protocolVersion: "2025-11-25", capabilities: { tools: {} }, serverInfo: { name: "http-test" } } : m.method === "tools/list" ? { tools: [{ name: "hello", inputSchema: { type: "object" } }] } : {};
+        return Response.json({ jsonrpc: "2.0", id: m.id, result });
+      },
+    });
+    try {
+      const run = await mcpJob([], {
+        servers: { web: { type: "http", url: `http://127.0.0.1:${http.port}/mcp`, bearerTokenEnv: "WEB_MCP_TOKEN", headers: { "X-Team": "${TEAM_NAME}" }, required: true } },
+        env: { WEB_MCP_TOKEN: "tok-web-123", TEAM_NAME: "blue" },
+      });
+      expect(run.code).toBe(0);
+      expect(mcpToolsOf(run.requests[0]!.body).map((t) => t.name)).toEqual(["mcp__web__hello"]);
+      expect(seen.length).toBeGreaterThanOrEqual(3);
+      for (const headers of seen) expect(headers).toEqual({ auth: "Bearer tok-web-123", team: "blue" });
+    } finally {
+      http.stop(true);
+    }
+  }, 30_000);
+});
+
 describe("a project's .mcp.json", () => {
   test("print mode skips it with one line until that exact definition is approved; a change is skipped again", async () => {
     const home = dir("mcp-home");
