@@ -46,7 +46,7 @@ export async function bench(): Promise<string[]> {
         cpus[c]!.push(figures.cpuMs);
       }
     const base = median(walls[0]!);
-    return cases.map(([label], c) => `${label}: median ${ms(median(walls[c]!))} wall (+${ms(median(walls[c]!) - base)}), ${ms(median(cpus[c]!))} CPU of shiro (${RUNS} runs)`);
+    return cases.map(([label], c) => `${label}: median ${ms(median(walls[c]!))} wall (+${ms(median(walls[c]!) - base)}), ${ms(median(cpus[c]!))} CPU, its servers' included (${RUNS} runs)`);
   } finally {
     await server.stop();
     rmSync(dir, { recursive: true, force: true });
