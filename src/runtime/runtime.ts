@@ -236,7 +236,7 @@ export function createRuntime(opts: RuntimeOptions): Runtime {
     },
   };
   servers?.onChange(withMcp);
-  servers?.onEvent((e) => live.append(e));
+  servers?.onEvent((e) => live.append(e.error === undefined ? e : { ...e, error: opts.host.redactor.text(e.error) }));
   withMcp();
   return runtime;
 }

@@ -111,7 +111,8 @@ export async function startRuntime(opts: StartOptions): Promise<Runtime> {
   const known = createKnownSecretValues({ root: cwd, home: homedir(), isSecretPath: secretFiles.isSecretPath, hiddenEnv: secrets.hidden, projectSecrets: () => sandbox.projectSecrets(cwd) });
   const redactor = createLiveRedactor(() => [{ name: API_KEY_VAR, value: config.apiKey }, ...known()]);
   // Started now, in the background: no server holds up the run but one marked `required`, and only at the first call.
-  const mcp = await openMcp({ mcp: config.mcp, home: config.home, cwd, save: store.saves, baseEnv: secrets.env, env: process.env, interactive: opts.ask !== undefined, warn });
+  // A server's stderr (in its failure line) may print a secret it was given: redacted like any output.
+  const mcp = await openMcp({ mcp: config.mcp, home: config.home, cwd, save: store.saves, baseEnv: secrets.env, env: process.env, interactive: opts.ask !== undefined, warn: (line) => warn(redactor.text(line)) });
   const runtime: Runtime = createRuntime({
     config: { ...config, ...(opts.textFormat ? { textFormat: opts.textFormat } : {}), ...(flags.maxCost !== undefined ? { maxCostUsd: flags.maxCost } : {}) },
     cwd,

@@ -125,6 +125,24 @@ describe("start-up never holds the run up", () => {
   }, 30_000);
 });
 
+describe("a failure line hides secrets", () => {
+  test("a server that prints its token to stderr and exits: the line and the log show it redacted", async () => {
+    const home = dir("mcp-secret-home");
+    const secret = "tok-9f8e7d6c5b4a39281706";
+    const run = await mcpJob([], {
+      servers: { leaky: { command: "sh", args: ["-c", 'echo "starting with $SVC_TOKEN" >&2; exit 1'], env: { SVC_TOKEN: "${SVC_TOKEN}" }, required: true } },
+      env: { SVC_TOKEN: secret },
+      home,
+    });
+    expect(run.code).toBe(0);
+    expect(run.stderr).toContain('! MCP server "leaky" did not start: ');
+    expect(run.stderr).toContain("starting with ");
+    expect(run.stderr).not.toContain(secret);
+    const sessions = join(home, "sessions");
+    expect(readFileSync(join(sessions, readdirSync(sessions).find((f) => f.endsWith(".jsonl"))!), "utf8")).not.toContain(secret);
+  }, 30_000);
+});
+
 describe("tools the API would refuse", () => {
   test("a schema the API refuses: that tool is dropped with a notice, the request sent again once, the others kept", async () => {
     const run = await mcpJob([{ name: "mcp__srv__t1", arguments: { xs: ["a"] } }], { servers: { srv: toolServer([2, "--bad", "t2"], { required: true }) }, args: ["--allow", "mcp__srv__*"] });
