@@ -65,6 +65,15 @@ describe("a hostile stdio server ends in one clear line, never a hang", () => {
     expect((await client.callTool("untyped", { q: "x" })).content).toEqual([{ type: "text", text: "q=x" }]);
   });
 
+  test("a changed tool list is fetched again and announced", async () => {
+    const client = await connect("plain");
+    let announced = 0;
+    client.onToolsChanged(() => announced++);
+    await client.callTool("grow", {});
+    await waitUntil(() => announced === 1, "the change was announced");
+    expect(client.tools().map((t) => t.name)).toContain("grown_6");
+  });
+
   test("a call given up on is cancelled at the server with its id and reason", async () => {
     const client = await connect("plain");
     const abort = new AbortController();
