@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, test } from "bun:test";
+import { join } from "node:path";
 import { connectMcpServer } from "../../src/mcp/connect-server.ts";
 import type { McpClient } from "../../src/mcp/mcp-client.ts";
 import type { McpError } from "../../src/mcp/mcp-error.ts";
@@ -119,4 +120,16 @@ describe("a hostile stdio server ends in one clear line, never a hang", () => {
     await waitUntil(() => isGone(client.pid!) && isGone(child), "the server and its child are gone");
     expect(groupMembers(client.pid!)).toEqual([]);
   });
+});
+
+test("a stdio server and what it started die with the process holding them, even by SIGKILL", async () => {
+  const holder = Bun.spawn([process.execPath, join(import.meta.dir, "../fixtures/mcp/hold-server.ts"), "ignore-term"], { stdout: "pipe", stderr: "inherit" });
+  const reader = holder.stdout.getReader();
+  let out = "";
+  while (!out.includes("\n")) out += new TextDecoder().decode((await reader.read()).value);
+  const [, server, child] = out.trim().split(" ").map(Number) as [number, number, number];
+  expect(isGone(server) || isGone(child)).toBe(false);
+  holder.kill("SIGKILL");
+  await waitUntil(() => isGone(server) && isGone(child), "the server and its child died with their holder");
+  expect(groupMembers(server)).toEqual([]);
 });
