@@ -73,7 +73,7 @@ export class RpcPeer {
         if (opts.timeoutMs === undefined) return;
         const left = opts.maxTimeoutMs === undefined ? opts.timeoutMs : Math.min(opts.timeoutMs, started + opts.maxTimeoutMs - Date.now());
         timer = setTimeout(() => {
-          const seconds = Math.round((Date.now() - started) / 1000);
+          const seconds = Math.round((Date.now() - started) / 100) / 10;
           giveUp(new McpError("timeout", `${method} got no answer within ${seconds} s`, REQUEST_TIMEOUT, { method }), `timed out after ${seconds} s`);
         }, Math.max(0, left));
       };

@@ -72,7 +72,15 @@ describe("a hostile stdio server ends in one clear line, never a hang", () => {
     client.onToolsChanged(() => announced++);
     await client.callTool("grow", {});
     await waitUntil(() => announced === 1, "the change was announced");
-    expect(client.tools().map((t) => t.name)).toContain("grown_6");
+    expect(client.tools().map((t) => t.name)).toContain("grown_7");
+  });
+
+  test("the server's ping is answered; a request for a capability shiro does not declare is method-not-found", async () => {
+    const client = await connect("plain");
+    expect(JSON.parse((await client.callTool("ask", {})).content[0]!.text as string)).toEqual([
+      { id: "s1", result: {} },
+      { id: "s2", error: { code: -32601, message: "Method not found: roots/list" } },
+    ]);
   });
 
   test("a call given up on is cancelled at the server with its id and reason", async () => {
@@ -82,7 +90,7 @@ describe("a hostile stdio server ends in one clear line, never a hang", () => {
     setTimeout(() => abort.abort("the user pressed Esc"), 100);
     expect(((await call.catch((e) => e)) as McpError).kind).toBe("cancelled");
     const timedOut = (await client.callTool("hang", {}, { timeoutMs: 200 }).catch((e) => e)) as McpError;
-    expect([timedOut.kind, timedOut.message]).toEqual(["timeout", "tools/call got no answer within 0 s"]);
+    expect([timedOut.kind, timedOut.message]).toEqual(["timeout", "tools/call got no answer within 0.2 s"]);
     await waitUntil(() => client.stderrTail().includes("cancelled 4: timed out"), "the server heard of the timeout");
     expect(client.stderrTail()).toContain("cancelled 3: the user pressed Esc");
   });
