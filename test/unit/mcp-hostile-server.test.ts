@@ -44,6 +44,11 @@ describe("a hostile stdio server ends in one clear line, never a hang", () => {
     expect(message).toBe('MCP server "exit-after-init" did not start: it exited with code 3; its stderr ends: fatal: could not open the database');
   });
 
+  test("an error answer to initialize says so, with its code", async () => {
+    const { message } = await failure("refuse-init");
+    expect(message).toBe('MCP server "refuse-init" did not start: initialize failed: Unsupported protocol version (code -32602)');
+  });
+
   test("a command that is not there", async () => {
     const err = (await connectMcpServer("gone", { kind: "stdio", command: "no-such-mcp-server", args: [], cwd: "/", env: { PATH: "/usr/bin:/bin" } }, { startupTimeoutMs: 5_000 }).catch((e) => e)) as McpError;
     expect(err.message).toBe('MCP server "gone" did not start: command not found: no-such-mcp-server (not on the PATH of the environment it is given)');
