@@ -59,11 +59,28 @@ describe("Streamable HTTP against server-everything", () => {
   });
 });
 
-/** A small Streamable HTTP server of our own: JSON answers, sessions it can forget, a GET it refuses. */
-function sessionServer(opts: { version?: string; status?: number } = {}) {
+// An event stream of `text`, ended after it unless `open`.
+const sse = (text: string, open = false) =>
+  new Response(
+    new ReadableStream({
+      start(c) {
+        c.enqueue(new TextEncoder().encode(text));
+        if (!open) c.close();
+      },
+    }),
+    { headers: { "content-type": "text/event-stream" } },
+  );
+
+/**
+ * A small Streamable HTTP server of our own: JSON answers, sessions it can forget, a GET it refuses
+ * (or, with `stream`, a GET stream announcing a tool change, dropped once with an event id to resume
+ * from), and a tool `drop` whose event stream ends without an answer or an id.
+ */
+function sessionServer(opts: { version?: string; status?: number; stream?: boolean } = {}) {
   const seen: { method: string; rpc?: string; headers: Record<string, string> }[] = [];
   let sessions = 0;
   let live = new Set<string>();
+  let gets = 0;
   const http = Bun.serve({
     port: 0,
     hostname: "127.0.0.1",
@@ -71,7 +88,9 @@ function sessionServer(opts: { version?: string; status?: number } = {}) {
       const body = req.method === "POST" ? ((await req.json()) as { id?: number; method?: string; params?: any }) : undefined;
       seen.push({ method: req.method, rpc: body?.method, headers: Object.fromEntries(req.headers) });
       if (opts.status) return new Response("token expired", { status: opts.status, statusText: "Unauthorized" });
-      if (req.method === "GET") return new Response(null, { status: 405 });
+      if (req.method === "GET" && !opts.stream) return new Response(null, { status: 405 });
+      // The first GET announces a change and drops; the resumed one stays open, saying nothing.
+      if (req.method === "GET") return ++gets === 1 ? sse(`id: g1\nretry: 100\ndata: {"jsonrpc":"2.0","method":"notifications/tools/list_changed"}\n\n`) : sse(": open\n\n", true);
       const session = req.headers.get("mcp-session-id");
       if (req.method === "DELETE") return new Response(null, { status: 200 });
       if (body?.method === "initialize") {
@@ -82,7 +101,11 @@ function sessionServer(opts: { version?: string; status?: number } = {}) {
       }
       if (!session || !live.has(session)) return new Response("no such session", { status: 404 });
       if (body?.id === undefined) return new Response(null, { status: 202 });
-      if (body.method === "tools/list") return Response.json({ jsonrpc: "2.0", id: body.id, result: { tools: [{ name: "where", inputSchema: { type: "object" } }] } });
+      if (body.method === "tools/list") {
+        const tools = [{ name: "where", inputSchema: { type: "object" } }, ...(gets ? [{ name: "added", inputSchema: { type: "object" } }] : [])];
+        return Response.json({ jsonrpc: "2.0", id: body.id, result: { tools } });
+      }
+      if (body.params?.name === "drop") return sse(": working\n\n");
       return Response.json({ jsonrpc: "2.0", id: body.id, result: { content: [{ type: "text", text: `in ${session}` }] } });
     },
   });
@@ -121,6 +144,41 @@ describe("Streamable HTTP sessions", () => {
       // The GET stream was tried (the server announced list changes) and refused with 405: no harm done.
       expect(server.seen.filter((r) => r.method === "GET")).toHaveLength(1);
       expect(server.seen.at(-1)).toMatchObject({ method: "DELETE", headers: { "mcp-session-id": "session-2" } });
+    } finally {
+      server.stop();
+    }
+  });
+
+  test("the standalone stream brings a tool change and is resumed from its last event id", async () => {
+    const server = sessionServer({ stream: true });
+    try {
+      const client = await connectMcpServer("changes", { kind: "http", url: server.url, headers: {} }, { startupTimeoutMs: 5_000 });
+      open.push(client);
+      let changed = 0;
+      client.onToolsChanged(() => changed++);
+      await waitUntil(() => changed === 1, "the tool change was announced");
+      expect(client.tools().map((t) => t.name)).toEqual(["where", "added"]);
+      await waitUntil(() => server.seen.filter((r) => r.method === "GET").length === 2, "the stream was resumed");
+      await Bun.sleep(300);
+      const gets = server.seen.filter((r) => r.method === "GET");
+      expect(gets).toHaveLength(2);
+      const [first, second] = gets;
+      expect(first!.headers.accept).toBe("text/event-stream");
+      expect(first!.headers["last-event-id"]).toBeUndefined();
+      expect(second!.headers["last-event-id"]).toBe("g1");
+    } finally {
+      server.stop();
+    }
+  });
+
+  test("an event stream that ends without the answer and without an id fails the call, not the session", async () => {
+    const server = sessionServer();
+    try {
+      const client = await connectMcpServer("drops", { kind: "http", url: server.url, headers: {} }, { startupTimeoutMs: 5_000 });
+      open.push(client);
+      const err = (await client.callTool("drop", {}, { timeoutMs: 5_000 }).catch((e) => e)) as McpError;
+      expect([err.kind, err.message]).toEqual(["closed", "the server ended its event stream without an answer (and gave no event id to resume from)"]);
+      expect(textOf(await client.callTool("where", {}))).toBe("in session-1");
     } finally {
       server.stop();
     }
