@@ -2,14 +2,13 @@ import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test
 import { connectMcpServer } from "../../src/mcp/connect-server.ts";
 import type { McpClient } from "../../src/mcp/mcp-client.ts";
 import type { McpError } from "../../src/mcp/mcp-error.ts";
-import { EVERYTHING, serverEnv } from "../support/mcp-servers.ts";
+import { abortedOperation, EVERYTHING, serverEnv, textOf } from "../support/mcp-servers.ts";
 import { waitUntil } from "../support/wait-until.ts";
 
 const open: McpClient[] = [];
 afterEach(async () => {
   await Promise.all(open.splice(0).map((c) => c.close()));
 });
-const textOf = (result: { content: Record<string, unknown>[] }) => result.content.map((c) => c.text).join("");
 
 describe("Streamable HTTP against server-everything", () => {
   let server: Bun.Subprocess<"ignore", "pipe", "pipe">;
@@ -49,12 +48,9 @@ describe("Streamable HTTP against server-everything", () => {
     const done = await client.callTool("trigger-long-running-operation", { duration: 0.6, steps: 3 }, { timeoutMs: 5_000, onProgress: (p) => steps.push(p) });
     expect(textOf(done)).toContain("completed");
     expect(steps).toEqual([1, 2, 3]);
-    const abort = new AbortController();
-    setTimeout(() => abort.abort(), 200);
-    const started = Date.now();
-    const err = (await client.callTool("trigger-long-running-operation", { duration: 5, steps: 5 }, { signal: abort.signal }).catch((e) => e)) as McpError;
+    const { err, ms } = await abortedOperation(client, 200);
     expect(err.kind).toBe("cancelled");
-    expect(Date.now() - started).toBeLessThan(1_000);
+    expect(ms).toBeLessThan(1_000);
     expect(textOf(await client.callTool("echo", { message: "after" }))).toBe("Echo: after");
   });
 });
