@@ -22,14 +22,16 @@ function stderrEnding(tail: string): string {
 /** Why start-up failed, after `MCP server "<name>" did not start: `. */
 function why(err: unknown, lostBecause: string | undefined, timedOut: boolean, timeoutMs: number): string {
   if (!(err instanceof McpError)) return String(err);
-  const method = (err.data as { method?: string } | undefined)?.method ?? "initialize";
+  // Which request it was, when the error knows (a request's timeout does; a transport's cut does not).
+  const method = err.method;
   switch (err.kind) {
     case "cancelled":
-      return timedOut ? `no answer to ${method} within ${timeoutMs / 1000} s` : "start-up was cancelled";
+      if (!timedOut) return "start-up was cancelled";
+      return method ? `no answer to ${method} within ${timeoutMs / 1000} s` : `not ready within ${timeoutMs / 1000} s`;
     case "closed":
       return lostBecause ? `it ${lostBecause}` : err.message;
     case "rpc":
-      return `${method} failed: ${clipLine(err.message, 200)} (code ${err.code})`;
+      return `${method ?? "initialize"} failed: ${clipLine(err.message, 200)} (code ${err.code})`;
     default:
       return err.message;
   }

@@ -91,7 +91,7 @@ export async function initializeClient(name: string, open: (events: TransportEve
     if (!ACCEPTED_VERSIONS.includes(version))
       throw new McpError("protocol", `the server speaks MCP ${version}, and shiro speaks ${PROTOCOL_VERSION} (or ${ACCEPTED_VERSIONS.slice(1).join(", ")})`);
     peer.transport.setProtocolVersion(version);
-    await peer.notify("notifications/initialized");
+    await peer.notify("notifications/initialized", undefined, signal);
     tools = await listTools({ signal });
     // Unasked messages over HTTP need the standalone stream; only a server that announces tool changes gets one.
     const toolCaps = parsed.data.capabilities.tools as { listChanged?: unknown } | undefined;

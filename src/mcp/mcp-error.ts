@@ -13,6 +13,8 @@ export class McpError extends Error {
     /** `rpc`: the JSON-RPC error code (-32601 and such); `http`: the status. */
     readonly code?: number,
     readonly data?: unknown,
+    /** The request it ended, when it ended one. */
+    readonly method?: string,
   ) {
     super(message);
     this.name = "McpError";

@@ -24,6 +24,6 @@ export async function readLines(stream: ReadableStream<Uint8Array>, onLine: (lin
     size += text.length - from;
     if (size > maxChars) return emit("");
   }
-  const rest = parts.join("") + decoder.decode();
-  if (rest) emit(rest);
+  const rest = decoder.decode();
+  if (size > 0 || rest) emit(rest);
 }

@@ -13,7 +13,7 @@ export type RequestOptions = {
   onProgress?: (progress: number, total?: number, message?: string) => void;
 };
 
-type Pending = { resolve(result: unknown): void; reject(error: McpError): void; progress(progress: number, total?: number, message?: string): void };
+type Pending = { method: string; resolve(result: unknown): void; reject(error: McpError): void; progress(progress: number, total?: number, message?: string): void };
 
 export type PeerHandlers = {
   /** A notification from the server other than progress. */
@@ -49,7 +49,7 @@ export class RpcPeer {
 
   request(method: string, params: Record<string, unknown> = {}, opts: RequestOptions = {}): Promise<unknown> {
     if (this.ended !== undefined) return Promise.reject(new McpError("closed", `the server ${this.ended}`));
-    if (opts.signal?.aborted) return Promise.reject(new McpError("cancelled", `${method} was cancelled: ${abortReason(opts.signal)}`, undefined, { method }));
+    if (opts.signal?.aborted) return Promise.reject(new McpError("cancelled", `${method} was cancelled: ${abortReason(opts.signal)}`, undefined, undefined, method));
     const id = this.nextId++;
     const sent = opts.onProgress ? { ...params, _meta: { ...(params._meta as object | undefined), progressToken: id } } : params;
     return new Promise((resolve, reject) => {
@@ -73,12 +73,13 @@ export class RpcPeer {
         if (opts.timeoutMs === undefined) return;
         const left = opts.maxTimeoutMs === undefined ? opts.timeoutMs : Math.min(opts.timeoutMs, started + opts.maxTimeoutMs - Date.now());
         timer = setTimeout(() => {
-          const seconds = Math.round((Date.now() - started) / 1000);
-          giveUp(new McpError("timeout", `${method} got no answer within ${seconds} s`, REQUEST_TIMEOUT, { method }), `timed out after ${seconds} s`);
+          const seconds = Math.round((Date.now() - started) / 100) / 10;
+          giveUp(new McpError("timeout", `${method} got no answer within ${seconds} s`, REQUEST_TIMEOUT, undefined, method), `timed out after ${seconds} s`);
         }, Math.max(0, left));
       };
-      const onAbort = () => giveUp(new McpError("cancelled", `${method} was cancelled: ${abortReason(opts.signal!)}`, undefined, { method }), abortReason(opts.signal!));
+      const onAbort = () => giveUp(new McpError("cancelled", `${method} was cancelled: ${abortReason(opts.signal!)}`, undefined, undefined, method), abortReason(opts.signal!));
       this.pending.set(id, {
+        method,
         resolve: (result) => (settle(), resolve(result)),
         reject: (error) => (settle(), reject(error)),
         progress: (progress, total, message) => {
@@ -95,8 +96,8 @@ export class RpcPeer {
     });
   }
 
-  notify(method: string, params?: Record<string, unknown>): Promise<void> {
-    return this.transport.send(rpcNotification(method, params));
+  notify(method: string, params?: Record<string, unknown>, signal?: AbortSignal): Promise<void> {
+    return this.transport.send(rpcNotification(method, params), signal);
   }
 
   /** Ends the connection; what is still waiting is rejected. Idempotent. */
@@ -127,7 +128,7 @@ export class RpcPeer {
     // An answer to a request already given up on (cancelled, timed out) is dropped.
     const pending = message.id === null ? undefined : this.pending.get(message.id);
     if (!pending) return;
-    if (message.error) pending.reject(new McpError("rpc", message.error.message, message.error.code, message.error.data));
+    if (message.error) pending.reject(new McpError("rpc", message.error.message, message.error.code, message.error.data, pending.method));
     else pending.resolve(message.result);
   }
 

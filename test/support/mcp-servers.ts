@@ -1,6 +1,8 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import type { McpServerDef } from "../../src/mcp/mcp-types.ts";
+import type { McpClient } from "../../src/mcp/mcp-client.ts";
+import type { McpError } from "../../src/mcp/mcp-error.ts";
+import type { McpCallResult, McpServerDef } from "../../src/mcp/mcp-types.ts";
 
 const ROOT = join(import.meta.dir, "../..");
 
@@ -23,3 +25,14 @@ export function isGone(pid: number): boolean {
     return true;
   }
 }
+
+/** server-everything's 5-second operation, aborted after `afterMs`: the error and how long the call took in all. */
+export async function abortedOperation(client: McpClient, afterMs: number): Promise<{ err: McpError; ms: number }> {
+  const abort = new AbortController();
+  setTimeout(() => abort.abort(), afterMs);
+  const started = Date.now();
+  const err = (await client.callTool("trigger-long-running-operation", { duration: 5, steps: 5 }, { signal: abort.signal }).catch((e) => e)) as McpError;
+  return { err, ms: Date.now() - started };
+}
+
+export const textOf = (result: McpCallResult): string => result.content.map((c) => c.text).join("");

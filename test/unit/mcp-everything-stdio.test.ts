@@ -3,7 +3,7 @@ import { connectMcpServer } from "../../src/mcp/connect-server.ts";
 import type { McpClient } from "../../src/mcp/mcp-client.ts";
 import type { McpError } from "../../src/mcp/mcp-error.ts";
 import { groupMembers } from "../support/process-group.ts";
-import { everythingStdio, serverEnv } from "../support/mcp-servers.ts";
+import { abortedOperation, everythingStdio, serverEnv, textOf } from "../support/mcp-servers.ts";
 import { waitUntil } from "../support/wait-until.ts";
 
 // The reference server, over stdio, started once for the file.
@@ -19,7 +19,6 @@ afterAll(async () => {
   await client?.close();
 });
 
-const textOf = (result: { content: Record<string, unknown>[] }) => result.content.map((c) => c.text).join("");
 
 describe("MCP over stdio against server-everything", () => {
   test("the handshake settles on 2025-11-25 and lists every tool", () => {
@@ -63,12 +62,9 @@ describe("MCP over stdio against server-everything", () => {
   });
 
   test("aborting a call ends it at once, and the server goes on serving", async () => {
-    const abort = new AbortController();
-    setTimeout(() => abort.abort(), 300);
-    const started = Date.now();
-    const err = (await client.callTool("trigger-long-running-operation", { duration: 5, steps: 5 }, { signal: abort.signal }).catch((e) => e)) as McpError;
+    const { err, ms } = await abortedOperation(client, 300);
     expect(err.kind).toBe("cancelled");
-    expect(Date.now() - started).toBeLessThan(1_000);
+    expect(ms).toBeLessThan(1_000);
     await client.ping();
     expect(textOf(await client.callTool("echo", { message: "still here" }))).toBe("Echo: still here");
   });

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, test } from "bun:test";
+import { join } from "node:path";
 import { connectMcpServer } from "../../src/mcp/connect-server.ts";
 import type { McpClient } from "../../src/mcp/mcp-client.ts";
 import type { McpError } from "../../src/mcp/mcp-error.ts";
@@ -43,6 +44,11 @@ describe("a hostile stdio server ends in one clear line, never a hang", () => {
     expect(message).toBe('MCP server "exit-after-init" did not start: it exited with code 3; its stderr ends: fatal: could not open the database');
   });
 
+  test("an error answer to initialize says so, with its code", async () => {
+    const { message } = await failure("refuse-init");
+    expect(message).toBe('MCP server "refuse-init" did not start: initialize failed: Unsupported protocol version (code -32602)');
+  });
+
   test("a command that is not there", async () => {
     const err = (await connectMcpServer("gone", { kind: "stdio", command: "no-such-mcp-server", args: [], cwd: "/", env: { PATH: "/usr/bin:/bin" } }, { startupTimeoutMs: 5_000 }).catch((e) => e)) as McpError;
     expect(err.message).toBe('MCP server "gone" did not start: command not found: no-such-mcp-server (not on the PATH of the environment it is given)');
@@ -65,6 +71,23 @@ describe("a hostile stdio server ends in one clear line, never a hang", () => {
     expect((await client.callTool("untyped", { q: "x" })).content).toEqual([{ type: "text", text: "q=x" }]);
   });
 
+  test("a changed tool list is fetched again and announced", async () => {
+    const client = await connect("plain");
+    let announced = 0;
+    client.onToolsChanged(() => announced++);
+    await client.callTool("grow", {});
+    await waitUntil(() => announced === 1, "the change was announced");
+    expect(client.tools().map((t) => t.name)).toContain("grown_7");
+  });
+
+  test("the server's ping is answered; a request for a capability shiro does not declare is method-not-found", async () => {
+    const client = await connect("plain");
+    expect(JSON.parse((await client.callTool("ask", {})).content[0]!.text as string)).toEqual([
+      { id: "s1", result: {} },
+      { id: "s2", error: { code: -32601, message: "Method not found: roots/list" } },
+    ]);
+  });
+
   test("a call given up on is cancelled at the server with its id and reason", async () => {
     const client = await connect("plain");
     const abort = new AbortController();
@@ -72,7 +95,7 @@ describe("a hostile stdio server ends in one clear line, never a hang", () => {
     setTimeout(() => abort.abort("the user pressed Esc"), 100);
     expect(((await call.catch((e) => e)) as McpError).kind).toBe("cancelled");
     const timedOut = (await client.callTool("hang", {}, { timeoutMs: 200 }).catch((e) => e)) as McpError;
-    expect([timedOut.kind, timedOut.message]).toEqual(["timeout", "tools/call got no answer within 0 s"]);
+    expect([timedOut.kind, timedOut.message]).toEqual(["timeout", "tools/call got no answer within 0.2 s"]);
     await waitUntil(() => client.stderrTail().includes("cancelled 4: timed out"), "the server heard of the timeout");
     expect(client.stderrTail()).toContain("cancelled 3: the user pressed Esc");
   });
@@ -110,4 +133,16 @@ describe("a hostile stdio server ends in one clear line, never a hang", () => {
     await waitUntil(() => isGone(client.pid!) && isGone(child), "the server and its child are gone");
     expect(groupMembers(client.pid!)).toEqual([]);
   });
+});
+
+test("a stdio server and what it started die with the process holding them, even by SIGKILL", async () => {
+  const holder = Bun.spawn([process.execPath, join(import.meta.dir, "../fixtures/mcp/hold-server.ts"), "ignore-term"], { stdout: "pipe", stderr: "inherit" });
+  const reader = holder.stdout.getReader();
+  let out = "";
+  while (!out.includes("\n")) out += new TextDecoder().decode((await reader.read()).value);
+  const [, server, child] = out.trim().split(" ").map(Number) as [number, number, number];
+  expect(isGone(server) || isGone(child)).toBe(false);
+  holder.kill("SIGKILL");
+  await waitUntil(() => isGone(server) && isGone(child), "the server and its child died with their holder");
+  expect(groupMembers(server)).toEqual([]);
 });
