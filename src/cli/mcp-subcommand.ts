@@ -1,6 +1,9 @@
+import { homedir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
+import { confineWith } from "../mcp/confine-server.ts";
 import { openMcp } from "../mcp/open-mcp.ts";
+import { createSandbox } from "../sandbox/create-sandbox.ts";
 import { UsageError } from "../exit/usage-error.ts";
 import { didYouMean } from "../text/nearest.ts";
 import { plural } from "../text/plural.ts";
@@ -38,6 +41,7 @@ export async function mcpCommand(args: string[], config: Config, io: { out: (lin
     interactive: false,
     warn: (line) => io.err(`! ${line}`),
     ...(name !== undefined ? { only: name } : {}),
+    confine: confineWith(createSandbox({ mode: config.sandbox, backend: config.sandboxBackend, network: config.network, home: homedir(), shiroHome: config.home, writable: config.writableDirs, readable: config.readableDirs, warn: () => {} })),
   });
   try {
     await mcp.servers.settled();

@@ -33,6 +33,8 @@ export const mcpServerSchema = closedObject({
   toolTimeout: seconds.optional(),
   /** The first model call waits for this server; otherwise the run goes on without it while it starts. */
   required: z.boolean().optional(),
+  /** A program run inside the OS sandbox commands get, at this level; unset, it runs as the person's own program. */
+  sandbox: z.enum(["read-only", "workspace-write"], { error: () => 'must be "read-only" or "workspace-write" (leave it out to run the server outside the sandbox)' }).optional(),
 });
 export type McpServerConfig = z.infer<typeof mcpServerSchema>;
 
@@ -51,7 +53,7 @@ export function serverConfigProblem(server: McpServerConfig): string | undefined
   if (!http && server.command === undefined) return 'needs "command" (a program to run) or "url" (a Streamable HTTP endpoint)';
   if (server.type === "stdio" && http) return '"type": "stdio" needs "command", not "url"';
   if ((server.type === "http" || server.type === "streamable-http") && !http) return `"type": "${server.type}" needs "url"`;
-  const wrong = http ? (["args", "env", "cwd"] as const).find((k) => server[k] !== undefined) : (["headers", "bearerTokenEnv"] as const).find((k) => server[k] !== undefined);
+  const wrong = http ? (["args", "env", "cwd", "sandbox"] as const).find((k) => server[k] !== undefined) : (["headers", "bearerTokenEnv"] as const).find((k) => server[k] !== undefined);
   if (wrong) return `"${wrong}" is for ${http ? "a program (command)" : "an HTTP server (url)"}`;
   return undefined;
 }

@@ -1,5 +1,7 @@
 import { realpathSync } from "node:fs";
 import { openApprovals } from "../store/approvals.ts";
+import type { SandboxLevel } from "../session/sandbox-level.ts";
+import { confinedServer, type Confine } from "./confine-server.ts";
 import { connectMcpServer } from "./connect-server.ts";
 import { startMcpServers, type Connect, type McpServers } from "./mcp-servers.ts";
 import { approvalQuestion, projectServers, skippedNotice, type UnapprovedServer } from "./project-servers.ts";
@@ -33,6 +35,8 @@ export type OpenMcpOptions = {
   connect?: Connect;
   /** Starts only this server, even one `enabled: false` (`shiro mcp test`). */
   only?: string;
+  /** The OS sandbox for a server whose config asks for one (`sandbox`). */
+  confine?: Confine;
 };
 
 /**
@@ -46,14 +50,24 @@ export async function openMcp(opts: OpenMcpOptions): Promise<Mcp> {
   const readProject = opts.mcp.enabled && !opts.mcp.explicit;
   const approvals = readProject ? await openApprovals({ home: opts.home, save: opts.save, warn: opts.warn }) : undefined;
   const project = approvals ? await projectServers({ root, approvals, own: own.map((s) => s.name), warn: opts.warn }) : { approved: [], unapproved: [] };
+  const levels = new Map<string, SandboxLevel>();
   const plan = (entry: McpServerEntry) => {
     const planned = planServer(entry, { cwd: opts.cwd, env: opts.env, baseEnv: opts.baseEnv });
     if ("problem" in planned) opts.warn(`MCP server "${entry.name}" (${entry.origin}) did not start: ${planned.problem}`);
+    else if (planned.sandbox) levels.set(planned.name, planned.sandbox);
     return "problem" in planned ? [] : [planned];
+  };
+  const reach = opts.connect ?? connectMcpServer;
+  const connect: Connect = async (name, def, o) => {
+    const level = levels.get(name);
+    if (level === undefined || def.kind !== "stdio") return reach(name, def, o);
+    const sandbox = await opts.confine?.(level);
+    if (!sandbox) throw new Error(`MCP server "${name}" did not start: its config asks for the sandbox (${level}), and no OS sandbox runs here (shiro doctor says why)`);
+    return reach(name, confinedServer(def, sandbox, root), o);
   };
   const wanted = (entry: McpServerEntry) => (opts.only === undefined ? entry.config.enabled !== false : entry.name === opts.only);
   const enabled = [...own, ...project.approved].filter(wanted);
-  const servers = startMcpServers(enabled.flatMap(plan), { connect: opts.connect ?? connectMcpServer, warn: opts.warn });
+  const servers = startMcpServers(enabled.flatMap(plan), { connect, warn: opts.warn });
   const unapproved = project.unapproved.filter((s) => wanted(s.entry));
   if (unapproved.length && !opts.interactive) opts.warn(skippedNotice(unapproved));
   return {

@@ -1,6 +1,7 @@
 import { isAbsolute, resolve } from "node:path";
 import { expandVars, type McpServerConfig } from "./mcp-config.ts";
 import type { McpServerDef } from "./mcp-types.ts";
+import type { SandboxLevel } from "../session/sandbox-level.ts";
 
 /** A server as the configuration names it, with where it was written (for messages) and whether a project brought it. */
 export type McpServerEntry = { name: string; config: McpServerConfig; origin: string; project?: boolean };
@@ -18,6 +19,8 @@ export type ServerPlan = {
   maxToolTimeoutMs: number;
   enabledTools?: readonly string[];
   disabledTools: readonly string[];
+  /** A program confined by the OS sandbox at this level (config `sandbox`). */
+  sandbox?: SandboxLevel;
 };
 
 export const DEFAULT_STARTUP_TIMEOUT_S = 10;
@@ -63,6 +66,7 @@ export function planServer(entry: McpServerEntry, opts: { cwd: string; env: Read
     maxToolTimeoutMs: toolTimeoutMs * PROGRESS_TIMEOUT_FACTOR,
     ...(config.enabledTools ? { enabledTools: config.enabledTools } : {}),
     disabledTools: config.disabledTools ?? [],
+    ...(config.sandbox ? { sandbox: config.sandbox } : {}),
   };
 }
 

@@ -33,6 +33,7 @@ import { permissionRules } from "./permission-rules.ts";
 import { createRuntime, type Runtime } from "./runtime.ts";
 import { loadPrompt } from "./load-prompt.ts";
 import { openMcp } from "../mcp/open-mcp.ts";
+import { confineWith } from "../mcp/confine-server.ts";
 import { openById, openSession, resolveId } from "./open-session.ts";
 
 export type StartOptions = {
@@ -112,7 +113,17 @@ export async function startRuntime(opts: StartOptions): Promise<Runtime> {
   const redactor = createLiveRedactor(() => [{ name: API_KEY_VAR, value: config.apiKey }, ...known()]);
   // Started now, in the background: no server holds up the run but one marked `required`, and only at the first call.
   // A server's stderr (in its failure line) may print a secret it was given: redacted like any output.
-  const mcp = await openMcp({ mcp: config.mcp, home: config.home, cwd, save: store.saves, baseEnv: secrets.env, env: process.env, interactive: opts.ask !== undefined, warn: (line) => warn(redactor.text(line)) });
+  const mcp = await openMcp({
+    mcp: config.mcp,
+    home: config.home,
+    cwd,
+    save: store.saves,
+    baseEnv: secrets.env,
+    env: process.env,
+    interactive: opts.ask !== undefined,
+    warn: (line) => warn(redactor.text(line)),
+    confine: confineWith(sandbox),
+  });
   const runtime: Runtime = createRuntime({
     config: { ...config, ...(opts.textFormat ? { textFormat: opts.textFormat } : {}), ...(flags.maxCost !== undefined ? { maxCostUsd: flags.maxCost } : {}) },
     cwd,

@@ -4,10 +4,10 @@
  * too many tools refused, `shiro mcp list|test`, and what the session log keeps.
  */
 import { afterAll, describe, expect, test } from "bun:test";
-import { readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { definitionHash } from "../../src/store/approvals.ts";
-import { everything, mcpJob, mcpToolsOf, toolServer } from "../support/mcp-run.ts";
+import { everything, mcpJob, mcpToolsOf, TOOL_SERVER, toolServer } from "../support/mcp-run.ts";
 import { runShiro, tempDir } from "../support/run-shiro.ts";
 import { FINAL, scriptedJob } from "../support/scripted-job.ts";
 import { EVERYTHING } from "../support/mcp-servers.ts";
@@ -125,6 +125,22 @@ describe("start-up never holds the run up", () => {
   }, 30_000);
 });
 
+describe("a server's sandbox", () => {
+  // A server that tries to write the project as it starts, then serves one tool.
+  const writer = (extra: Record<string, unknown>) => ({ command: "sh", args: ["-c", `touch from-server.txt 2>/dev/null; exec ${process.execPath} ${TOOL_SERVER} 1`], required: true, ...extra });
+  test.each([
+    ["outside the sandbox by default", {}, true],
+    ["read-only: it starts, and cannot write the project", { sandbox: "read-only" }, false],
+    ["workspace-write: it may", { sandbox: "workspace-write" }, true],
+  ] as const)("%s", async (_, extra, writes) => {
+    let wrote = false;
+    const run = await mcpJob([], { servers: { w: writer(extra) }, after: (dir) => (wrote = existsSync(join(dir, "from-server.txt"))) });
+    expect(run.stderr).toBe("");
+    expect(mcpToolsOf(run.requests[0]!.body).map((t) => t.name)).toEqual(["mcp__w__t1"]);
+    expect(wrote).toBe(writes);
+  }, 30_000);
+});
+
 describe("a failure line hides secrets", () => {
   test("a server that prints its token to stderr and exits: the line and the log show it redacted", async () => {
     const home = dir("mcp-secret-home");
@@ -192,12 +208,13 @@ describe("the tool list changes only when a server's does", () => {
 describe("where people look", () => {
   test("shiro mcp list shows each server's state; shiro mcp test gives a verdict and its exit code", async () => {
     const project = dir("mcp-list");
-    writeFileSync(join(project, "s.json"), JSON.stringify({ mcpServers: { ok: toolServer([2]), broken: { command: "/nonexistent/mcp" } } }));
+    writeFileSync(join(project, "s.json"), JSON.stringify({ mcpServers: { ok: toolServer([2]), broken: { command: "/nonexistent/mcp" }, boxed: toolServer([1], { sandbox: "read-only" }) } }));
     const list = await runShiro(["mcp", "list", "--mcp-config", "s.json"], { cwd: project });
     expect(list.code).toBe(0);
     const rows = list.stdout.trimEnd().split("\n");
     expect(rows[0]).toMatch(/^ok +connected +2 tools +tool-server 1 \(2025-11-25\)$/);
     expect(rows[1]).toMatch(/^broken +failed +MCP server "broken" did not start: /);
+    expect(rows[2]).toMatch(/^boxed +connected +1 tools +tool-server 1 \(2025-11-25\)$/);
     const good = await runShiro(["mcp", "test", "ok", "--mcp-config", "s.json"], { cwd: project });
     expect(good).toMatchObject({ code: 0, stdout: "✓ ok: tool-server 1, protocol 2025-11-25, 2 tools offered: mcp__ok__t1, mcp__ok__t2\n" });
     const bad = await runShiro(["mcp", "test", "broken", "--mcp-config", "s.json"], { cwd: project });

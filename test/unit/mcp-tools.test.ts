@@ -72,6 +72,8 @@ test("config: the .mcp.json shape, closed with did-you-mean, one kind per server
   expect(typo.error?.issues[0]?.message).toBe('unknown key "enabledTool"; did you mean "enabledTools"?');
   expect(serverConfigProblem({ command: "x", url: "https://h" })).toContain('both "command" and "url"');
   expect(serverConfigProblem({ url: "https://h", env: {} })).toBe('"env" is for a program (command)');
+  expect(serverConfigProblem({ url: "https://h", sandbox: "read-only" })).toBe('"sandbox" is for a program (command)');
+  expect(serverConfigProblem({ command: "x", sandbox: "read-only" })).toBeUndefined();
   expect(mcpFileSchema.safeParse({ mcpServers: { a: { type: "sse", url: "https://h" } } }).error?.issues[0]?.message).toContain("HTTP+SSE transport is not supported");
 });
 
