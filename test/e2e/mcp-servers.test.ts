@@ -220,6 +220,8 @@ describe("where people look", () => {
     const bad = await runShiro(["mcp", "test", "broken", "--mcp-config", "s.json"], { cwd: project });
     expect(bad.code).toBe(1);
     expect(bad.stdout).toStartWith('✗ broken: MCP server "broken" did not start: ');
+    const usage = await runShiro(["mcp"], { cwd: project });
+    expect(usage).toMatchObject({ code: 2, stderr: expect.stringContaining("usage: shiro mcp list [--mcp-config <file>]… | shiro mcp test <name> [--mcp-config <file>]…") });
     const typo = await runShiro(["mcp", "test", "oka", "--mcp-config", "s.json"], { cwd: project });
     expect(typo).toMatchObject({ code: 2, stderr: expect.stringContaining('no MCP server "oka"; did you mean "ok"?') });
   }, 30_000);
