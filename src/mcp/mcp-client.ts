@@ -37,7 +37,7 @@ export type McpClient = {
 /**
  * The handshake on a fresh transport: `initialize` (our newest version, no capabilities — this
  * client implements no sampling, roots or elicitation), the version check, `notifications/initialized`,
- * then every page of `tools/list`. Rejects with an McpError; the caller closes the connection then.
+ * then every page of `tools/list`. Rejects with an McpError, and shuts the connection down meanwhile.
  */
 export async function initializeClient(name: string, open: (events: TransportEvents) => Transport, signal?: AbortSignal): Promise<McpClient> {
   let tools: McpToolInfo[] = [];

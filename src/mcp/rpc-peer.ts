@@ -7,7 +7,7 @@ export type RequestOptions = {
   signal?: AbortSignal;
   /** Without an answer (or progress) for this long, the request is cancelled. */
   timeoutMs?: number;
-  /** Progress restarts the timeout, but never past this long after the request was sent. */
+  /** Progress restarts the timeout, but never past this long after the request was sent (asks for progress). */
   maxTimeoutMs?: number;
   /** Asks the server for progress (a `_meta.progressToken`) and hears it. */
   onProgress?: (progress: number, total?: number, message?: string) => void;
@@ -51,7 +51,8 @@ export class RpcPeer {
     if (this.ended !== undefined) return Promise.reject(new McpError("closed", `the server ${this.ended}`));
     if (opts.signal?.aborted) return Promise.reject(new McpError("cancelled", `${method} was cancelled: ${abortReason(opts.signal)}`, undefined, undefined, method));
     const id = this.nextId++;
-    const sent = opts.onProgress ? { ...params, _meta: { ...(params._meta as object | undefined), progressToken: id } } : params;
+    // Progress is asked for when someone hears it or it may extend the timeout.
+    const sent = opts.onProgress || opts.maxTimeoutMs !== undefined ? { ...params, _meta: { ...(params._meta as object | undefined), progressToken: id } } : params;
     return new Promise((resolve, reject) => {
       const started = Date.now();
       const cut = new AbortController();

@@ -110,6 +110,14 @@ describe("a hostile stdio server ends in one clear line, never a hang", () => {
     expect(steps.slice(0, 3)).toEqual(["step 1", "step 2", "step 3"]);
   });
 
+  test("with a cap and no listener, progress still extends the timeout", async () => {
+    const client = await connect("plain");
+    const started = Date.now();
+    const err = (await client.callTool("tick", {}, { timeoutMs: 500, maxTimeoutMs: 1_200 }).catch((e) => e)) as McpError;
+    expect(err.kind).toBe("timeout");
+    expect(Date.now() - started).toBeGreaterThanOrEqual(1_150);
+  });
+
   test("an exit after start-up rejects the call and is reported once through onClose", async () => {
     const client = await connect("plain");
     const reasons: string[] = [];
