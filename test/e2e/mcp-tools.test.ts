@@ -3,8 +3,11 @@
  * reads back (text, an image as input_image), the rules that let a call run, and `--no-mcp`.
  */
 import { describe, expect, test } from "bun:test";
+import { rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { tempDir } from "../support/run-shiro.ts";
 import { mcpJob, mcpToolsOf, everything } from "../support/mcp-run.ts";
-import { FINAL } from "../support/scripted-job.ts";
+import { FINAL, scriptedJob } from "../support/scripted-job.ts";
 import { TEST_API_KEY } from "../support/test-key.ts";
 
 const ALLOW = ["--allow", "mcp__ev__*"];
@@ -93,5 +96,23 @@ describe("server-everything over stdio, configured with --mcp-config", () => {
     const progress = run.stdout.split("\n").filter(Boolean).map((l) => JSON.parse(l)).filter((e) => e.type === "tool-progress");
     expect(progress.length).toBeGreaterThan(0);
     expect(progress.at(-1).text).toStartWith("4/4");
+  }, 60_000);
+
+  test("a resumed session sends the image again, as the log kept it", async () => {
+    const home = tempDir("mcp-resume-home");
+    const project = tempDir("mcp-resume-project");
+    try {
+      const servers = { ev: everything() };
+      writeFileSync(join(project, "s.json"), JSON.stringify({ mcpServers: servers }));
+      const args = ["--mcp-config", join(project, "s.json"), ...ALLOW];
+      const first = await scriptedJob([{ name: "mcp__ev__get-tiny-image", arguments: {} }], { cwd: project, home, args });
+      expect(first.code).toBe(0);
+      const again = await scriptedJob([], { cwd: project, home, args: ["-c", ...args] });
+      expect(again.code).toBe(0);
+      const output = again.requests[0]!.body.input.find((i: any) => i.type === "function_call_output").output;
+      expect(output[1]).toMatchObject({ type: "input_image", image_url: expect.stringMatching(/^data:image\/png;base64,iVBOR/) });
+    } finally {
+      for (const dir of [home, project]) rmSync(dir, { recursive: true, force: true });
+    }
   }, 60_000);
 });
