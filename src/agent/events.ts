@@ -15,6 +15,8 @@ export type AgentEvent =
   | { type: "reasoning-delta"; text: string }
   | { type: "tool-call"; callId: string; name: string; arguments: string }
   | { type: "tool-output"; callId: string; chunk: string }
+  /** How far a long call has got, as its tool tells it (an MCP server's progress): for a status line, not the model. */
+  | { type: "tool-progress"; callId: string; text: string }
   | { type: "tool-result"; callId: string; name: string; output: string; isError: boolean; denied: boolean; display?: string }
   | { type: "notice"; level: "info" | "warn"; text: string }
   /** The model call is asked again: attempt `attempt` of `maxAttempts`, after `delayMs`; its answer streams again. */

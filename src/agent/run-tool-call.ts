@@ -39,7 +39,7 @@ export async function* runToolCall(call: ToolCallPart, deps: Deps): AsyncGenerat
   const finish = (out: ToolOutput, denied = false): [AgentEvent, CallOutcome] => {
     const isError = out.isError === true || denied;
     const output = host.redactor.text(out.output);
-    deps.commit({ type: "result", callId: call.callId, output, isError, denied });
+    deps.commit({ type: "result", callId: call.callId, output, isError, denied, ...(out.images?.length ? { images: out.images } : {}) });
     return [
       { type: "tool-result", callId: call.callId, name: call.name, output, isError, denied, ...(out.display ? { display: host.redactor.text(out.display) } : {}) },
       { output, isError, denied },
@@ -71,6 +71,7 @@ export async function* runToolCall(call: ToolCallPart, deps: Deps): AsyncGenerat
 
   const chunks: string[] = [];
   const notices: string[] = [];
+  const progress: string[] = [];
   let wake: (() => void) | undefined;
   const ctx: ToolContext = {
     root: deps.root,
@@ -89,6 +90,10 @@ export async function* runToolCall(call: ToolCallPart, deps: Deps): AsyncGenerat
       notices.push(text);
       wake?.();
     },
+    progress: (text) => {
+      progress.push(text);
+      wake?.();
+    },
   };
   let settled: ToolOutput | undefined;
   const running = runSafely(tool, args, ctx).then((out) => {
@@ -101,10 +106,13 @@ export async function* runToolCall(call: ToolCallPart, deps: Deps): AsyncGenerat
   }
   function* told(): Generator<AgentEvent> {
     for (const text of notices.splice(0)) yield { type: "notice", level: "warn", text: host.redactor.text(text) };
+    // Only the newest step counts: a status line shows one.
+    const latest = progress.splice(0).at(-1);
+    if (latest !== undefined) yield { type: "tool-progress", callId: call.callId, text: host.redactor.text(latest) };
   }
   // Stream partial output and notices as they arrive, until the tool settles.
   while (!settled) {
-    if (chunks.length === 0 && notices.length === 0) await new Promise<void>((resolve) => (wake = resolve));
+    if (chunks.length === 0 && notices.length === 0 && progress.length === 0) await new Promise<void>((resolve) => (wake = resolve));
     wake = undefined;
     yield* told();
     for (const chunk of chunks.splice(0)) yield* show(redacting.push(chunk));
@@ -132,8 +140,9 @@ async function validate(call: ToolCallPart, deps: Deps): Promise<{ tool: AnyTool
   } catch (err) {
     return { error: `The arguments of ${call.name} are not valid JSON (${(err as Error).message}). Send a JSON object matching its schema.` };
   }
-  // Strict tool schemas make optional fields nullable; the tools' own schemas expect them absent.
-  const parsed = tool.schema.safeParse(dropNullArguments(raw));
+  // Strict tool schemas make optional fields nullable; the tools' own schemas expect them absent. A raw
+  // schema was sent non-strict: its nulls are the model's own.
+  const parsed = tool.schema.safeParse(tool.parameters ? raw : dropNullArguments(raw));
   if (!parsed.success) return { error: `Invalid arguments for ${call.name}:\n${z.prettifyError(parsed.error)}` };
   return { tool, args: parsed.data };
 }

@@ -36,6 +36,11 @@ export type RunOptions = {
   host: ToolHost;
   /** The person's hooks around each call, and the Stop hooks that may send the model back to work. */
   hooks?: ToolHooks;
+  /**
+   * Takes out of the prompt a tool whose schema the API refused (an MCP server's), saying so in a line;
+   * undefined when it did not. The request is then sent again without it: one bad tool never fails every request.
+   */
+  dropRejectedTool?: (error: ModelError) => string | undefined;
 };
 
 /**
@@ -113,6 +118,13 @@ export async function* run(opts: RunOptions): AsyncGenerator<AgentEvent> {
         overflowRetried = true;
         steps--;
         yield { type: "notice", level: "warn", text: "the request exceeded the model's context window; compacting harder and retrying once" };
+        continue;
+      }
+      const dropped = opts.dropRejectedTool?.(error);
+      if (dropped !== undefined) {
+        opts.commit({ type: "answer", status: "error", error: `${error.message} (retried without the tool)` });
+        steps--;
+        yield { type: "notice", level: "warn", text: dropped };
         continue;
       }
       opts.commit({ type: "answer", status: "error", error: error.message });

@@ -7,7 +7,7 @@ import type { Flags } from "../runtime/settings.ts";
 
 export type { Flags };
 
-export const SUBCOMMANDS = ["sessions", "inspect", "registry", "doctor", "undo"] as const;
+export const SUBCOMMANDS = ["sessions", "inspect", "registry", "doctor", "undo", "mcp"] as const;
 
 const options = {
   print: { type: "boolean", short: "p" },
@@ -36,6 +36,8 @@ const options = {
   "no-memory": { type: "boolean" },
   hooks: { type: "string", multiple: true },
   "no-hooks": { type: "boolean" },
+  "mcp-config": { type: "string", multiple: true },
+  "no-mcp": { type: "boolean" },
   version: { type: "boolean", short: "v" },
   help: { type: "boolean", short: "h" },
 } as const;
@@ -82,6 +84,8 @@ export function parseFlags(argv: string[]): Flags {
     noMemory: v["no-memory"] ?? false,
     hooksFiles: (v.hooks ?? []).map((f) => nonEmpty(f, "--hooks")!),
     noHooks: v["no-hooks"] ?? false,
+    mcpConfigs: (v["mcp-config"] ?? []).map((f) => nonEmpty(f, "--mcp-config")!),
+    noMcp: v["no-mcp"] ?? false,
     version: v.version ?? false,
     help: v.help ?? false,
   };

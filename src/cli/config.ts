@@ -13,6 +13,8 @@ import type { Config, Flags } from "../runtime/settings.ts";
 import { UsageError } from "../exit/usage-error.ts";
 import { API_KEY_VAR } from "../tools/tool-env.ts";
 import { hooksSchema } from "../hooks/hook-config.ts";
+import { mcpFileSchema, mcpServersSchema, serverConfigProblem, type McpServerConfig } from "../mcp/mcp-config.ts";
+import type { McpServerEntry } from "../mcp/server-plan.ts";
 
 /** A variable commands get beyond the standard allow-list (tool-env.ts). */
 const passedVar = z
@@ -59,6 +61,8 @@ export const configFileSchema = closedObject({
   notify: z.array(z.string().min(1, "must be a command to run")).optional(),
   /** Variables hooks get beyond what commands get (OPENAI_API_KEY too, only if named here). */
   hooksEnv: z.array(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "must be an environment variable name (letters, digits, _)")).optional(),
+  /** MCP servers by name, in the `.mcp.json` shape (docs/mcp.md). */
+  mcpServers: mcpServersSchema.optional(),
 });
 export type ConfigFile = z.infer<typeof configFileSchema>;
 
@@ -107,7 +111,29 @@ export async function loadConfig(flags: Flags, env: NodeJS.ProcessEnv): Promise<
     ...(file.hooks ? { hooks: file.hooks } : {}),
     notify: file.notify ?? [],
     hooksEnv: file.hooksEnv ?? [],
+    mcp: flags.noMcp
+      ? { enabled: false, explicit: false, servers: [] }
+      : { enabled: true, explicit: flags.mcpConfigs.length > 0, servers: await mcpServers(file.mcpServers ?? {}, path, flags.mcpConfigs) },
   };
+}
+
+/** config.json's servers, then each `--mcp-config` file's (a later one of a name wins); a definition that cannot work is refused by name. */
+export async function mcpServers(own: Record<string, McpServerConfig>, path: string, files: readonly string[]): Promise<McpServerEntry[]> {
+  const byName = new Map<string, McpServerEntry>();
+  const take = (servers: Record<string, McpServerConfig>, origin: string) => {
+    for (const [name, config] of Object.entries(servers)) {
+      const problem = serverConfigProblem(config);
+      if (problem) throw new UsageError(`mcpServers.${name} in ${origin}: ${problem}`);
+      byName.set(name, { name, config, origin });
+    }
+  };
+  take(own, path);
+  for (const file of files) {
+    const read = await readJson(resolve(file), mcpFileSchema);
+    if (!read.ok) throw new UsageError(read.reason === "missing" ? `--mcp-config ${file}: no such file` : `--mcp-config: ${read.message}`);
+    take(read.value.mcpServers, file);
+  }
+  return [...byName.values()];
 }
 
 /** A folder given to the sandbox: `~/` expanded, made absolute, and it must exist (a typo would silently grant nothing). */

@@ -17,6 +17,9 @@ Usage
                                  put back the files the newest turn changed
                                  (docs/undo.md); --prune drops what no
                                  saved session needs
+  shiro mcp list | test <name> [--mcp-config <file>]…
+                                 MCP servers: each one's state and tools, or
+                                 one started and checked (docs/mcp.md)
 
 Options
   -p, --print            print mode (also when stdin is not a terminal)
@@ -55,6 +58,9 @@ Options
       --hooks <file>     also run the hooks in this file, e.g. a project's
                          .shiro/settings.json unapproved (repeatable)
       --no-hooks         run no hooks at all (docs/hooks.md)
+      --mcp-config <file> MCP servers in the .mcp.json shape (repeatable); a
+                         project's own .mcp.json is then not read
+      --no-mcp           start no MCP server
   -v, --version          print the version
   -h, --help             print this help
 

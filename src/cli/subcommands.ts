@@ -96,6 +96,10 @@ async function dispatch(name: string, args: string[], config: Config): Promise<n
       const { undoCommand } = await import("./undo-command.ts");
       return undoCommand(args, config, { out, err, cwd: process.cwd() });
     }
+    case "mcp": {
+      const { mcpCommand } = await import("./mcp-subcommand.ts");
+      return mcpCommand(args, config, { out, err, cwd: process.cwd() });
+    }
     default:
       throw new UsageError(`unknown command "${name}"`);
   }

@@ -5,7 +5,18 @@ import { ELIDE_MIN_CHARS, elideArguments, elisionStub } from "./elide.ts";
 
 /** An input item and what it adds to the request body: its JSON and the comma after it. */
 export type SizedItem = { item: ResponseInputItem; chars: number };
-export const sized = (item: ResponseInputItem): SizedItem => ({ item, chars: JSON.stringify(item).length + 1 });
+export const sized = (item: ResponseInputItem): SizedItem => ({ item, chars: itemChars(item) });
+
+// An image costs the model about 1,500 tokens at most, whatever its bytes: counted as that much text.
+const IMAGE_CHARS = 6000;
+
+/** What an item weighs as text: its JSON and the comma after it, an image (an MCP tool's) as IMAGE_CHARS rather than its base64. */
+function itemChars(item: ResponseInputItem): number {
+  const chars = JSON.stringify(item).length + 1;
+  if (item.type !== "function_call_output" || !Array.isArray(item.output)) return chars;
+  const images = item.output.filter((part) => part.type === "input_image");
+  return chars + images.reduce((sum, image) => sum + IMAGE_CHARS - JSON.stringify(image).length, 0);
+}
 
 /** One item of a message on the wire; `elided` is what replaces it when its call is elided (when that saves anything). */
 export type EntrySlot = SizedItem & { kind: InputSlot["kind"]; call: number | undefined; elided: SizedItem | undefined };
@@ -41,7 +52,7 @@ export function wireEntry(messages: readonly Message[], i: number, model: string
   for (const call of calls) entry.savings.push(0);
   if (m.role === "assistant") for (const p of m.parts) if (p.type === "reasoning") entry.hasReasoning = true;
   for (const { item, kind, call, result } of messageSlots(messages, i, model)) {
-    const chars = JSON.stringify(item).length + 1;
+    const chars = itemChars(item);
     const elided = call === undefined ? undefined : elidedItem(kind, calls[call]!, result);
     const slot: EntrySlot = { item, chars, kind, call, elided: elided && sized(elided) };
     entry.chars += chars;

@@ -1,3 +1,4 @@
+import { clipLine } from "../text/one-line.ts";
 import { alwaysPattern } from "./always-pattern.ts";
 import { commandForms } from "./command-forms.ts";
 import { computedProgram } from "./computed-program.ts";
@@ -44,6 +45,7 @@ const NEUTRAL = new Set(["cd", "pushd", "popd", "true", "false", ":", "test", "[
 export function callSubjects(call: GateCall, env: PathEnv): SubjectItem[] {
   const items: SubjectItem[] = [];
   if (call.kind === "meta") return items;
+  if (call.subject.action !== undefined) return [actionItem(call.subject.action)];
   const paths = call.subject.paths ?? [];
   if (call.subject.command === undefined || paths.length) {
     const kind = call.kind === "read" ? "read" : "write";
@@ -53,6 +55,12 @@ export function callSubjects(call: GateCall, env: PathEnv): SubjectItem[] {
   if (call.subject.command !== undefined) items.push(...commandItems(call.subject.command, env));
   return items;
 }
+
+/**
+ * A call that is neither files nor a command (an MCP tool's): it asks by default — what it does is the
+ * server's, and no annotation it gives grants anything — and "always" approves the tool for the session.
+ */
+const actionItem = (action: string): SubjectItem => ({ mode: "command", names: [action], aliases: [], label: clipLine(action, 200), fallback: { decision: "ask" }, always: ["*"] });
 
 /**
  * A file, judged by default as `inside` when in the project, denied when secret or (written) where code

@@ -23,11 +23,15 @@ export type Rule = z.infer<typeof ruleSchema> & { source?: string };
 export function lastMatchingRule(rules: readonly Rule[], tool: string, names: readonly string[], aliases: readonly string[], mode: "path" | "command", home: string): Rule | undefined {
   for (let i = rules.length - 1; i >= 0; i--) {
     const rule = rules[i]!;
-    if (rule.tool !== undefined && rule.tool !== "*" && rule.tool !== tool) continue;
+    if (rule.tool !== undefined && !ruleNamesTool(rule.tool, tool)) continue;
     const pattern = globToRegExp(rule.pattern, mode, home);
     if (names.some((n) => pattern.test(n)) || (rule.decision !== "allow" && aliases.some((a) => pattern.test(a)))) return rule;
   }
   return undefined;
 }
+
+/** A rule's tool: `*` for every tool, a name, or a glob of names (`mcp__github__*`, every tool of one MCP server). */
+export const ruleNamesTool = (ruleTool: string, tool: string): boolean =>
+  ruleTool === "*" || ruleTool === tool || (ruleTool.includes("*") && globToRegExp(ruleTool, "command", "").test(tool));
 
 export const describeRule = (rule: Rule) => `permission rule ${rule.decision}${rule.tool && rule.tool !== "*" ? ` ${rule.tool}` : ""} ${rule.pattern}`;

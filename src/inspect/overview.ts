@@ -34,6 +34,7 @@ export function overviewText(log: InspectedLog, facts: LogFacts, opts: { prefix:
     ["state", damage ?? runStateText(runStateOf(state))],
     ["log", `${size}${plural(facts.lines, "line")}`],
     ["folder", state.cwd],
+    ...(Object.keys(state.mcpServers).length ? [["mcp", mcpText(state)]] : []),
     ["total", `${plural(turns.length, "turn")}${undone ? ` (${undone} undone)` : ""} · ${plural(calls.length, "model call")} · ${tokens} · ${cost}`],
     ...hooksRow(log),
   ];
@@ -51,6 +52,11 @@ function hooksRow(log: InspectedLog): string[][] {
   const failed = runs.filter((h) => h.failure !== undefined).length;
   return [["hooks", [plural(runs.length, "run"), ...(blocked ? [`${blocked} blocked`] : []), ...(failed ? [`${failed} failed`] : []), "(--turns shows each)"].join(" · ")]];
 }
+/** Each MCP server as the session last saw it: `ev 2025-11-25 13 tools (4f2a…)`, or why it failed. */
+const mcpText = (state: InspectedLog["state"]): string =>
+  Object.values(state.mcpServers)
+    .map((e) => (e.status === "connected" ? `${e.server} ${e.protocolVersion} ${plural(e.tools ?? 0, "tool")} (${e.toolsHash?.slice(0, 8)})` : `${e.server} ${e.status}`))
+    .join(", ");
 
 /** `shiro inspect <session> --json`: the same, for scripts. */
 export function overviewJson(log: InspectedLog, facts: LogFacts) {
@@ -69,6 +75,7 @@ export function overviewJson(log: InspectedLog, facts: LogFacts) {
     ...(state.forkedFrom ? { forkedFrom: state.forkedFrom } : {}),
     bytes: facts.bytes ?? null,
     lines: facts.lines,
+    mcpServers: Object.values(state.mcpServers).map(({ type: _, ...server }) => server),
     calls: calls.length,
     tokens: tokensJson(sums.usage),
     costUsd: sums.costUsd ?? null,

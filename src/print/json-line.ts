@@ -13,6 +13,8 @@ export function jsonLine(event: AgentEvent): object | undefined {
       return { type: "tool-call", callId: event.callId, name: event.name, arguments: event.arguments };
     case "tool-output":
       return { type: "tool-output", callId: event.callId, chunk: event.chunk };
+    case "tool-progress":
+      return { type: "tool-progress", callId: event.callId, text: event.text };
     case "tool-result":
       return { type: "tool-result", callId: event.callId, name: event.name, output: event.output, isError: event.isError, denied: event.denied };
     case "notice":

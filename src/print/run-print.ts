@@ -54,7 +54,7 @@ export async function runPrint(flags: Flags, config: Config & { apiKey: string }
   const command = await commandPrompt(input.prompt, runtime.commands, controller.signal, warn);
   if (command && !command.ok) {
     process.stderr.write(`! ${command.message}${controller.signal.aborted ? "" : "; nothing was sent"}\n`);
-    runtime.close();
+    await runtime.close();
     // Stopped while a `!`cmd`` ran: as any run stopped early, not as a refusal.
     if (controller.signal.aborted) return stoppedBy ? stopExitCode(stoppedBy) : EXIT.limit;
     return EXIT.denied;
@@ -78,7 +78,7 @@ export async function runPrint(flags: Flags, config: Config & { apiKey: string }
     (outcome) => ({ costUsd: runtime.costOf(outcome.usage) ?? null, sessionId: runtime.session.id }),
   );
   clearTimeout(limit);
-  runtime.close();
+  await runtime.close();
   if (flags.output === undefined || outcome.status !== "done") return outcome.code;
   return (await writeAnswer(flags.output, outcome.text, warn)) ? outcome.code : EXIT.failure;
 }

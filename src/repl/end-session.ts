@@ -14,7 +14,7 @@ const QUIT_GRACE_MS = 2000;
 export async function endSession(opts: { runtime: Runtime; ending?: Turn; stoppedBy?: StopSignal; write: (text: string) => void; c: ReturnType<typeof pc.createColors> }): Promise<number> {
   const { runtime, ending, stoppedBy, c } = opts;
   if (ending) await Promise.race([ending.finished.promise, Bun.sleep(QUIT_GRACE_MS)]);
-  runtime.close();
+  await runtime.close();
   // Like /sessions shows it: the prefix -r accepts.
   // A session that could not be saved (a home that cannot be written) has nothing to come back to.
   const resume = runtime.session.messages.length && runtime.store.saves ? `resume with: shiro -r ${runtime.session.id.slice(0, ID_PREFIX_CHARS)}` : "";

@@ -2,6 +2,7 @@ import pc from "picocolors";
 import type { Flags } from "../runtime/settings.ts";
 import type { Config } from "../runtime/settings.ts";
 import { startRuntime } from "../runtime/start-runtime.ts";
+import { askProjectServers } from "./mcp-command.ts";
 import { attachMentions } from "../context/attach-mentions.ts";
 import { onStopSignal, type StopSignal } from "../exit/stop-signals.ts";
 import type { AskAnswer, AskRequest } from "../guard/authorize.ts";
@@ -154,6 +155,11 @@ export async function runRepl(flags: Flags, config: Config & { apiKey: string })
   await saved?.refresh();
   // A project's hooks are shown and asked about as the session starts; a prompt typed meanwhile waits for the answer.
   void runtime.readyHooks();
+  // A project's MCP servers start only once the person said yes to exactly what they run.
+  // Outside a turn nothing else redraws the prompt once the last answer settled.
+  void askProjectServers(ctx)
+    .catch((err: Error) => warn(err.message))
+    .finally(() => live.render());
 
   let exit!: (code: number) => void;
   const exited = new Promise<number>((resolve) => (exit = resolve));

@@ -7,7 +7,7 @@ import { clipToWidth } from "../ui/cell-layout.ts";
 export type Activity =
   | { kind: "thinking" }
   | { kind: "writing" }
-  | { kind: "tool"; name: string }
+  | { kind: "tool"; name: string; progress?: string }
   | { kind: "retry"; until: number }
   | { kind: "command"; name: string };
 
@@ -39,6 +39,8 @@ export function nextStatus(status: Status, event: AgentEvent, now: number): Stat
       return { ...status, activity: { kind: "retry", until: now + event.delayMs }, streamed: 0 };
     case "tool-call":
       return { ...status, activity: { kind: "tool", name: event.name } };
+    case "tool-progress":
+      return status.activity.kind === "tool" ? { ...status, activity: { ...status.activity, progress: event.text } } : status;
     case "tool-result":
       return { ...status, activity: { kind: "thinking" } };
     case "message":
@@ -70,7 +72,7 @@ function activityText(activity: Activity, now: number): string {
       // Past the wait, the new attempt is out and the model is thinking again.
       return now < activity.until ? `retrying in ${Math.ceil((activity.until - now) / 1000)} s` : "thinking";
     case "tool":
-      return `running ${activity.name}`;
+      return `running ${activity.name}${activity.progress ? ` (${activity.progress})` : ""}`;
     case "command":
       return activity.name;
     default:

@@ -89,3 +89,9 @@ export async function loadPrompt(opts: PromptOptions): Promise<Prompt> {
     ...(memory ? { memory } : {}),
   };
 }
+
+/** The prompt with more tools after its own (the MCP servers' offered now): the same object when there are none. */
+export function withTools(prompt: Prompt, extra: readonly AnyTool[]): Prompt {
+  if (extra.length === 0) return prompt;
+  return { ...prompt, tools: [...prompt.tools, ...extra], toolSchemas: [...prompt.toolSchemas, ...extra.map(toolSchema)] };
+}

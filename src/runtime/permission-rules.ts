@@ -3,12 +3,15 @@ import { permissionsSchema, type Rule } from "../guard/rules.ts";
 import { issuePath } from "../store/read-json.ts";
 import { didYouMean } from "../text/nearest.ts";
 import { codingTools } from "../tools/index.ts";
+import { MCP_PREFIX } from "../mcp/tool-names.ts";
 import type { Flags } from "./settings.ts";
 import type { Config } from "./settings.ts";
 import { UsageError } from "../exit/usage-error.ts";
 
 /** The tools a rule can judge (the others never ask), or every one of them. */
 const RULE_TOOLS = [...codingTools.map((tool) => tool.name), "*"];
+// MCP tools are known only once their servers answer: a rule may name any (`mcp__github__*` too).
+const isRuleTool = (tool: string) => RULE_TOOLS.includes(tool) || tool.startsWith(MCP_PREFIX);
 const EXAMPLE = `[{"decision":"allow","tool":"bash","pattern":"npm test*"}]`;
 
 /**
@@ -29,7 +32,7 @@ function checked(raw: unknown, where: (at: string) => string, source: string): R
     throw new UsageError(`${where(issuePath(issue.path))}: ${issue.message}`);
   }
   rules.data.forEach((rule, i) => {
-    if (rule.tool !== undefined && !RULE_TOOLS.includes(rule.tool)) throw new UsageError(`${where(`[${i}].tool`)}: ${unknownTool(rule.tool)}`);
+    if (rule.tool !== undefined && !isRuleTool(rule.tool)) throw new UsageError(`${where(`[${i}].tool`)}: ${unknownTool(rule.tool)}`);
   });
   return rules.data.map((rule) => ({ ...rule, source }));
 }
@@ -48,7 +51,7 @@ function flagRule({ decision, spec }: Flags["rules"][number]): Rule {
   const tool = colon < 0 ? spec : spec.slice(0, colon);
   const pattern = colon < 0 ? "**" : spec.slice(colon + 1);
   const flag = `--${decision} ${JSON.stringify(spec)}`;
-  if (!RULE_TOOLS.includes(tool)) throw new UsageError(`${flag}: ${unknownTool(tool)}${colon < 0 ? `; a rule is tool or tool:pattern (bash:npm test*, *:${spec})` : ""}`);
+  if (!isRuleTool(tool)) throw new UsageError(`${flag}: ${unknownTool(tool)}${colon < 0 ? `; a rule is tool or tool:pattern (bash:npm test*, *:${spec})` : ""}`);
   if (pattern === "") throw new UsageError(`${flag}: nothing after the colon; write a pattern (${tool}:…) or the tool alone (${tool})`);
   return { decision, tool, pattern, source: `--${decision}` };
 }

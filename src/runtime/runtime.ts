@@ -19,8 +19,10 @@ import { requestParams, type TextFormat } from "../wire/build-request.ts";
 import { composeRequest } from "../context/compose-request.ts";
 import type { ReasoningEffort } from "../wire/reasoning-effort.ts";
 import type { ModelStream } from "../wire/model-stream.ts";
-import type { Prompt } from "./load-prompt.ts";
+import { withTools, type Prompt } from "./load-prompt.ts";
 import type { SavedCommands } from "../commands/saved-commands.ts";
+import type { Mcp } from "../mcp/open-mcp.ts";
+import { rejectedToolName, type ModelError } from "../wire/model-error.ts";
 import { createRequestBuilder, limitsOf } from "./request-builder.ts";
 import type { Checkpoints } from "../checkpoint/checkpoints.ts";
 import type { Hooks } from "../hooks/create-hooks.ts";
@@ -75,8 +77,10 @@ export type Runtime = {
   undo(turn: number | undefined, force: boolean): Promise<UndoDone | UndoRefused>;
   /** The session's turns still in its history, with what each changed (for `/rewind`). */
   undoableTurns(): TurnRow[];
-  /** Lets go of the session's log (the process is done with it). */
-  close(): void;
+  /** The MCP servers of this run (`/mcp`), and the project's waiting for approval. */
+  readonly mcp?: Mcp;
+  /** Lets go of the session's log and closes the MCP servers (the process is done with them). */
+  close(): Promise<void>;
 };
 
 export type RuntimeOptions = {
@@ -104,6 +108,8 @@ export type RuntimeOptions = {
   undoStore?: { store: CheckpointStore; keptDir: string };
   /** The person's hooks (docs/hooks.md); none with --no-hooks. */
   hooks?: Hooks;
+  /** The MCP servers, started in the background: their tools join the prompt's as they come. */
+  mcp?: Mcp;
 };
 
 const now = () => new Date().toISOString();
@@ -124,11 +130,23 @@ export function createRuntime(opts: RuntimeOptions): Runtime {
   let startContext: string | undefined;
   // Calls a PostToolUse hook ran after: a formatter may have written, whatever the tool's kind.
   const postHooked = new Set<string>();
+  // The session's own prompt; the MCP tools offered now follow its tools (they change only when a server's do).
+  let base = opts.prompt;
+  const servers = opts.mcp?.servers;
+  const withMcp = () => (runtime.prompt = withTools(base, servers?.tools() ?? []));
   const switchTo = async (next: LiveSession, source: "resume" | "clear") => {
     live.close();
     live = next;
     started = source;
-    runtime.prompt = await opts.reloadPrompt();
+    base = await opts.reloadPrompt();
+    withMcp();
+    // A new session's log says what the servers offer too.
+    servers?.latestEvents().forEach((e) => live.append(e));
+  };
+  const dropRejectedTool = (error: ModelError) => {
+    const name = rejectedToolName(error);
+    if (name === undefined || !servers?.drop(name)) return undefined;
+    return `the API refused the schema of ${name} (${error.message.replace(/^\d+ /, "")}); it is left out for the rest of this run and the request sent again`;
   };
 
   const runtime: Runtime = {
@@ -158,10 +176,16 @@ export function createRuntime(opts: RuntimeOptions): Runtime {
       if (firstEvent) await remember();
       let listedAnswered = live.state.answered;
       yield { type: "message", message: live.state.messages.at(-1)! };
+      // Only servers marked `required` hold up the first call; the others join when they are up.
+      await servers?.ready(signal);
       const events = run({
         messages: live.state.messages,
         commit: (fact) => live.append(factEvent(fact, live.state, now())),
-        tools: runtime.prompt.tools,
+        // Read at each call: a server that came up mid-turn offers tools the next request names.
+        get tools() {
+          return runtime.prompt.tools;
+        },
+        dropRejectedTool,
         stream,
         buildRequest: requests(signal),
         authorize: opts.authorize,
@@ -257,11 +281,16 @@ export function createRuntime(opts: RuntimeOptions): Runtime {
       return done;
     },
     undoableTurns: () => turnRows(live.state.turns, opts.undoStore ? turnRecords(opts.undoStore.store, live.state, warn) : new Map()),
-    close: () => {
+    ...(opts.mcp ? { mcp: opts.mcp } : {}),
+    async close() {
       opts.checkpoints?.close();
       live.close();
+      await servers?.close();
     },
   };
+  servers?.onChange(withMcp);
+  servers?.onEvent((e) => live.append(e.error === undefined ? e : { ...e, error: opts.host.redactor.text(e.error) }));
+  withMcp();
   return runtime;
 }
 

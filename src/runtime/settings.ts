@@ -1,3 +1,4 @@
+import type { McpServerEntry } from "../mcp/server-plan.ts";
 import type { Pricing } from "../pricing/cost.ts";
 import type { NetworkMode, SandboxMode } from "../sandbox/sandbox-mode.ts";
 import type { SandboxBackend } from "../sandbox/detect-sandbox.ts";
@@ -48,6 +49,10 @@ export type Flags = {
   hooksFiles: string[];
   /** `--no-hooks`: no hook runs, whoever configured it. */
   noHooks: boolean;
+  /** `--mcp-config`: files of MCP servers in the `.mcp.json` shape, as given. */
+  mcpConfigs: string[];
+  /** `--no-mcp`: no MCP server starts, configured or the project's. */
+  noMcp: boolean;
   version: boolean;
   help: boolean;
   /** A subcommand (`sessions`, `inspect`, `registry`, `doctor`, `undo`) and its own arguments. */
@@ -87,4 +92,10 @@ export type Config = {
   hooksEnv: string[];
   /** SHIRO_PERMISSIONS, as set: more rules, after the file's. */
   envPermissions?: string;
+  /**
+   * The person's own MCP servers: config.json's `mcpServers`, then each `--mcp-config` file's (a later
+   * definition of a name wins). `mcp`: off with `--no-mcp`; `explicit` when a file was given (a project's
+   * `.mcp.json` is then not read).
+   */
+  mcp: { enabled: boolean; explicit: boolean; servers: McpServerEntry[] };
 };

@@ -32,6 +32,8 @@ import type { Config } from "./settings.ts";
 import { permissionRules } from "./permission-rules.ts";
 import { createRuntime, type Runtime } from "./runtime.ts";
 import { loadPrompt } from "./load-prompt.ts";
+import { openMcp } from "../mcp/open-mcp.ts";
+import { confineWith } from "../mcp/confine-server.ts";
 import { openById, openSession, resolveId } from "./open-session.ts";
 import { createCommandCalls } from "./command-calls.ts";
 import { createSavedCommands } from "../commands/saved-commands.ts";
@@ -137,6 +139,19 @@ export async function startRuntime(opts: StartOptions): Promise<Runtime> {
     warn,
     ...createCommandCalls({ tools: () => runtime.prompt.tools, authorize, root: cwd, host, ...(hooks ? { hooks } : {}), inTurn: (run) => runtime.inNextTurn(run) }),
   });
+  // Started now, in the background: no server holds up the run but one marked `required`, and only at the first call.
+  // A server's stderr (in its failure line) may print a secret it was given: redacted like any output.
+  const mcp = await openMcp({
+    mcp: config.mcp,
+    home: config.home,
+    cwd,
+    save: store.saves,
+    baseEnv: secrets.env,
+    env: process.env,
+    interactive: opts.ask !== undefined,
+    warn: (line) => warn(redactor.text(line)),
+    confine: confineWith(sandbox),
+  });
   const runtime: Runtime = createRuntime({
     config: { ...config, ...(opts.textFormat ? { textFormat: opts.textFormat } : {}), ...(flags.maxCost !== undefined ? { maxCostUsd: flags.maxCost } : {}) },
     cwd,
@@ -154,6 +169,7 @@ export async function startRuntime(opts: StartOptions): Promise<Runtime> {
     commands,
     undoStore: { store: checkpointStore, keptDir: join(config.home, "undo-kept") },
     ...(hooks ? { hooks } : {}),
+    mcp,
     checkpoints: createCheckpoints({
       root: cwd,
       store: checkpointStore,

@@ -15,6 +15,8 @@ export const usageSchema: z.ZodType<Usage> = z.object({
 
 const itemId = z.string().optional();
 
+export const toolImageSchema = z.object({ mediaType: z.string(), data: z.string() });
+
 const assistantPartSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("reasoning"), itemId, summary: z.array(z.string()), encrypted: z.string().optional() }),
   z.object({ type: z.literal("text"), itemId, text: z.string(), phase: z.enum(["commentary", "final_answer"]).optional() }),
@@ -34,7 +36,7 @@ export const messageSchema: z.ZodType<Message> = z.discriminatedUnion("role", [
   }),
   z.object({
     role: z.literal("tool"),
-    results: z.array(z.object({ callId: z.string(), output: z.string(), isError: z.boolean().optional() })),
+    results: z.array(z.object({ callId: z.string(), output: z.string(), isError: z.boolean().optional(), images: z.array(toolImageSchema).optional() })),
   }),
   z.object({ role: z.literal("compaction"), summary: z.string() }),
 ]);

@@ -52,7 +52,9 @@ export type AssistantMessage = {
 export const INTERRUPTED_OUTPUT =
   "[interrupted: this call did not finish and was not re-run; its outcome is unknown — check before repeating it]";
 
-export type ToolResult = { callId: string; output: string; isError?: boolean };
+/** An image a tool returned (an MCP server's), base64: it goes to the model as `input_image` beside the output. */
+export type ToolImage = { mediaType: string; data: string };
+export type ToolResult = { callId: string; output: string; isError?: boolean; images?: ToolImage[] };
 export type ToolMessage = { role: "tool"; results: ToolResult[] };
 
 /**

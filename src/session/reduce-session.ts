@@ -20,6 +20,8 @@ export type SessionState = {
   notebook: Notebook;
   callLog: CallLog;
   contextWindow?: { model: string; tokens: number };
+  /** Each MCP server's latest `mcp` event: what it offered the model, or why it is gone. */
+  mcpServers: Record<string, EventOf<"mcp">>;
   /** A model call has completed: a session without one is not listed (a run that failed at once). */
   answered: boolean;
   /** Tool calls of the newest answer still waiting for their result, and those of them that started. */
@@ -71,6 +73,7 @@ export function createSessionReducer() {
         turnCount: 0,
         notebook: emptyNotebook(),
         callLog: { calls: [], snapshots: {} },
+        mcpServers: {},
         answered: false,
         pending: new Set(),
         started: new Set(),
@@ -149,6 +152,7 @@ export function createSessionReducer() {
         s.pending.delete(event.callId);
         const result: ToolResult = { callId: event.callId, output: event.output };
         if (event.isError) result.isError = true;
+        if (event.images) result.images = event.images;
         const last = s.messages.at(-1);
         if (last?.role === "tool") last.results.push(result);
         else s.messages.push({ role: "tool", results: [result] });
@@ -171,6 +175,9 @@ export function createSessionReducer() {
         break;
       case "window":
         s.contextWindow = { model: event.model, tokens: event.tokens };
+        break;
+      case "mcp":
+        s.mcpServers[event.server] = event;
         break;
     }
     if ("at" in event) s.updatedAt = event.at;

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { todoSchema } from "./notebook.ts";
-import { messageSchema, usageSchema } from "./message-schema.ts";
+import { messageSchema, toolImageSchema, usageSchema } from "./message-schema.ts";
 import type { AssistantMessage } from "./messages.ts";
 import { hookRunSchema } from "./hook-run.ts";
 
@@ -47,13 +47,29 @@ export const sessionEventSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("verdict"), callId: z.string(), allowed: z.boolean(), sandbox: z.enum(["read-only", "workspace-write"]).optional(), reason: z.string().optional() }),
   /** The tool is about to run: with no result after it, it was interrupted (never re-run on resume). */
   z.object({ type: z.literal("tool"), callId: z.string() }),
-  z.object({ type: z.literal("result"), callId: z.string(), output: z.string(), isError: z.literal(true).optional(), denied: z.literal(true).optional() }),
+  /** `images`: what an MCP tool returned besides text, sent to the model as `input_image`. */
+  z.object({ type: z.literal("result"), callId: z.string(), output: z.string(), isError: z.literal(true).optional(), denied: z.literal(true).optional(), images: z.array(toolImageSchema).optional() }),
   /** The wire starts again from this summary (`/compact`, or when the history no longer fits). */
   z.object({ type: z.literal("compaction"), summary: z.string(), at }),
   z.object({ type: z.literal("todos"), todos: z.array(todoSchema) }),
   z.object({ type: z.literal("model"), model: z.string() }),
   /** Turn `turn` and every later one are undone: their messages leave the history (their files were put back). */
   z.object({ type: z.literal("undo"), turn: z.number().int().positive(), at }),
+  /**
+   * An MCP server came up (`connected`: the protocol version it speaks, its name and version, how many tools
+   * it offers and the hash of their list as sent) or went away (`failed`, `closed`: why, in one line).
+   */
+  z.object({
+    type: z.literal("mcp"),
+    server: z.string(),
+    status: z.enum(["connected", "failed", "closed"]),
+    protocolVersion: z.string().optional(),
+    serverInfo: z.object({ name: z.string(), version: z.string().optional() }).optional(),
+    tools: z.number().int().nonnegative().optional(),
+    toolsHash: z.string().optional(),
+    error: z.string().optional(),
+    at,
+  }),
   /** A context window learned from an overflow, for that model. */
   z.object({ type: z.literal("window"), model: z.string(), tokens: z.number().int().positive() }),
   /** A hook ran (docs/hooks.md): what it decided and why; a `feedback` joins the history as a user message. */

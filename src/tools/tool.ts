@@ -1,7 +1,13 @@
 import type { z } from "zod";
+import type { ToolImage } from "../session/messages.ts";
 
 /** What a call touches, for the permission rules and the guard: raw paths as given, or a command. */
-export type CallSubject = { paths?: string[]; command?: string };
+export type CallSubject = {
+  paths?: string[];
+  command?: string;
+  /** Neither files nor a command (an MCP tool's call): its arguments in one line, judged by the tool's own rules alone. */
+  action?: string;
+};
 
 /** `read` tools are allowed by default; `write` and `exec` ask; `meta` (memory, todos, skills) never gate. */
 export type ToolKind = "read" | "write" | "exec" | "meta";
@@ -54,6 +60,8 @@ export type ToolContext = {
    * them the cost of judging every file by `readDenied` before reading it.
    */
   secretGlobs?: readonly string[];
+  /** How far a long call has got (`3/10: indexing`), shown on the status line while it runs. */
+  progress?: (text: string) => void;
   /** Tells the person running shiro something about how a call ran (not the model), e.g. a slower fallback. */
   notice?: (text: string) => void;
   /**
@@ -75,6 +83,8 @@ export type ToolOutput = {
   display?: string;
   /** The call ran but part of what it did was refused after the fact (a secret file it made); counts as a denial. */
   denied?: boolean;
+  /** Images for the model beside `output` (an MCP tool's), which names each in a line. */
+  images?: ToolImage[];
 };
 
 export type Tool<S extends z.ZodType = z.ZodType> = {
@@ -82,6 +92,11 @@ export type Tool<S extends z.ZodType = z.ZodType> = {
   /** Written for the model. */
   description: string;
   schema: S;
+  /**
+   * A JSON Schema sent as it is, non-strict, instead of one made from `schema` (an MCP server's); the
+   * arguments then reach `schema` as the model wrote them, nulls included.
+   */
+  parameters?: Record<string, unknown>;
   kind: ToolKind;
   subject(args: z.infer<S>): CallSubject;
   /** A preview for an approval prompt (e.g. the diff a write would make), computed without side effects. */

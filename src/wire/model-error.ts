@@ -15,3 +15,9 @@ export type ModelError = {
   /** How long the server asked us to wait before asking again (`retry-after`, `retry-after-ms`). */
   retryAfterMs?: number;
 };
+
+/** The function a 400 names when the API refuses a tool's schema (`Invalid schema for function 'x': …`), if that is what it was. */
+export function rejectedToolName(error: ModelError): string | undefined {
+  if (error.code !== "invalid_function_parameters") return undefined;
+  return /Invalid schema for function '([^']+)'/.exec(error.message)?.[1];
+}

@@ -1,5 +1,6 @@
 import type { ResponseInputItem } from "openai/resources/responses/responses";
-import { INTERRUPTED_OUTPUT, type AssistantMessage, type Message, type ToolResult } from "../session/messages.ts";
+import { INTERRUPTED_OUTPUT, type AssistantMessage, type Message, type ToolImage, type ToolResult } from "../session/messages.ts";
+import { takesImages } from "./image-input.ts";
 
 export { INTERRUPTED_OUTPUT };
 
@@ -58,6 +59,20 @@ export const userItem = (text: string): ResponseInputItem => ({
 export const callItem = (callId: string, name: string, args: string): ResponseInputItem => ({ type: "function_call", call_id: callId, name, arguments: args });
 export const outputItem = (callId: string, output: string): ResponseInputItem => ({ type: "function_call_output", call_id: callId, output });
 
+/**
+ * A result with images: to a model that takes images, its output as content (the text, then each
+ * image as `input_image`); to one that does not, the text and a line saying the images were not shown.
+ */
+export function resultItem(result: ToolResult, model: string): ResponseInputItem {
+  const images = result.images ?? [];
+  if (images.length === 0) return outputItem(result.callId, result.output);
+  if (!takesImages(model)) return outputItem(result.callId, `${result.output}\n[${images.length === 1 ? "the image is" : `the ${images.length} images are`} not shown: ${model} takes no images]`);
+  const content = [{ type: "input_text" as const, text: result.output }, ...images.map(imageContent)];
+  return { type: "function_call_output", call_id: result.callId, output: content } as ResponseInputItem;
+}
+
+const imageContent = (image: ToolImage) => ({ type: "input_image" as const, image_url: `data:${image.mediaType};base64,${image.data}`, detail: "auto" as const });
+
 /** The items one response adds to the input, in wire order. */
 export function assistantSlots(m: AssistantMessage, model: string, results: readonly ToolResult[]): InputSlot[] {
   const slots: InputSlot[] = [];
@@ -85,7 +100,7 @@ export function assistantSlots(m: AssistantMessage, model: string, results: read
   }
   calls.forEach(({ callId }, call) => {
     const result = results.find((r) => r.callId === callId);
-    slots.push({ item: outputItem(callId, result ? result.output : INTERRUPTED_OUTPUT), kind: "output", call, ...(result ? { result } : {}) });
+    slots.push({ item: result ? resultItem(result, model) : outputItem(callId, INTERRUPTED_OUTPUT), kind: "output", call, ...(result ? { result } : {}) });
   });
   return slots;
 }

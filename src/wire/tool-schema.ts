@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { FunctionTool } from "openai/resources/responses/responses";
 /** What the wire needs of a tool: its name, what it tells the model, and its arguments' schema. */
-export type ToolSpec = { name: string; description: string; schema: z.ZodType };
+export type ToolSpec = { name: string; description: string; schema: z.ZodType; parameters?: Record<string, unknown> };
 
 type Schema = Record<string, unknown>;
 
@@ -16,6 +16,8 @@ const UNSTRICTABLE = ["allOf", "not", "if", "then", "else", "patternProperties",
  * `required` lists, the nulls), but then arguments may not match and a step goes on a failed parse.
  */
 export function toolSchema(tool: ToolSpec): FunctionTool {
+  // A schema written elsewhere (an MCP server's) goes as it is: strictifying it would change what it accepts.
+  if (tool.parameters) return { type: "function", name: tool.name, description: tool.description, parameters: tool.parameters, strict: false };
   const { $schema: _, ...json } = z.toJSONSchema(tool.schema, { io: "input", unrepresentable: "any" }) as Schema;
   try {
     return { type: "function", name: tool.name, description: tool.description, parameters: strictify(json), strict: true };

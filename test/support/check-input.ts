@@ -141,11 +141,28 @@ function checkShape(item: Item, i: number): ApiError | null {
       if (typeof item.call_id !== "string") return invalid(400, `Missing required parameter: '${at}.call_id'.`, `${at}.call_id`, "missing_required_parameter");
       if (typeof item.output !== "string" && !Array.isArray(item.output))
         return invalid(400, `Invalid type for '${at}.output': expected one of a string or an array.`, `${at}.output`, "invalid_type");
-      return null;
+      return Array.isArray(item.output) ? outputContentProblem(item.output, `${at}.output`) : null;
     case "reasoning":
       if (!Array.isArray(item.summary)) return invalid(400, `Missing required parameter: '${at}.summary'.`, `${at}.summary`, "missing_required_parameter");
       return null;
     default:
       return invalid(400, `Invalid value: '${item.type}'. Supported values are: 'message', 'function_call', 'function_call_output', and 'reasoning'.`, `${at}.type`, "invalid_value");
   }
+}
+
+// An array output holds what a user message may: text, images (a URL or a data URL), files.
+const OUTPUT_CONTENT: Record<string, string[]> = { input_text: ["type", "text"], input_image: ["type", "image_url", "file_id", "detail"], input_file: ["type", "file_id", "file_data", "file_url", "filename"] };
+
+function outputContentProblem(output: any[], at: string) {
+  for (let j = 0; j < output.length; j++) {
+    const part = output[j];
+    const keys = OUTPUT_CONTENT[part?.type];
+    if (!keys) return invalid(400, `Invalid value: '${part?.type}'. Supported values are: 'input_text', 'input_image', and 'input_file'.`, `${at}[${j}].type`, "invalid_value");
+    const extra = Object.keys(part).find((k) => !keys.includes(k));
+    if (extra) return invalid(400, `Unknown parameter: '${at}[${j}].${extra}'.`, `${at}[${j}].${extra}`, "unknown_parameter");
+    if (part.type === "input_text" && typeof part.text !== "string") return invalid(400, `Missing required parameter: '${at}[${j}].text'.`, `${at}[${j}].text`, "missing_required_parameter");
+    if (part.type === "input_image" && typeof part.image_url === "string" && !/^(https?:\/\/|data:image\/[a-z+.-]+;base64,)/.test(part.image_url))
+      return invalid(400, `Invalid '${at}[${j}].image_url'. Expected a valid URL, but got a value with an invalid format.`, `${at}[${j}].image_url`, "invalid_value");
+  }
+  return null;
 }

@@ -59,6 +59,9 @@ export function checkParams(body: Record<string, any>): ApiError | null {
     if (tool?.type !== "function") continue;
     if (typeof tool.name !== "string")
       return invalid(`Missing required parameter: 'tools[${t}].name'.`, `tools[${t}].name`, "missing_required_parameter");
+    // Strict or not, the API reads every function's schema: these it refuses either way.
+    const shape = schemaShapeProblem(tool.parameters, []);
+    if (shape) return invalid(`Invalid schema for function '${tool.name}': ${shape}`, `tools[${t}].parameters`, "invalid_function_parameters");
     if (tool.strict === true) {
       const problem = strictSchemaProblem(tool.parameters, []);
       if (problem)
@@ -66,6 +69,21 @@ export function checkParams(body: Record<string, any>): ApiError | null {
     }
   }
   return checkTextFormat(body.text);
+}
+
+/** What the API refuses in any function's schema: a top level that is no object, an array without `items`. */
+export function schemaShapeProblem(schema: any, path: string[]): string | null {
+  if (!schema || typeof schema !== "object") return null;
+  if (path.length === 0 && schema.type !== undefined && schema.type !== "object")
+    return `schema must be a JSON Schema of 'type: "object"', got 'type: "${schema.type}"'.`;
+  const context = `In context=(${path.map((p) => `'${p}'`).join(", ")}${path.length === 1 ? "," : ""})`;
+  if (schema.type === "array" && schema.items === undefined) return `${context}, array schema missing items.`;
+  for (const [key, inner] of Object.entries(schema.properties ?? {})) {
+    const problem = schemaShapeProblem(inner, [...path, "properties", key]);
+    if (problem) return problem;
+  }
+  if (schema.items && typeof schema.items === "object") return schemaShapeProblem(schema.items, [...path, "items"]);
+  return null;
 }
 
 /** Strict mode needs every object closed (`additionalProperties: false`) and every property required. */

@@ -12,7 +12,7 @@ export const FLOORS: readonly (readonly string[])[] = [
   ["store"],
   ["tools"],
   ["wire", "guard", "checkpoint", "hooks"],
-  ["context", "sandbox", "registry"],
+  ["context", "sandbox", "registry", "mcp"],
   ["agent", "commands"],
   ["ui", "secrets", "inspect"],
   ["runtime"],

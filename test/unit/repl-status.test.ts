@@ -21,6 +21,9 @@ describe("the status line's text", () => {
   test("a running tool, a retry's countdown (thinking again once it is over), a slash command", () => {
     let s = nextStatus(startStatus(0), { type: "tool-call", callId: "c", name: "bash", arguments: "{}" }, 10);
     expect(text(s, 3000)).toContain("running bash · 3 s");
+    // An MCP tool's progress rides along until its result.
+    const mcp = nextStatus(nextStatus(startStatus(0), { type: "tool-call", callId: "m", name: "mcp__ev__long", arguments: "{}" }, 0), { type: "tool-progress", callId: "m", text: "3/10: indexing" }, 500);
+    expect(text(mcp, 1000)).toContain("running mcp__ev__long (3/10: indexing) · 1 s");
     s = nextStatus(s, { type: "retry", attempt: 2, maxAttempts: 6, delayMs: 2000, reason: "503" }, 3000);
     expect(text(s, 3100)).toContain("retrying in 2 s");
     expect(text(s, 5100)).toContain("thinking");

@@ -1,0 +1,70 @@
+import { homedir } from "node:os";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import { confineWith } from "../mcp/confine-server.ts";
+import { openMcp } from "../mcp/open-mcp.ts";
+import { createSandbox } from "../sandbox/create-sandbox.ts";
+import { UsageError } from "../exit/usage-error.ts";
+import { didYouMean } from "../text/nearest.ts";
+import { plural } from "../text/plural.ts";
+import { toolEnv } from "../tools/tool-env.ts";
+import { mcpTable } from "../ui/mcp-table.ts";
+import { parseErrorLine } from "./args.ts";
+import { mcpServers, type Config } from "./config.ts";
+
+export const MCP_USAGE = "usage: shiro mcp list [--mcp-config <file>]… | shiro mcp test <name> [--mcp-config <file>]…";
+
+/**
+ * `shiro mcp list`: every configured server started, initialised and its tools listed, one row each.
+ * `shiro mcp test <name>`: that one, with a verdict; exit 0 when it works, 1 when it does not.
+ * A project's `.mcp.json` servers count only once approved (as in print mode).
+ */
+export async function mcpCommand(args: string[], config: Config, io: { out: (line: string) => void; err: (line: string) => void; cwd: string }): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({ args, options: { "mcp-config": { type: "string", multiple: true } }, allowPositionals: true, strict: true });
+  } catch (e) {
+    throw new UsageError(parseErrorLine((e as Error).message, MCP_USAGE, ["mcp-config"]));
+  }
+  const [action, name, extra] = parsed.positionals;
+  if ((action !== "list" && action !== "test") || (action === "list" ? name !== undefined : name === undefined) || extra !== undefined) throw new UsageError(MCP_USAGE);
+  const files = parsed.values["mcp-config"] ?? [];
+  const own = Object.fromEntries(config.mcp.servers.map((e) => [e.name, e.config]));
+  const servers = await mcpServers(own, join(config.home, "config.json"), files);
+  const mcp = await openMcp({
+    mcp: { enabled: true, explicit: files.length > 0, servers },
+    home: config.home,
+    cwd: io.cwd,
+    save: false,
+    baseEnv: toolEnv(process.env, config.envPass).env,
+    env: process.env,
+    interactive: false,
+    warn: (line) => io.err(`! ${line}`),
+    ...(name !== undefined ? { only: name } : {}),
+    confine: confineWith(createSandbox({ mode: config.sandbox, backend: config.sandboxBackend, network: config.network, home: homedir(), shiroHome: config.home, writable: config.writableDirs, readable: config.readableDirs, warn: () => {} })),
+  });
+  try {
+    await mcp.servers.settled();
+    const views = mcp.servers.views();
+    if (action === "list") {
+      if (views.length === 0) io.out("no MCP servers configured (mcpServers in config.json, --mcp-config, or an approved .mcp.json; docs/mcp.md)");
+      else mcpTable(views, process.stdout.columns || Infinity).forEach(io.out);
+      return 0;
+    }
+    const view = views.find((v) => v.name === name);
+    if (!view && mcp.known.includes(name!)) {
+      io.out(`✗ ${name}: the project's .mcp.json defines it, not approved as it stands (an interactive shiro here asks)`);
+      return 1;
+    }
+    if (!view) throw new UsageError(`no MCP server "${name}"${didYouMean(name!, mcp.known) || (mcp.known.length ? ` (configured: ${mcp.known.join(", ")})` : " is configured")}`);
+    if (view.status !== "connected") {
+      io.out(`✗ ${name}: ${view.error ?? view.status}`);
+      return 1;
+    }
+    const tools = mcp.servers.tools().map((t) => t.name);
+    io.out(`✓ ${name}: ${view.serverInfo?.name ?? "?"}${view.serverInfo?.version ? ` ${view.serverInfo.version}` : ""}, protocol ${view.protocolVersion}, ${plural(tools.length, "tool")} offered${view.listed !== tools.length ? ` (of ${view.listed} listed)` : ""}${tools.length ? `: ${tools.join(", ")}` : ""}`);
+    return 0;
+  } finally {
+    await mcp.servers.close();
+  }
+}

@@ -1,0 +1,83 @@
+import { realpathSync } from "node:fs";
+import { openApprovals } from "../store/approvals.ts";
+import type { SandboxLevel } from "../session/sandbox-level.ts";
+import { confinedServer, type Confine } from "./confine-server.ts";
+import { connectMcpServer } from "./connect-server.ts";
+import { startMcpServers, type Connect, type McpServers } from "./mcp-servers.ts";
+import { approvalQuestion, projectServers, skippedNotice, type UnapprovedServer } from "./project-servers.ts";
+import { planServer, type McpServerEntry } from "./server-plan.ts";
+
+/** A run's MCP servers, and the project's still waiting for the person's approval. */
+export type Mcp = {
+  servers: McpServers;
+  /** The project's servers not approved as they stand (the REPL asks about each; print mode skips them). */
+  unapproved: readonly UnapprovedServer[];
+  /** Every server the configuration and the project name, approved or not. */
+  known: readonly string[];
+  /** The question to ask about one. */
+  question(server: UnapprovedServer): string;
+  /** Keeps the approval of that exact definition and starts the server. */
+  approve(server: UnapprovedServer): Promise<void>;
+};
+
+export type OpenMcpOptions = {
+  mcp: { enabled: boolean; explicit: boolean; servers: readonly McpServerEntry[] };
+  home: string;
+  cwd: string;
+  /** Whether approvals are kept (false: `--ephemeral`, a home that cannot be written). */
+  save: boolean;
+  /** What every command's environment holds (the allow-list): a program server gets it and its own `env`. */
+  baseEnv: Readonly<Record<string, string>>;
+  env: Readonly<Record<string, string | undefined>>;
+  /** Print mode: nobody can approve a project's server, so unapproved ones are skipped with a notice. */
+  interactive: boolean;
+  warn: (line: string) => void;
+  connect?: Connect;
+  /** Starts only this server, even one `enabled: false` (`shiro mcp test`). */
+  only?: string;
+  /** The OS sandbox for a server whose config asks for one (`sandbox`). */
+  confine?: Confine;
+};
+
+/**
+ * Starts the configured servers in the background (never waiting for one), and finds the project's: a
+ * `.mcp.json` in the folder shiro runs in is used only for definitions the person approved, and not at
+ * all with `--mcp-config` (the files given are the whole configuration) or `--no-mcp`.
+ */
+export async function openMcp(opts: OpenMcpOptions): Promise<Mcp> {
+  const root = realpathSync(opts.cwd);
+  const own = opts.mcp.servers;
+  const readProject = opts.mcp.enabled && !opts.mcp.explicit;
+  const approvals = readProject ? await openApprovals({ home: opts.home, save: opts.save, warn: opts.warn }) : undefined;
+  const project = approvals ? await projectServers({ root, approvals, own: own.map((s) => s.name), warn: opts.warn }) : { approved: [], unapproved: [] };
+  const levels = new Map<string, SandboxLevel>();
+  const plan = (entry: McpServerEntry) => {
+    const planned = planServer(entry, { cwd: opts.cwd, env: opts.env, baseEnv: opts.baseEnv });
+    if ("problem" in planned) opts.warn(`MCP server "${entry.name}" (${entry.origin}) did not start: ${planned.problem}`);
+    else if (planned.sandbox) levels.set(planned.name, planned.sandbox);
+    return "problem" in planned ? [] : [planned];
+  };
+  const reach = opts.connect ?? connectMcpServer;
+  const connect: Connect = async (name, def, o) => {
+    const level = levels.get(name);
+    if (level === undefined || def.kind !== "stdio") return reach(name, def, o);
+    const sandbox = await opts.confine?.(level);
+    if (!sandbox) throw new Error(`MCP server "${name}" did not start: its config asks for the sandbox (${level}), and no OS sandbox runs here (shiro doctor says why)`);
+    return reach(name, confinedServer(def, sandbox, root), o);
+  };
+  const wanted = (entry: McpServerEntry) => (opts.only === undefined ? entry.config.enabled !== false : entry.name === opts.only);
+  const enabled = [...own, ...project.approved].filter(wanted);
+  const servers = startMcpServers(enabled.flatMap(plan), { connect, warn: opts.warn });
+  const unapproved = project.unapproved.filter((s) => wanted(s.entry));
+  if (unapproved.length && !opts.interactive) opts.warn(skippedNotice(unapproved));
+  return {
+    servers,
+    unapproved: opts.interactive ? unapproved : [],
+    known: [...own, ...project.approved, ...project.unapproved.map((s) => s.entry)].map((e) => e.name),
+    question: approvalQuestion,
+    async approve(server) {
+      await approvals?.add("mcp-server", root, server.entry.name, server.hash);
+      plan(server.entry).forEach(servers.add);
+    },
+  };
+}

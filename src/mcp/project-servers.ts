@@ -1,0 +1,55 @@
+import { join } from "node:path";
+import { definitionHash, type Approvals } from "../store/approvals.ts";
+import { readJson } from "../store/read-json.ts";
+import { mcpFileSchema, serverConfigProblem } from "./mcp-config.ts";
+import type { McpServerEntry } from "./server-plan.ts";
+
+export const PROJECT_FILE = ".mcp.json";
+
+/** A server a project's `.mcp.json` defines that the person has not approved as it stands now. */
+export type UnapprovedServer = { entry: McpServerEntry; hash: string };
+
+/**
+ * The project's own servers: those whose exact definition the person approved in this folder (kept by
+ * its hash, so a changed one is asked again), and those still to approve. A name the person's own
+ * configuration defines is theirs and the project's is ignored. Problems are warned and skip the server.
+ */
+export async function projectServers(opts: { root: string; approvals: Approvals; own: readonly string[]; warn: (line: string) => void }): Promise<{ approved: McpServerEntry[]; unapproved: UnapprovedServer[] }> {
+  const path = join(opts.root, PROJECT_FILE);
+  const read = await readJson(path, mcpFileSchema);
+  if (!read.ok) {
+    if (read.reason === "corrupt") opts.warn(`${read.message}; its MCP servers are skipped`);
+    return { approved: [], unapproved: [] };
+  }
+  const approved: McpServerEntry[] = [];
+  const unapproved: UnapprovedServer[] = [];
+  for (const [name, config] of Object.entries(read.value.mcpServers)) {
+    if (opts.own.includes(name)) continue;
+    const problem = serverConfigProblem(config);
+    if (problem) {
+      opts.warn(`mcpServers.${name} in ${path}: ${problem}; skipped`);
+      continue;
+    }
+    const entry: McpServerEntry = { name, config, origin: path, project: true };
+    const hash = definitionHash(config);
+    if (opts.approvals.has("mcp-server", opts.root, name, hash)) approved.push(entry);
+    else unapproved.push({ entry, hash });
+  }
+  return { approved, unapproved };
+}
+
+/** The notice for servers left unstarted because nobody could approve them (print mode). */
+export const skippedNotice = (servers: readonly UnapprovedServer[]): string =>
+  `${PROJECT_FILE} defines MCP server${servers.length > 1 ? "s" : ""} ${servers.map((s) => s.entry.name).join(", ")} not approved as ${servers.length > 1 ? "they stand" : "it stands"}: skipped ` +
+  `(approve in an interactive shiro here, which asks, or pass --mcp-config ${PROJECT_FILE} to use the file as it is)`;
+
+/** What the person is asked, showing exactly what would run. */
+export function approvalQuestion(server: UnapprovedServer): string {
+  const { config } = server.entry;
+  const what = config.url !== undefined ? config.url : [config.command!, ...(config.args ?? [])].join(" ");
+  // As written, `${VAR}` unexpanded: the person sees which of their variables it would be handed.
+  const env = Object.entries({ ...config.env, ...config.headers }).map(([k, v]) => `${k}=${v}`);
+  const token = config.bearerTokenEnv ? [`bearer token from ${config.bearerTokenEnv}`] : [];
+  const given = [...env, ...token];
+  return `${PROJECT_FILE} asks to start the MCP server "${server.entry.name}": ${what}${given.length ? ` (${given.join(", ")})` : ""} — start it? (kept for this exact definition)`;
+}
