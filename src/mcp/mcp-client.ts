@@ -10,6 +10,8 @@ export const ACCEPTED_VERSIONS: readonly string[] = ["2025-11-25", "2025-06-18",
 
 // A server whose cursors never end (or repeat) is stopped here rather than listed forever.
 const MAX_PAGES = 100;
+// A listing after `list_changed` that takes longer is given up (the old list stays): a call waiting on it is not held longer.
+const RELIST_TIMEOUT_MS = 5_000;
 
 export type CallOptions = RequestOptions;
 
@@ -47,7 +49,7 @@ export async function initializeClient(name: string, open: (events: TransportEve
   let relist = false;
   const peer = new RpcPeer(open, {
     notification(method) {
-      if (method === "notifications/tools/list_changed") void refresh();
+      if (method === "notifications/tools/list_changed") refresh();
     },
     closed: (reason) => closed.splice(0).forEach((cb) => cb(reason)),
   });
@@ -67,22 +69,20 @@ export async function initializeClient(name: string, open: (events: TransportEve
     }
   };
   // One listing at a time; a change announced during one lists again after it. A failed refresh keeps the old list.
-  const refresh = async (): Promise<void> => {
+  const refresh = (): void => {
     if (listing) return void (relist = true);
-    listing = listTools()
-      .then((list) => {
-        tools = list;
-        for (const cb of changed) cb();
-      })
-      .catch(() => {})
-      .finally(() => (listing = undefined));
-    await listing;
-    if (relist) {
-      relist = false;
-      await refresh();
-    }
+    listing = (async () => {
+      do {
+        relist = false;
+        try {
+          tools = await listTools({ timeoutMs: RELIST_TIMEOUT_MS });
+          for (const cb of changed) cb();
+        } catch {
+          // The old list stays; the next change announced lists again.
+        }
+      } while (relist);
+    })().finally(() => (listing = undefined));
   };
-
   const handshake = async () => {
     const answer = await peer.request("initialize", { protocolVersion: PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: "shiro", version: VERSION } }, { signal });
     const parsed = initializeResult.safeParse(answer);
@@ -117,7 +117,10 @@ export async function initializeClient(name: string, open: (events: TransportEve
     tools: () => tools,
     onToolsChanged: (cb) => void changed.push(cb),
     async callTool(tool, args, opts = {}) {
-      const result = callResult.safeParse(await peer.request("tools/call", { name: tool, arguments: args }, opts));
+      const answer = await peer.request("tools/call", { name: tool, arguments: args }, opts);
+      // A change the call caused is announced before its answer: the next request carries the new list.
+      if (listing) await listing;
+      const result = callResult.safeParse(answer);
       if (!result.success) throw new McpError("protocol", `tools/call answered something else than a tool result: ${result.error.issues[0]?.message ?? ""}`);
       return result.data;
     },

@@ -4,10 +4,10 @@
  * too many tools refused, `shiro mcp list|test`, and what the session log keeps.
  */
 import { afterAll, describe, expect, test } from "bun:test";
-import { existsSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { definitionHash } from "../../src/store/approvals.ts";
-import { everything, mcpJob, mcpToolsOf, TOOL_SERVER, toolServer } from "../support/mcp-run.ts";
+import { boxedToolServer, everything, mcpJob, mcpToolsOf, TOOL_SERVER, toolServer } from "../support/mcp-run.ts";
 import { runShiro, tempDir } from "../support/run-shiro.ts";
 import { FINAL, scriptedJob } from "../support/scripted-job.ts";
 import { EVERYTHING } from "../support/mcp-servers.ts";
@@ -127,14 +127,15 @@ describe("start-up never holds the run up", () => {
 
 describe("a server's sandbox", () => {
   // A server that tries to write the project as it starts, then serves one tool.
-  const writer = (extra: Record<string, unknown>) => ({ command: "sh", args: ["-c", `touch from-server.txt 2>/dev/null; exec ${process.execPath} ${TOOL_SERVER} 1`], required: true, ...extra });
+  // A copy of the tool server in the project: the sandbox hides the rest of /tmp, where this checkout may be.
+  const writer = (extra: Record<string, unknown>) => ({ command: "sh", args: ["-c", `touch from-server.txt 2>/dev/null; exec ${process.execPath} ./tool-server.ts 1`], required: true, ...extra });
   test.each([
     ["outside the sandbox by default", {}, true],
     ["read-only: it starts, and cannot write the project", { sandbox: "read-only" }, false],
     ["workspace-write: it may", { sandbox: "workspace-write" }, true],
   ] as const)("%s", async (_, extra, writes) => {
     let wrote = false;
-    const run = await mcpJob([], { servers: { w: writer(extra) }, after: (dir) => (wrote = existsSync(join(dir, "from-server.txt"))) });
+    const run = await mcpJob([], { servers: { w: writer(extra) }, project: (dir) => copyFileSync(TOOL_SERVER, join(dir, "tool-server.ts")), after: (dir) => (wrote = existsSync(join(dir, "from-server.txt"))) });
     expect(run.stderr).toBe("");
     expect(mcpToolsOf(run.requests[0]!.body).map((t) => t.name)).toEqual(["mcp__w__t1"]);
     expect(wrote).toBe(writes);
@@ -208,7 +209,7 @@ describe("the tool list changes only when a server's does", () => {
 describe("where people look", () => {
   test("shiro mcp list shows each server's state; shiro mcp test gives a verdict and its exit code", async () => {
     const project = dir("mcp-list");
-    writeFileSync(join(project, "s.json"), JSON.stringify({ mcpServers: { ok: toolServer([2]), broken: { command: "/nonexistent/mcp" }, boxed: toolServer([1], { sandbox: "read-only" }) } }));
+    writeFileSync(join(project, "s.json"), JSON.stringify({ mcpServers: { ok: toolServer([2]), broken: { command: "/nonexistent/mcp" }, boxed: boxedToolServer(project, [1], { sandbox: "read-only" }) } }));
     const list = await runShiro(["mcp", "list", "--mcp-config", "s.json"], { cwd: project });
     expect(list.code).toBe(0);
     const rows = list.stdout.trimEnd().split("\n");

@@ -2,7 +2,7 @@
  * A print-mode run of the binary with MCP servers: a temp project holding a `--mcp-config` file of the
  * servers given, the strict server driven by a scripted model.
  */
-import { rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { tempDir } from "./run-shiro.ts";
 import { scriptedJob, type JobResult } from "./scripted-job.ts";
@@ -15,6 +15,15 @@ export const TOOL_SERVER = join(import.meta.dir, "../fixtures/mcp/tool-server.ts
 export const everything = (extra: Record<string, unknown> = {}) => ({ command: "node", args: [EVERYTHING, "stdio"], required: true, ...extra });
 /** The small tool server: `count` tools, options as its argv takes them. */
 export const toolServer = (args: (string | number)[], extra: Record<string, unknown> = {}) => ({ command: process.execPath, args: [TOOL_SERVER, ...args.map(String)], ...extra });
+
+/**
+ * The tool server as a sandboxed one must be: inside the project (the sandbox hides the rest of /tmp and
+ * the home, where this checkout may be). Copied into `project`, started by its relative path.
+ */
+export function boxedToolServer(project: string, args: (string | number)[], extra: Record<string, unknown>) {
+  copyFileSync(TOOL_SERVER, join(project, "tool-server.ts"));
+  return { command: process.execPath, args: ["./tool-server.ts", ...args.map(String)], ...extra };
+}
 
 export type McpJob = JobResult & { project: string };
 
