@@ -73,7 +73,7 @@ function rowOf(ledger: WireLedger, table: DropTable, x: number): Row {
     const first = ledger.entries[from]!.message;
     const last = ledger.entries[to]!;
     const lines = first.role === "assistant" ? outcomeLines(first, last.message.role === "tool" ? last.message : undefined) : [];
-    let saved = -lines.reduce((n, line) => n + line.length + 1, 0);
+    let saved = -lineChars(lines);
     for (let k = from; k <= to; k++) saved += ledger.entries[k]!.bareChars;
     if (i === 0 || ledger.exchanges[i - 1]!.to !== from - 1) {
       saved -= NOTE_OVERHEAD;
@@ -93,10 +93,15 @@ export function dropSavings(ledger: WireLedger, x: number): number {
   return table.saved[x]!;
 }
 
+const lineChars = (lines: readonly string[]) => lines.reduce((n, line) => n + line.length + 1, 0);
+
 /** At least what exchange `x` adds to a note when dropped: its lines and their newlines (JSON only lengthens them). */
 export function noteLineChars(ledger: WireLedger, x: number): number {
-  return rowOf(ledger, tableOf(ledger), x).lines.reduce((n, line) => n + line.length + 1, 0);
+  return ledger.entries[ledger.exchanges[x]!.from]!.noteChars ?? lineChars(rowOf(ledger, tableOf(ledger), x).lines);
 }
+
+/** `noteLineChars` of the exchange of a response and its results, for an entry to be stored. */
+export const noteCharsOf = (assistant: AssistantMessage, tool: ToolMessage | undefined): number => lineChars(outcomeLines(assistant, tool));
 
 /** The note in place of a gap's first `count` exchanges, listing every call they made with its outcome. */
 function noteOf(table: DropTable, gap: Gap, count: number): SizedItem {

@@ -20,6 +20,7 @@ import { composeRequest } from "../context/compose-request.ts";
 import type { ReasoningEffort } from "../wire/reasoning-effort.ts";
 import type { ModelStream } from "../wire/model-stream.ts";
 import type { Prompt } from "./load-prompt.ts";
+import { measureKeeper } from "./measure-keeper.ts";
 import { createRequestBuilder, limitsOf } from "./request-builder.ts";
 import type { Checkpoints } from "../checkpoint/checkpoints.ts";
 import type { CheckpointStore } from "../checkpoint/checkpoint-store.ts";
@@ -102,11 +103,23 @@ export function createRuntime(opts: RuntimeOptions): Runtime {
 
   const summarise = async (focus: string | undefined, signal: AbortSignal) =>
     acceptSummary((await runtime.ask(buildSummaryRequestText(live.state.messages, focus), signal)) ?? undefined);
-  const ledger = createWireLedger();
-  const requests = createRequestBuilder({ session: () => live, prompt: () => runtime.prompt, config, summarise: (signal) => summarise(undefined, signal), warn, ledger, windows: opts.windows });
+  let measures = measureKeeper(live);
+  const ledger = createWireLedger((messages, i, model) => measures.known?.(messages, i, model));
+  const requests = createRequestBuilder({
+    session: () => live,
+    prompt: () => runtime.prompt,
+    config,
+    summarise: (signal) => summarise(undefined, signal),
+    warn,
+    ledger,
+    measured: () => measures.measured(ledger),
+    windows: opts.windows,
+  });
   const switchTo = async (next: LiveSession) => {
+    measures.close();
     live.close();
     live = next;
+    measures = measureKeeper(live);
     runtime.prompt = await opts.reloadPrompt();
   };
 
@@ -206,6 +219,7 @@ export function createRuntime(opts: RuntimeOptions): Runtime {
     undoableTurns: () => turnRows(live.state.turns, opts.undoStore ? turnRecords(opts.undoStore.store, live.state, warn) : new Map()),
     close: () => {
       opts.checkpoints?.close();
+      measures.close();
       live.close();
     },
   };

@@ -18,6 +18,8 @@ export type ReadLog =
       /** The events read: every line's, or with `damaged` those of the lines before the bad one. */
       events: SessionEvent[];
       state: SessionState;
+      /** The log's bytes as read (a schema-1 file's: none). */
+      bytes?: Uint8Array;
       reducer: SessionReducer;
       goodBytes?: number;
       warnings: string[];
@@ -75,7 +77,7 @@ export async function readSessionLog(dir: string, id: string): Promise<ReadLog> 
   const events = reduced.damaged ? parsed.events.slice(0, reduced.damaged.line - 1) : parsed.events;
   const torn = parsed.tornLine !== undefined && !damaged;
   const warnings = torn ? [`the last line of session ${id} was cut short (shiro was stopped mid-write) and is dropped`] : [];
-  return { ok: true, events, state, reducer, ...(torn ? { goodBytes: parsed.goodBytes } : {}), warnings, legacy: false, ...(damaged ? { damaged } : {}) };
+  return { ok: true, events, state, reducer, bytes: text.bytes, ...(torn ? { goodBytes: parsed.goodBytes } : {}), warnings, legacy: false, ...(damaged ? { damaged } : {}) };
 }
 
 async function readLegacy(dir: string, id: string): Promise<ReadLog> {
@@ -104,9 +106,10 @@ export async function convertLegacy(dir: string, id: string, events: readonly Se
   await rename(legacyPath(dir, id), join(dir, `${id}.schema1.json`));
 }
 
-async function readText(path: string): Promise<{ kind: "text"; text: string } | { kind: "missing" } | { kind: "error"; message: string }> {
+async function readText(path: string): Promise<{ kind: "text"; text: string; bytes: Uint8Array } | { kind: "missing" } | { kind: "error"; message: string }> {
   try {
-    return { kind: "text", text: await Bun.file(path).text() };
+    const bytes = await Bun.file(path).bytes();
+    return { kind: "text", text: new TextDecoder().decode(bytes), bytes };
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === "ENOENT") return { kind: "missing" };
     return { kind: "error", message: (err as Error).message };

@@ -3,6 +3,7 @@ import { resolve } from "node:path";
 import type { SessionState } from "../session/reduce-session.ts";
 import { INTERRUPTED_OUTPUT } from "../session/messages.ts";
 import { holdLock, type HeldLock } from "./file-lock.ts";
+import { sessionMeasures } from "./measure-cache.ts";
 import { liveSession, sessionLine, type LiveSession, type LiveSessionOptions } from "./live-session.ts";
 import { buildIndex, collectEntries, entryOf, entryOfRead, metaOf, type SessionMeta } from "./build-index.ts";
 import { convertLegacy, legacyPath, logPath, readSessionLog, sessionIds, type ReadLog } from "./session-files.ts";
@@ -65,6 +66,8 @@ export type SessionStoreOptions = {
   save?: boolean;
   /** A write failed during the run: from then on nothing is written. Said once, by the caller. */
   onUnsaved?: (err: NodeJS.ErrnoException) => void;
+  /** The build whose wire measures a resumed session reads and keeps beside its log; none, no cache. */
+  measuresBuild?: string;
 };
 
 export function createSessionStore(dir: string, options: SessionStoreOptions = {}): SessionStore {
@@ -116,7 +119,7 @@ export function createSessionStore(dir: string, options: SessionStoreOptions = {
     }
   };
   /** Saved while this store saves and the lock is held; otherwise in memory only. */
-  const live = (path: string, from: Pick<LiveSessionOptions, "existing" | "first" | "goodBytes">, held: HeldLock | undefined) =>
+  const live = (path: string, from: Pick<LiveSessionOptions, "existing" | "first" | "goodBytes" | "measures">, held: HeldLock | undefined) =>
     held ? liveSession({ ...from, path, held, onWriteError: lost, stillSaving: () => saving, listed: () => remembered.has(path) }) : liveSession({ ...from, path, unsaved: true });
 
   /** A listing entry as the log now stands: read again when its size is not the one the entry was written at. */
@@ -167,7 +170,9 @@ export function createSessionStore(dir: string, options: SessionStoreOptions = {
             release();
             lost(err);
           });
-        session = live(path, { existing: read.reducer, ...(read.goodBytes !== undefined ? { goodBytes: read.goodBytes } : {}) }, saving ? held : undefined);
+        const build = options.measuresBuild;
+        const measures = build && read.bytes && !read.legacy ? { measures: await sessionMeasures(path, build, { ...read, bytes: read.bytes }) } : {};
+        session = live(path, { existing: read.reducer, ...(read.goodBytes !== undefined ? { goodBytes: read.goodBytes } : {}), ...measures }, saving ? held : undefined);
       } else {
         release();
         const fork = Bun.randomUUIDv7();

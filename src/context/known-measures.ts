@@ -1,0 +1,103 @@
+import type { StoredMeasures } from "../store/measure-cache.ts";
+import { noteCharsOf } from "./drop-exchanges.ts";
+import type { Message, ToolResult } from "../session/messages.ts";
+import { resultsAfter } from "../wire/serialise-input.ts";
+import { sizedSlots, type EntrySlot, type KnownSlots, type WireEntry } from "./wire-entry.ts";
+import type { KnownMeasures, WireLedger } from "./wire-ledger.ts";
+
+// A message's record: resultsSeen, chars, reasoningChars, bareChars, hasReasoning, floorChars,
+// firstElided + 1, noteChars + 1 (0: unknown), the call count and each call's saving, the slot count
+// and each slot's characters and its elided form's (0: none).
+const CALLS = 8;
+
+/**
+ * An earlier run's measures as the ledger takes them: for a message of the history this session
+ * opened with — that very object, so an undo or another session never gets them — with as many
+ * results as it had then, and the model they were measured for.
+ */
+export function knownMeasures(stored: StoredMeasures, opened: readonly Message[]): KnownMeasures {
+  const { flat, offsets } = stored;
+  return (messages, i, model) => {
+    const k = i - stored.from;
+    if (model !== stored.model || k < 0 || k >= offsets.length || messages[i] !== opened[i]) return undefined;
+    const results = resultsAfter(messages, i);
+    const o = offsets[k]!;
+    return results.length === flat[o] ? new KnownEntry(messages[i]!, model, results, flat, o) : undefined;
+  };
+}
+
+/** A wire entry read from a record; its items are made (sized by the record) only if it is assembled. */
+class KnownEntry implements WireEntry, KnownSlots {
+  chars: number;
+  reasoningChars: number;
+  bareChars: number;
+  hasReasoning: boolean;
+  resultsSeen: number;
+  floorChars: number;
+  firstElided: number;
+  noteChars?: number;
+  savings: number[] = [];
+  count: number;
+  #slots: EntrySlot[] | undefined;
+  #at: number;
+
+  constructor(
+    readonly message: Message,
+    private readonly model: string,
+    private readonly results: readonly ToolResult[],
+    private readonly flat: ArrayLike<number>,
+    o: number,
+  ) {
+    this.resultsSeen = flat[o]!;
+    this.chars = flat[o + 1]!;
+    this.reasoningChars = flat[o + 2]!;
+    this.bareChars = flat[o + 3]!;
+    this.hasReasoning = flat[o + 4] === 1;
+    this.floorChars = flat[o + 5]!;
+    this.firstElided = flat[o + 6]! - 1;
+    if (flat[o + 7]! > 0) this.noteChars = flat[o + 7]! - 1;
+    const calls = flat[o + CALLS]!;
+    for (let c = 1; c <= calls; c++) this.savings.push(flat[o + CALLS + c]!);
+    this.#at = o + CALLS + calls + 1;
+    this.count = flat[this.#at]!;
+  }
+
+  get slots(): readonly EntrySlot[] {
+    // The results as they were measured: one that comes later makes the ledger measure the message anew.
+    return (this.#slots ??= sizedSlots(this.message, this.model, this.results.slice(0, this.resultsSeen), this));
+  }
+  slotChars(j: number) {
+    return this.flat[this.#at + 1 + 2 * j]!;
+  }
+  elidedChars(j: number) {
+    return this.flat[this.#at + 2 + 2 * j]!;
+  }
+}
+
+/**
+ * The ledger's measures of the messages this session opened with, from its first entry on, to store
+ * for the next run (`measure-cache.ts`); undefined when they are fewer than `atLeast`.
+ */
+export function measuresToStore(ledger: Pick<WireLedger, "entries" | "model" | "start">, opened: readonly Message[], atLeast = 1): { model: string; from: number; flat: number[] } | undefined {
+  const { entries, start } = ledger;
+  let count = 0;
+  while (count < entries.length && start + count < opened.length && entries[count]!.message === opened[start + count]) count++;
+  if (count < atLeast) return undefined;
+  const flat: number[] = [];
+  for (let k = 0; k < count; k++) {
+    const record = recordOf(entries[k]!, entries[k + 1]?.message);
+    flat.push(record.length, ...record);
+  }
+  return { model: ledger.model, from: start, flat };
+}
+
+function recordOf(entry: WireEntry, next: Message | undefined): number[] {
+  const m = entry.message;
+  // What a note says of it is told from the results it was measured with.
+  const tool = next?.role === "tool" ? { ...next, results: next.results.slice(0, entry.resultsSeen) } : undefined;
+  const note = entry.noteChars ?? (m.role === "assistant" ? noteCharsOf(m, tool) : undefined);
+  const { resultsSeen, chars, reasoningChars, bareChars, hasReasoning, floorChars, firstElided, savings, slots } = entry;
+  const record = [resultsSeen, chars, reasoningChars, bareChars, hasReasoning ? 1 : 0, floorChars, firstElided + 1, note === undefined ? 0 : note + 1, savings.length, ...savings, slots.length];
+  for (const slot of slots) record.push(slot.chars, slot.elided?.chars ?? 0);
+  return record;
+}

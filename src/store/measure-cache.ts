@@ -1,0 +1,88 @@
+import { z } from "zod";
+import type { Message } from "../session/messages.ts";
+import type { SessionEvent } from "../session/session-event.ts";
+import { atomicWriteSync } from "./atomic-write.ts";
+
+/**
+ * What a run measured of its history on the wire, kept beside the log (`<id>.measures`) so that the
+ * next resume need not serialise every message again to know its size. Only a cache: it names the
+ * build that wrote it and the exact log bytes it was measured from (their length and hash), and
+ * anything that does not match — another binary, a log that is not a continuation of those bytes,
+ * an undo since, a damaged file — makes it unknown, and the history is measured as before.
+ *
+ * The file: a line of JSON (the header), then 32-bit numbers: per message from `from` on, a record
+ * (what it holds is `known-measures.ts`'s), its length first. `offsets[k]`: where message from + k's begins.
+ */
+export type StoredMeasures = { model: string; from: number; flat: ArrayLike<number>; offsets: readonly number[] };
+/** The log bytes a run opened: what a cache it writes is measured from. */
+export type LogPrefix = { bytes: number; hash: string; events: number };
+
+const headerSchema = z.strictObject({
+  v: z.literal(1),
+  build: z.string(),
+  model: z.string(),
+  bytes: z.number().int().nonnegative(),
+  hash: z.string(),
+  events: z.number().int().nonnegative(),
+  from: z.number().int().nonnegative(),
+  check: z.string(),
+});
+
+export const measurePath = (logPath: string) => logPath.replace(/\.jsonl$/, ".measures");
+const hashBytes = (bytes: Uint8Array): string => Bun.hash(bytes).toString(36);
+
+export function prefixOf(log: Uint8Array, bytes: number, events: number): LogPrefix {
+  return { bytes, hash: hashBytes(log.subarray(0, bytes)), events };
+}
+
+/** The measures stored for this log, or undefined when there are none that surely hold for it. */
+export async function readMeasures(path: string, build: string, log: { bytes: Uint8Array; events: readonly SessionEvent[] }): Promise<StoredMeasures | undefined> {
+  let file: Uint8Array;
+  try {
+    file = await Bun.file(path).bytes();
+  } catch {
+    return undefined;
+  }
+  const cut = file.indexOf(0x0a);
+  let header: z.infer<typeof headerSchema>;
+  try {
+    const parsed = headerSchema.safeParse(JSON.parse(new TextDecoder().decode(file.subarray(0, cut))));
+    if (!parsed.success) return undefined;
+    header = parsed.data;
+  } catch {
+    return undefined;
+  }
+  const body = file.subarray(cut + 1);
+  if (cut < 0 || header.build !== build || body.length % 4 !== 0 || hashBytes(body) !== header.check) return undefined;
+  // The log must go on from exactly the bytes measured, and no undo since may have taken back their messages.
+  if (header.bytes > log.bytes.length || header.events > log.events.length) return undefined;
+  if (hashBytes(log.bytes.subarray(0, header.bytes)) !== header.hash) return undefined;
+  for (let e = header.events; e < log.events.length; e++) if (log.events[e]!.type === "undo") return undefined;
+  const flat = new Uint32Array(body.slice().buffer); // a copy: aligned for the view
+  const offsets: number[] = [];
+  let o = 0;
+  for (; o < flat.length; o += 1 + flat[o]!) offsets.push(o + 1);
+  if (o !== flat.length) return undefined;
+  return { model: header.model, from: header.from, flat, offsets };
+}
+
+/** Stores measures of the messages the log's `prefix` holds, replacing any before (at a session's close, when a process may exit next: synchronous). */
+export function writeMeasures(path: string, build: string, prefix: LogPrefix, m: { model: string; from: number; flat: readonly number[] }): void {
+  const body = new Uint8Array(Uint32Array.from(m.flat).buffer);
+  const header = { v: 1, build, model: m.model, bytes: prefix.bytes, hash: prefix.hash, events: prefix.events, from: m.from, check: hashBytes(body) };
+  atomicWriteSync(path, Buffer.concat([Buffer.from(`${JSON.stringify(header)}\n`), body]));
+}
+
+/** A resumed session's cache: what was stored for it, the messages it opened with, and how to store anew. */
+export type SessionMeasures = {
+  stored: StoredMeasures | undefined;
+  /** The history as opened: stored measures hold only for these very messages. */
+  opened: readonly Message[];
+  save(m: { model: string; from: number; flat: readonly number[] }): void;
+};
+
+export async function sessionMeasures(logPath: string, build: string, read: { bytes: Uint8Array; goodBytes?: number; events: readonly SessionEvent[]; state: { messages: readonly Message[] } }): Promise<SessionMeasures> {
+  const path = measurePath(logPath);
+  const prefix = prefixOf(read.bytes, read.goodBytes ?? read.bytes.length, read.events.length);
+  return { stored: await readMeasures(path, build, read), opened: read.state.messages.slice(), save: (m) => writeMeasures(path, build, prefix, m) };
+}
