@@ -35,8 +35,14 @@ export function prefixOf(log: Uint8Array, bytes: number, events: number): LogPre
   return { bytes, hash: hashBytes(log.subarray(0, bytes)), events };
 }
 
-/** The measures stored for this log, or undefined when there are none that surely hold for it. */
-export async function readMeasures(path: string, build: string, log: { bytes: Uint8Array; events: readonly SessionEvent[] }): Promise<StoredMeasures | undefined> {
+/** A measures file that holds for a log's first `events` lines: its bytes are those measured, by this build. */
+export type MeasureFile = { model: string; from: number; events: number; body: Uint8Array };
+
+/**
+ * The measures file of a log whose bytes are `log`, when it surely holds for them (read before the
+ * log is parsed: the lines it vouches for were checked by this very build, and are not checked again).
+ */
+export async function readMeasureFile(path: string, build: string, log: Uint8Array): Promise<MeasureFile | undefined> {
   let file: Uint8Array;
   try {
     file = await Bun.file(path).bytes();
@@ -44,6 +50,7 @@ export async function readMeasures(path: string, build: string, log: { bytes: Ui
     return undefined;
   }
   const cut = file.indexOf(0x0a);
+  if (cut < 0) return undefined;
   let header: z.infer<typeof headerSchema>;
   try {
     const parsed = headerSchema.safeParse(JSON.parse(new TextDecoder().decode(file.subarray(0, cut))));
@@ -53,17 +60,22 @@ export async function readMeasures(path: string, build: string, log: { bytes: Ui
     return undefined;
   }
   const body = file.subarray(cut + 1);
-  if (cut < 0 || header.build !== build || body.length % 4 !== 0 || hashBytes(body) !== header.check) return undefined;
-  // The log must go on from exactly the bytes measured, and no undo since may have taken back their messages.
-  if (header.bytes > log.bytes.length || header.events > log.events.length) return undefined;
-  if (hashBytes(log.bytes.subarray(0, header.bytes)) !== header.hash) return undefined;
-  for (let e = header.events; e < log.events.length; e++) if (log.events[e]!.type === "undo") return undefined;
-  const flat = new Uint32Array(body.slice().buffer); // a copy: aligned for the view
+  if (header.build !== build || body.length % 4 !== 0 || hashBytes(body) !== header.check) return undefined;
+  // The log must go on from exactly the bytes measured.
+  if (header.bytes > log.length || hashBytes(log.subarray(0, header.bytes)) !== header.hash) return undefined;
+  return { model: header.model, from: header.from, events: header.events, body };
+}
+
+/** The file's measures for the log's events, unless an undo since may have taken back the messages measured. */
+export function measuresOf(file: MeasureFile, events: readonly SessionEvent[]): StoredMeasures | undefined {
+  if (file.events > events.length) return undefined;
+  for (let e = file.events; e < events.length; e++) if (events[e]!.type === "undo") return undefined;
+  const flat = new Uint32Array(file.body.slice().buffer); // a copy: aligned for the view
   const offsets: number[] = [];
   let o = 0;
   for (; o < flat.length; o += 1 + flat[o]!) offsets.push(o + 1);
   if (o !== flat.length) return undefined;
-  return { model: header.model, from: header.from, flat, offsets };
+  return { model: file.model, from: file.from, flat, offsets };
 }
 
 /** Stores measures of the messages the log's `prefix` holds, replacing any before (at a session's close, when a process may exit next: synchronous). */
@@ -81,8 +93,8 @@ export type SessionMeasures = {
   save(m: { model: string; from: number; flat: readonly number[] }): void;
 };
 
-export async function sessionMeasures(logPath: string, build: string, read: { bytes: Uint8Array; goodBytes?: number; events: readonly SessionEvent[]; state: { messages: readonly Message[] } }): Promise<SessionMeasures> {
-  const path = measurePath(logPath);
+export function sessionMeasures(logPath: string, build: string, read: { bytes: Uint8Array; goodBytes?: number; events: readonly SessionEvent[]; state: { messages: readonly Message[] }; measureFile?: MeasureFile }): SessionMeasures {
   const prefix = prefixOf(read.bytes, read.goodBytes ?? read.bytes.length, read.events.length);
-  return { stored: await readMeasures(path, build, read), opened: read.state.messages.slice(), save: (m) => writeMeasures(path, build, prefix, m) };
+  const stored = read.measureFile && measuresOf(read.measureFile, read.events);
+  return { stored, opened: read.state.messages.slice(), save: (m) => writeMeasures(measurePath(logPath), build, prefix, m) };
 }

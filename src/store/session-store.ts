@@ -149,7 +149,7 @@ export function createSessionStore(dir: string, options: SessionStoreOptions = {
       const release = () => held?.held && held.release();
       if (held && !held.held && opts?.copyIfOpen === false)
         return { ok: false, error: { kind: "busy", message: `session ${id} is open in another shiro${held.pid ? ` (pid ${held.pid})` : ""}; use /undo there, or end it first` } };
-      const read = await readSessionLog(dir, id);
+      const read = await readSessionLog(dir, id, options.measuresBuild ? { measuresBuild: options.measuresBuild } : {});
       if (!read.ok) {
         release();
         return { ok: false, error: { kind: read.kind, message: read.message } };
@@ -171,7 +171,7 @@ export function createSessionStore(dir: string, options: SessionStoreOptions = {
             lost(err);
           });
         const build = options.measuresBuild;
-        const measures = build && read.bytes && !read.legacy ? { measures: await sessionMeasures(path, build, { ...read, bytes: read.bytes }) } : {};
+        const measures = build && read.bytes && !read.legacy ? { measures: sessionMeasures(path, build, { ...read, bytes: read.bytes }) } : {};
         session = live(path, { existing: read.reducer, ...(read.goodBytes !== undefined ? { goodBytes: read.goodBytes } : {}), ...measures }, saving ? held : undefined);
       } else {
         release();

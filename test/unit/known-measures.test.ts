@@ -8,7 +8,7 @@ import { noteLineChars } from "../../src/context/drop-exchanges.ts";
 import { createWireLedger, type WireLedger } from "../../src/context/wire-ledger.ts";
 import type { Message } from "../../src/session/messages.ts";
 import type { SessionEvent } from "../../src/session/session-event.ts";
-import { prefixOf, readMeasures, writeMeasures } from "../../src/store/measure-cache.ts";
+import { measuresOf, prefixOf, readMeasureFile, writeMeasures } from "../../src/store/measure-cache.ts";
 import { prng, randomHistory, type Rng } from "../support/random-history.ts";
 import { tempDir } from "../support/run-shiro.ts";
 
@@ -22,6 +22,11 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const BUILD = "build-a";
 const events = (n: number, ...more: SessionEvent["type"][]) => [...Array.from({ length: n }, () => ({ type: "user" })), ...more.map((type) => ({ type }))] as SessionEvent[];
+/** As a resume reads them: the file, checked against the log's bytes before they are parsed, then against its events. */
+async function readMeasures(path: string, build: string, log: { bytes: Uint8Array; events: SessionEvent[] }) {
+  const file = await readMeasureFile(path, build, log.bytes);
+  return file && measuresOf(file, log.events);
+}
 const logOf = (text: string, n: number) => ({ bytes: new Uint8Array(Buffer.from(text)), events: events(n) });
 
 const spec = (rng: Rng, model: string): RequestSpec => {

@@ -1,0 +1,87 @@
+/**
+ * Issue 21, "resuming is about as quick as starting", through the binary: a resume leaves its
+ * history's wire measures beside the log (`<id>.measures`), and the next resume of that log takes
+ * them instead of serialising every old message again. What it sends is byte for byte what a resume
+ * without the file sends — with the file as left, damaged, or stale (the log no longer what was
+ * measured) — and the file is never mistaken for a session.
+ */
+import { afterAll, expect, test } from "bun:test";
+import { cpSync, existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { writeLongSession } from "../support/long-session.ts";
+import { runShiro, tempDir } from "../support/run-shiro.ts";
+import { startStrictServer } from "../support/strict-server.ts";
+
+const server = await startStrictServer();
+const home = tempDir("measures-home");
+const cwd = tempDir("measures-proj");
+const pristine = tempDir("measures-pristine");
+afterAll(async () => {
+  await server.stop();
+  for (const dir of [home, cwd, pristine]) rmSync(dir, { recursive: true, force: true });
+});
+
+const sessions = join(home, "sessions");
+// 80 turns, 320 messages: long enough for a file; compacted from 20k tokens on, so every size counts.
+const id = await writeLongSession(home, cwd, 80);
+writeFileSync(join(home, "config.json"), JSON.stringify({ compactAt: 20_000 }));
+cpSync(sessions, pristine, { recursive: true });
+const log = join(sessions, `${id}.jsonl`);
+const measures = join(sessions, `${id}.measures`);
+
+/** The saved session as it was before any resume, with `file` as its measures (none: no file). */
+function restore(file?: Uint8Array) {
+  rmSync(sessions, { recursive: true, force: true });
+  cpSync(pristine, sessions, { recursive: true });
+  if (file) writeFileSync(measures, file);
+}
+
+/** `-c -p "go on"`: the first request's bytes. */
+async function goOn(): Promise<string> {
+  const before = server.requests.length;
+  const r = await runShiro(["-c", "-p", "go on"], { cwd, home, env: { OPENAI_BASE_URL: server.url } });
+  expect(r.stderr).not.toContain("internal error");
+  expect(r.code).toBe(0);
+  return server.requests[before]!.raw;
+}
+
+test("a resume sends the same bytes with the measures a run left, with them damaged, and with them stale; the file is no session", async () => {
+  restore();
+  const measured = await goOn();
+  expect(measured).toContain(" elided: "); // compacted: the sizes decided what was sent
+  expect(existsSync(measures)).toBe(true);
+  const left = new Uint8Array(readFileSync(measures));
+
+  restore(left);
+  expect(await goOn()).toBe(measured);
+  restore(left);
+  const listed = await runShiro(["sessions", "--json"], { cwd, home, env: { OPENAI_BASE_URL: server.url } });
+  expect((JSON.parse(listed.stdout) as { id: string }[]).map((s) => s.id)).toEqual([id]);
+
+  // A number changed (a bad disk), or the file cut short: measured again.
+  restore(Uint8Array.from(left, (b, i) => (i === left.length - 9 ? b ^ 4 : b)));
+  expect(await goOn()).toBe(measured);
+  restore(left.subarray(0, left.length - 40));
+  expect(await goOn()).toBe(measured);
+
+  // Stale: the log is no longer what was measured (its last turn gone, and a line changed at the start).
+  const lines = readFileSync(join(pristine, `${id}.jsonl`), "utf8").split("\n");
+  const shorter = `${lines.slice(0, -9).join("\n")}\n`;
+  restore();
+  writeFileSync(log, shorter);
+  const withoutFile = await goOn();
+  restore(left);
+  writeFileSync(log, shorter);
+  expect(await goOn()).toBe(withoutFile);
+  expect(withoutFile).not.toBe(measured);
+  const edited = lines.map((l, i) => (i === 2 ? l.replace("step 0:", "step 0;") : l)).join("\n");
+  restore();
+  writeFileSync(log, edited);
+  const editedWithout = await goOn();
+  restore(left);
+  writeFileSync(log, edited);
+  expect(await goOn()).toBe(editedWithout);
+
+  // Nothing else is left beside the log: no temp file of the measures' write.
+  expect(readdirSync(sessions).filter((n) => n !== "index" && !n.startsWith(id))).toEqual([]);
+}, 120_000);
