@@ -22,56 +22,35 @@ export function knownMeasures(stored: StoredMeasures, opened: readonly Message[]
     if (model !== stored.model || k < 0 || k >= offsets.length || messages[i] !== opened[i]) return undefined;
     const results = resultsAfter(messages, i);
     const o = offsets[k]!;
-    return results.length === flat[o] ? new KnownEntry(messages[i]!, model, results, flat, o) : undefined;
+    return results.length === flat[o] ? knownEntry(messages[i]!, model, results, flat, o) : undefined;
   };
 }
 
-/** A wire entry read from a record; its items are made (sized by the record) only if it is assembled. */
-class KnownEntry implements WireEntry, KnownSlots {
-  chars: number;
-  reasoningChars: number;
-  bareChars: number;
-  hasReasoning: boolean;
-  resultsSeen: number;
-  floorChars: number;
-  firstElided: number;
-  noteChars?: number;
-  savings: number[] = [];
-  count: number;
-  #slots: EntrySlot[] | undefined;
-  #at: number;
-
-  constructor(
-    readonly message: Message,
-    private readonly model: string,
-    private readonly results: readonly ToolResult[],
-    private readonly flat: ArrayLike<number>,
-    o: number,
-  ) {
-    this.resultsSeen = flat[o]!;
-    this.chars = flat[o + 1]!;
-    this.reasoningChars = flat[o + 2]!;
-    this.bareChars = flat[o + 3]!;
-    this.hasReasoning = flat[o + 4] === 1;
-    this.floorChars = flat[o + 5]!;
-    this.firstElided = flat[o + 6]! - 1;
-    if (flat[o + 7]! > 0) this.noteChars = flat[o + 7]! - 1;
-    const calls = flat[o + CALLS]!;
-    for (let c = 1; c <= calls; c++) this.savings.push(flat[o + CALLS + c]!);
-    this.#at = o + CALLS + calls + 1;
-    this.count = flat[this.#at]!;
-  }
-
-  get slots(): readonly EntrySlot[] {
+/** A wire entry read from the record at `o`; its items are made (sized by the record) only if it is assembled. */
+function knownEntry(message: Message, model: string, results: readonly ToolResult[], flat: ArrayLike<number>, o: number): WireEntry {
+  const calls = flat[o + CALLS]!;
+  const savings: number[] = [];
+  for (let c = 1; c <= calls; c++) savings.push(flat[o + CALLS + c]!);
+  const at = o + CALLS + calls + 1;
+  const known: KnownSlots = { count: flat[at]!, slotChars: (j) => flat[at + 1 + 2 * j]!, elidedChars: (j) => flat[at + 2 + 2 * j]! };
+  let slots: EntrySlot[] | undefined;
+  const entry: WireEntry = {
+    message,
+    resultsSeen: flat[o]!,
+    chars: flat[o + 1]!,
+    reasoningChars: flat[o + 2]!,
+    bareChars: flat[o + 3]!,
+    hasReasoning: flat[o + 4] === 1,
+    floorChars: flat[o + 5]!,
+    firstElided: flat[o + 6]! - 1,
+    savings,
     // The results as they were measured: one that comes later makes the ledger measure the message anew.
-    return (this.#slots ??= sizedSlots(this.message, this.model, this.results.slice(0, this.resultsSeen), this));
-  }
-  slotChars(j: number) {
-    return this.flat[this.#at + 1 + 2 * j]!;
-  }
-  elidedChars(j: number) {
-    return this.flat[this.#at + 2 + 2 * j]!;
-  }
+    get slots() {
+      return (slots ??= sizedSlots(message, model, results.slice(0, entry.resultsSeen), known));
+    },
+  };
+  if (flat[o + 7]! > 0) entry.noteChars = flat[o + 7]! - 1;
+  return entry;
 }
 
 /**
