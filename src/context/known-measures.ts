@@ -31,8 +31,6 @@ function knownEntry(message: Message, model: string, results: readonly ToolResul
   const calls = flat[o + CALLS]!;
   const savings: number[] = [];
   for (let c = 1; c <= calls; c++) savings.push(flat[o + CALLS + c]!);
-  const at = o + CALLS + calls + 1;
-  const known: KnownSlots = { count: flat[at]!, slotChars: (j) => flat[at + 1 + 2 * j]!, elidedChars: (j) => flat[at + 2 + 2 * j]! };
   let slots: EntrySlot[] | undefined;
   const entry: WireEntry = {
     message,
@@ -46,7 +44,12 @@ function knownEntry(message: Message, model: string, results: readonly ToolResul
     savings,
     // The results as they were measured: one that comes later makes the ledger measure the message anew.
     get slots() {
-      return (slots ??= sizedSlots(message, model, results.slice(0, entry.resultsSeen), known));
+      if (!slots) {
+        const at = o + CALLS + calls + 1;
+        const known: KnownSlots = { count: flat[at]!, slotChars: (j) => flat[at + 1 + 2 * j]!, elidedChars: (j) => flat[at + 2 + 2 * j]! };
+        slots = sizedSlots(message, model, results.slice(0, entry.resultsSeen), known);
+      }
+      return slots;
     },
   };
   if (flat[o + 7]! > 0) entry.noteChars = flat[o + 7]! - 1;

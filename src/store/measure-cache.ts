@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { Message } from "../session/messages.ts";
 import type { SessionEvent } from "../session/session-event.ts";
+import { compileCheck, type Check } from "../session/compile-check.ts";
 import { atomicWriteSync } from "./atomic-write.ts";
 
 /**
@@ -17,7 +18,8 @@ export type StoredMeasures = { model: string; from: number; flat: ArrayLike<numb
 /** The log bytes a run opened: what a cache it writes is measured from. */
 export type LogPrefix = { bytes: number; hash: string; events: number };
 
-const headerSchema = z.strictObject({
+let isHeader: Check | undefined;
+const headerSchema = z.object({
   v: z.literal(1),
   build: z.string(),
   model: z.string(),
@@ -53,12 +55,12 @@ export async function readMeasureFile(path: string, build: string, log: Uint8Arr
   if (cut < 0) return undefined;
   let header: z.infer<typeof headerSchema>;
   try {
-    const parsed = headerSchema.safeParse(JSON.parse(new TextDecoder().decode(file.subarray(0, cut))));
-    if (!parsed.success) return undefined;
-    header = parsed.data;
+    header = JSON.parse(new TextDecoder().decode(file.subarray(0, cut)));
   } catch {
     return undefined;
   }
+  // The schema compiled (zod's own first parse of a schema costs milliseconds in a cold process); anything else, no cache.
+  if (!(isHeader ??= compileCheck(headerSchema))(header)) return undefined;
   const body = file.subarray(cut + 1);
   if (header.build !== build || body.length % 4 !== 0 || hashBytes(body) !== header.check) return undefined;
   // The log must go on from exactly the bytes measured.

@@ -109,10 +109,14 @@ test("stored measures are used — and any that do not surely hold are not: anot
   expect(await readMeasures(path, BUILD, { bytes: new Uint8Array(Buffer.from("line one\nline two\nline three\n")), events: events(3) })).toBeDefined();
 
   const file = new Uint8Array(await Bun.file(path).bytes());
+  const cut = file.indexOf(0x0a);
+  const header = (edit: (line: string) => string) => new Uint8Array([...Buffer.from(edit(Buffer.from(file.subarray(0, cut)).toString())), ...file.subarray(cut)]);
   const damaged: [string, Uint8Array][] = [
     ["a flipped bit in its numbers", Uint8Array.from(file, (b, i) => (i === file.length - 5 ? b ^ 1 : b))],
     ["cut short", file.subarray(0, file.length - 6)],
-    ["its header not JSON", new Uint8Array([...Buffer.from("{not json"), ...file.subarray(file.indexOf(0x0a))])],
+    ["its header not JSON", header(() => "{not json")],
+    ["another version of it", header((h) => h.replace('"v":1', '"v":2'))],
+    ["a key it does not know", header((h) => h.replace('{"v":1', '{"v":1,"more":0'))],
     ["empty", new Uint8Array()],
   ];
   for (const [what, bytes] of damaged) {
