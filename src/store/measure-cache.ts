@@ -7,23 +7,23 @@ import { atomicWriteSync } from "./atomic-write.ts";
 /**
  * What a run measured of its history on the wire, kept beside the log (`<id>.measures`) so that the
  * next resume need not serialise every message again to know its size. Only a cache: it names the
- * build that wrote it and the exact log bytes it was measured from (their length and hash), and
- * anything that does not match — another binary, a log that is not a continuation of those bytes,
+ * build that wrote it and the exact log text it was measured from (its length and hash), and
+ * anything that does not match — another binary, a log that is not a continuation of that text,
  * an undo since, a damaged file — makes it unknown, and the history is measured as before.
  *
  * The file: a line of JSON (the header), then 32-bit numbers: per message from `from` on, a record
  * (what it holds is `known-measures.ts`'s), its length first. `offsets[k]`: where message from + k's begins.
  */
 export type StoredMeasures = { model: string; from: number; flat: ArrayLike<number>; offsets: readonly number[] };
-/** The log bytes a run opened: what a cache it writes is measured from. */
-export type LogPrefix = { bytes: number; hash: string; events: number };
+/** The log text a run opened (`chars` of it, its first `events` lines): what a cache it writes is measured from. */
+export type LogPrefix = { chars: number; hash: string; events: number };
 
 let isHeader: Check | undefined;
 const headerSchema = z.object({
   v: z.literal(1),
   build: z.string(),
   model: z.string(),
-  bytes: z.number().int().nonnegative(),
+  chars: z.number().int().nonnegative(),
   hash: z.string(),
   events: z.number().int().nonnegative(),
   from: z.number().int().nonnegative(),
@@ -31,20 +31,20 @@ const headerSchema = z.object({
 });
 
 export const measurePath = (logPath: string) => logPath.replace(/\.jsonl$/, ".measures");
-const hashBytes = (bytes: Uint8Array): string => Bun.hash(bytes).toString(36);
+// Of a string, its UTF-8: the same text hashes the same however the runtime holds it.
+const hashOf = (data: Uint8Array | string): string => Bun.hash(data).toString(36);
 
-export function prefixOf(log: Uint8Array, bytes: number, events: number): LogPrefix {
-  return { bytes, hash: hashBytes(log.subarray(0, bytes)), events };
-}
+/** A whole log's text as a prefix (a log with a torn last line has none: nothing is stored for it). */
+export const prefixOf = (log: string, events: number): LogPrefix => ({ chars: log.length, hash: hashOf(log), events });
 
-/** A measures file that holds for a log's first `events` lines: its bytes are those measured, by this build. */
+/** A measures file that holds for a log's first `events` lines: its text is that measured, by this build. */
 export type MeasureFile = { model: string; from: number; events: number; body: Uint8Array };
 
 /**
- * The measures file of a log whose bytes are `log`, when it surely holds for them (read before the
- * log is parsed: the lines it vouches for were checked by this very build, and are not checked again).
+ * The measures file of a log whose text is `log`, when it surely holds for it (read before the log
+ * is parsed: the lines it vouches for were checked by this very build, and are not checked again).
  */
-export async function readMeasureFile(path: string, build: string, log: Uint8Array): Promise<MeasureFile | undefined> {
+export async function readMeasureFile(path: string, build: string, log: string): Promise<MeasureFile | undefined> {
   let file: Uint8Array;
   try {
     file = await Bun.file(path).bytes();
@@ -62,9 +62,9 @@ export async function readMeasureFile(path: string, build: string, log: Uint8Arr
   // The schema compiled (zod's own first parse of a schema costs milliseconds in a cold process); anything else, no cache.
   if (!(isHeader ??= compileCheck(headerSchema))(header)) return undefined;
   const body = file.subarray(cut + 1);
-  if (header.build !== build || body.length % 4 !== 0 || hashBytes(body) !== header.check) return undefined;
-  // The log must go on from exactly the bytes measured.
-  if (header.bytes > log.length || hashBytes(log.subarray(0, header.bytes)) !== header.hash) return undefined;
+  if (header.build !== build || body.length % 4 !== 0 || hashOf(body) !== header.check) return undefined;
+  // The log must go on from exactly the text measured.
+  if (header.chars > log.length || hashOf(header.chars === log.length ? log : log.slice(0, header.chars)) !== header.hash) return undefined;
   return { model: header.model, from: header.from, events: header.events, body };
 }
 
@@ -83,7 +83,7 @@ export function measuresOf(file: MeasureFile, events: readonly SessionEvent[]): 
 /** Stores measures of the messages the log's `prefix` holds, replacing any before (at a session's close, when a process may exit next: synchronous). */
 export function writeMeasures(path: string, build: string, prefix: LogPrefix, m: { model: string; from: number; flat: readonly number[] }): void {
   const body = new Uint8Array(Uint32Array.from(m.flat).buffer);
-  const header = { v: 1, build, model: m.model, bytes: prefix.bytes, hash: prefix.hash, events: prefix.events, from: m.from, check: hashBytes(body) };
+  const header = { v: 1, build, model: m.model, chars: prefix.chars, hash: prefix.hash, events: prefix.events, from: m.from, check: hashOf(body) };
   atomicWriteSync(path, Buffer.concat([Buffer.from(`${JSON.stringify(header)}\n`), body]));
 }
 
@@ -95,8 +95,14 @@ export type SessionMeasures = {
   save(m: { model: string; from: number; flat: readonly number[] }): void;
 };
 
-export function sessionMeasures(logPath: string, build: string, read: { bytes: Uint8Array; goodBytes?: number; events: readonly SessionEvent[]; state: { messages: readonly Message[] }; measureFile?: MeasureFile }): SessionMeasures {
-  const prefix = prefixOf(read.bytes, read.goodBytes ?? read.bytes.length, read.events.length);
+export function sessionMeasures(logPath: string, build: string, read: { text: string; goodBytes?: number; events: readonly SessionEvent[]; state: { messages: readonly Message[] }; measureFile?: MeasureFile }): SessionMeasures {
+  const prefix = read.goodBytes === undefined ? prefixOf(read.text, read.events.length) : undefined;
   const stored = read.measureFile && measuresOf(read.measureFile, read.events);
-  return { stored, opened: read.state.messages.slice(), save: (m) => writeMeasures(measurePath(logPath), build, prefix, m) };
+  return {
+    stored,
+    opened: read.state.messages.slice(),
+    save: (m) => {
+      if (prefix) writeMeasures(measurePath(logPath), build, prefix, m);
+    },
+  };
 }

@@ -19,9 +19,9 @@ export type ReadLog =
       /** The events read: every line's, or with `damaged` those of the lines before the bad one. */
       events: SessionEvent[];
       state: SessionState;
-      /** The log's bytes as read (a schema-1 file's: none). */
-      bytes?: Uint8Array;
-      /** Its measures file, when asked for and it holds for these bytes (`measure-cache.ts`). */
+      /** The log's text as read (a schema-1 file's: none). */
+      text?: string;
+      /** Its measures file, when asked for and it holds for this text (`measure-cache.ts`). */
       measureFile?: MeasureFile;
       reducer: SessionReducer;
       goodBytes?: number;
@@ -59,7 +59,7 @@ export async function readSessionLog(dir: string, id: string, opts: { measuresBu
   const text = await readText(path);
   if (text.kind === "error") return { ok: false, kind: "corrupt", message: `cannot read ${path}: ${text.message}` };
   if (text.kind === "missing") return readLegacy(dir, id);
-  const measureFile = opts.measuresBuild ? await readMeasureFile(measurePath(path), opts.measuresBuild, text.bytes) : undefined;
+  const measureFile = opts.measuresBuild ? await readMeasureFile(measurePath(path), opts.measuresBuild, text.text) : undefined;
   const parsed = parseLog(text.text, measureFile?.events);
   // Created but not yet (or never) written whole: there is no session to read yet.
   if (parsed.events.length === 0 && !parsed.damaged) return { ok: false, kind: "missing", message: `session ${id} has no complete line yet` };
@@ -81,7 +81,7 @@ export async function readSessionLog(dir: string, id: string, opts: { measuresBu
   const events = reduced.damaged ? parsed.events.slice(0, reduced.damaged.line - 1) : parsed.events;
   const torn = parsed.tornLine !== undefined && !damaged;
   const warnings = torn ? [`the last line of session ${id} was cut short (shiro was stopped mid-write) and is dropped`] : [];
-  return { ok: true, events, state, reducer, bytes: text.bytes, ...(measureFile ? { measureFile } : {}), ...(torn ? { goodBytes: parsed.goodBytes } : {}), warnings, legacy: false, ...(damaged ? { damaged } : {}) };
+  return { ok: true, events, state, reducer, text: text.text, ...(measureFile ? { measureFile } : {}), ...(torn ? { goodBytes: parsed.goodBytes } : {}), warnings, legacy: false, ...(damaged ? { damaged } : {}) };
 }
 
 async function readLegacy(dir: string, id: string): Promise<ReadLog> {
@@ -110,10 +110,9 @@ export async function convertLegacy(dir: string, id: string, events: readonly Se
   await rename(legacyPath(dir, id), join(dir, `${id}.schema1.json`));
 }
 
-async function readText(path: string): Promise<{ kind: "text"; text: string; bytes: Uint8Array } | { kind: "missing" } | { kind: "error"; message: string }> {
+async function readText(path: string): Promise<{ kind: "text"; text: string } | { kind: "missing" } | { kind: "error"; message: string }> {
   try {
-    const bytes = await Bun.file(path).bytes();
-    return { kind: "text", text: new TextDecoder().decode(bytes), bytes };
+    return { kind: "text", text: await Bun.file(path).text() };
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === "ENOENT") return { kind: "missing" };
     return { kind: "error", message: (err as Error).message };

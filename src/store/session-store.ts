@@ -171,7 +171,7 @@ export function createSessionStore(dir: string, options: SessionStoreOptions = {
             lost(err);
           });
         const build = options.measuresBuild;
-        const measures = build && read.bytes && !read.legacy ? { measures: sessionMeasures(path, build, { ...read, bytes: read.bytes }) } : {};
+        const measures = build && read.text !== undefined && !read.legacy ? { measures: sessionMeasures(path, build, { ...read, text: read.text }) } : {};
         session = live(path, { existing: read.reducer, ...(read.goodBytes !== undefined ? { goodBytes: read.goodBytes } : {}), ...measures }, saving ? held : undefined);
       } else {
         release();

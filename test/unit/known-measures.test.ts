@@ -22,12 +22,12 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const BUILD = "build-a";
 const events = (n: number, ...more: SessionEvent["type"][]) => [...Array.from({ length: n }, () => ({ type: "user" })), ...more.map((type) => ({ type }))] as SessionEvent[];
-/** As a resume reads them: the file, checked against the log's bytes before they are parsed, then against its events. */
-async function readMeasures(path: string, build: string, log: { bytes: Uint8Array; events: SessionEvent[] }) {
-  const file = await readMeasureFile(path, build, log.bytes);
+/** As a resume reads them: the file, checked against the log's text before it is parsed, then against its events. */
+async function readMeasures(path: string, build: string, log: { text: string; events: SessionEvent[] }) {
+  const file = await readMeasureFile(path, build, log.text);
   return file && measuresOf(file, log.events);
 }
-const logOf = (text: string, n: number) => ({ bytes: new Uint8Array(Buffer.from(text)), events: events(n) });
+const logOf = (text: string, n: number) => ({ text, events: events(n) });
 
 const spec = (rng: Rng, model: string): RequestSpec => {
   const window = rng.int(2_000, 300_000);
@@ -39,7 +39,7 @@ async function stored(history: readonly Message[], model: string, path: string, 
   const ledger = createWireLedger();
   ledger.sync(history, model);
   const rows = measuresToStore(ledger, history)!;
-  writeMeasures(path, BUILD, prefixOf(log.bytes, log.bytes.length, log.events.length), { ...rows, flat: flat ? flat(rows.flat) : rows.flat });
+  writeMeasures(path, BUILD, prefixOf(log.text, log.events.length), { ...rows, flat: flat ? flat(rows.flat) : rows.flat });
   return readMeasures(path, BUILD, log);
 }
 
@@ -81,7 +81,7 @@ test("a ledger from stored measures composes, floors and overflows exactly as a 
   expect(failures).toEqual([]);
 }, 30_000);
 
-test("stored measures are used — and any that do not surely hold are not: another build or model, a log that did not go on from the bytes measured, an undo since, a damaged file, other messages", async () => {
+test("stored measures are used — and any that do not surely hold are not: another build or model, a log that did not go on from the text measured, an undo since, a damaged file, other messages", async () => {
   const rng = prng(7);
   const history = randomHistory(rng, 40);
   const s: RequestSpec = { model: "gpt-5", instructions: "", tools: [], params: { stream: true } as RequestSpec["params"], limits: { threshold: 200_000, window: 400_000 }, harder: false };
@@ -99,14 +99,14 @@ test("stored measures are used — and any that do not surely hold are not: anot
 
   const unused: [string, () => Promise<unknown>][] = [
     ["another build", () => readMeasures(path, "build-b", log)],
-    ["a changed byte in what was measured", () => readMeasures(path, BUILD, { ...log, bytes: new Uint8Array(Buffer.from("line one\nline twO\n")) })],
+    ["a changed character in what was measured", () => readMeasures(path, BUILD, { ...log, text: "line one\nline twO\n" })],
     ["a log shorter than what was measured", () => readMeasures(path, BUILD, logOf("line one\n", 1))],
-    ["an undo since", () => readMeasures(path, BUILD, { bytes: new Uint8Array(Buffer.from("line one\nline two\nundo\n")), events: events(2, "undo") })],
+    ["an undo since", () => readMeasures(path, BUILD, { text: "line one\nline two\nundo\n", events: events(2, "undo") })],
     ["no file", () => readMeasures(join(dir, "none.measures"), BUILD, log)],
   ];
   for (const [what, read] of unused) expect([what, await read()]).toEqual([what, undefined]);
-  // A log that went on from those bytes keeps them.
-  expect(await readMeasures(path, BUILD, { bytes: new Uint8Array(Buffer.from("line one\nline two\nline three\n")), events: events(3) })).toBeDefined();
+  // A log that went on from that text keeps them.
+  expect(await readMeasures(path, BUILD, { text: "line one\nline two\nline three\n", events: events(3) })).toBeDefined();
 
   const file = new Uint8Array(await Bun.file(path).bytes());
   const cut = file.indexOf(0x0a);
