@@ -9,6 +9,9 @@ import type { KnownMeasures, WireLedger } from "./wire-ledger.ts";
 // firstElided + 1, noteChars + 1 (0: unknown), the call count and each call's saving, the slot count
 // and each slot's characters and its elided form's (0: none).
 const CALLS = 8;
+// Where an entry read from a record came from: stored again, the record is copied, not made anew.
+const RECORD = Symbol("record");
+type Recorded = WireEntry & { [RECORD]?: { flat: ArrayLike<number>; o: number } };
 
 /**
  * An earlier run's measures as the ledger takes them: for a message of the history this session
@@ -32,7 +35,8 @@ function knownEntry(message: Message, model: string, results: readonly ToolResul
   const savings: number[] = [];
   for (let c = 1; c <= calls; c++) savings.push(flat[o + CALLS + c]!);
   let slots: EntrySlot[] | undefined;
-  const entry: WireEntry = {
+  const entry: Recorded = {
+    [RECORD]: { flat, o },
     message,
     resultsSeen: flat[o]!,
     chars: flat[o + 1]!,
@@ -73,7 +77,9 @@ export function measuresToStore(ledger: Pick<WireLedger, "entries" | "model" | "
   return { model: ledger.model, from: start, flat };
 }
 
-function recordOf(entry: WireEntry, next: Message | undefined): number[] {
+function recordOf(entry: Recorded, next: Message | undefined): number[] {
+  const read = entry[RECORD];
+  if (read && entry.noteChars !== undefined) return Array.from({ length: read.flat[read.o - 1]! }, (_, j) => read.flat[read.o + j]!);
   const m = entry.message;
   // What a note says of it is told from the results it was measured with.
   const tool = next?.role === "tool" ? { ...next, results: next.results.slice(0, entry.resultsSeen) } : undefined;

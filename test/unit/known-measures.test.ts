@@ -74,6 +74,7 @@ test("a ledger from stored measures composes, floors and overflows exactly as a 
       const fresh = createWireLedger().sync(history, model);
       if (JSON.stringify(historyFloor(known)) !== JSON.stringify(historyFloor(fresh))) failures.push(`seed ${seed}: the floor`);
       if (JSON.stringify(figuresOf(known)) !== JSON.stringify(figuresOf(fresh))) failures.push(`seed ${seed}: the figures`);
+      if (JSON.stringify(measuresToStore(known, opened)) !== JSON.stringify(measuresToStore(fresh, opened))) failures.push(`seed ${seed}: stored again`);
       const k2 = createWireLedger(knownMeasures(measures!, opened));
       if (JSON.stringify(surelyNeedsSummary(history, s, k2)) !== JSON.stringify(surelyNeedsSummary(history, s, createWireLedger()))) failures.push(`seed ${seed}: the overflow`);
     }
