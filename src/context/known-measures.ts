@@ -1,7 +1,7 @@
 import type { StoredMeasures } from "../store/measure-cache.ts";
 import { noteCharsOf } from "./drop-exchanges.ts";
 import type { Message, ToolResult } from "../session/messages.ts";
-import { resultsAfter } from "../wire/serialise-input.ts";
+import { resultsAfter, slotsOf } from "../wire/serialise-input.ts";
 import { sizedSlots, type EntrySlot, type KnownSlots, type WireEntry } from "./wire-entry.ts";
 import type { KnownMeasures, WireLedger } from "./wire-ledger.ts";
 
@@ -48,6 +48,8 @@ function knownEntry(message: Message, model: string, results: readonly ToolResul
     savings,
     // The results as they were measured: one that comes later makes the ledger measure the message anew.
     get slots() {
+      // A prompt or a marker is one item of the entry's size (the dropped region takes thousands of them).
+      if (!slots && message.role !== "assistant") slots = slotsOf(message, model, []).map(({ item, kind }) => ({ item, kind, chars: entry.chars, call: undefined, elided: undefined }));
       if (!slots) {
         const at = o + CALLS + calls + 1;
         const known: KnownSlots = { count: flat[at]!, slotChars: (j) => flat[at + 1 + 2 * j]!, elidedChars: (j) => flat[at + 2 + 2 * j]! };
