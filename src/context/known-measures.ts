@@ -1,5 +1,5 @@
-import type { StoredMeasures } from "../store/measure-cache.ts";
-import { noteCharsOf } from "./drop-exchanges.ts";
+import type { MeasuresToStore, StoredMeasures } from "../store/measure-cache.ts";
+import { lineChars, outcomeLines } from "./drop-exchanges.ts";
 import type { Message, ToolResult } from "../session/messages.ts";
 import { resultsAfter, slotsOf } from "../wire/serialise-input.ts";
 import { sizedSlots, type EntrySlot, type KnownSlots, type WireEntry } from "./wire-entry.ts";
@@ -25,12 +25,14 @@ export function knownMeasures(stored: StoredMeasures, opened: readonly Message[]
     if (model !== stored.model || k < 0 || k >= offsets.length || messages[i] !== opened[i]) return undefined;
     const results = resultsAfter(messages, i);
     const o = offsets[k]!;
-    return results.length === flat[o] ? knownEntry(messages[i]!, model, results, flat, o) : undefined;
+    return results.length === flat[o] ? knownEntry(messages[i]!, model, results, stored, k) : undefined;
   };
 }
 
-/** A wire entry read from the record at `o`; its items are made (sized by the record) only if it is assembled. */
-function knownEntry(message: Message, model: string, results: readonly ToolResult[], flat: ArrayLike<number>, o: number): WireEntry {
+/** A wire entry read from message from + k's record; its items and note lines are made (sized by the record) only if asked for. */
+function knownEntry(message: Message, model: string, results: readonly ToolResult[], stored: StoredMeasures, k: number): WireEntry {
+  const { flat } = stored;
+  const o = stored.offsets[k]!;
   const calls = flat[o + CALLS]!;
   const savings: number[] = [];
   for (let c = 1; c <= calls; c++) savings.push(flat[o + CALLS + c]!);
@@ -46,6 +48,10 @@ function knownEntry(message: Message, model: string, results: readonly ToolResul
     floorChars: flat[o + 5]!,
     firstElided: flat[o + 6]! - 1,
     savings,
+    get noteLines() {
+      const lines = stored.texts()?.[k];
+      return lines && entry.noteChars === lineChars(lines) ? lines : undefined;
+    },
     // The results as they were measured: one that comes later makes the ledger measure the message anew.
     get slots() {
       // A prompt or a marker is one item of the entry's size (the dropped region takes thousands of them).
@@ -66,28 +72,31 @@ function knownEntry(message: Message, model: string, results: readonly ToolResul
  * The ledger's measures of the messages this session opened with, from its first entry on, to store
  * for the next run (`measure-cache.ts`); undefined when they are fewer than `atLeast`.
  */
-export function measuresToStore(ledger: Pick<WireLedger, "entries" | "model" | "start">, opened: readonly Message[], atLeast = 1): { model: string; from: number; flat: number[] } | undefined {
+export function measuresToStore(ledger: Pick<WireLedger, "entries" | "model" | "start">, opened: readonly Message[], atLeast = 1): MeasuresToStore | undefined {
   const { entries, start } = ledger;
   let count = 0;
   while (count < entries.length && start + count < opened.length && entries[count]!.message === opened[start + count]) count++;
   if (count < atLeast) return undefined;
   const flat: number[] = [];
+  const texts: (readonly string[])[] = [];
   for (let k = 0; k < count; k++) {
-    const record = recordOf(entries[k]!, entries[k + 1]?.message);
+    const entry = entries[k]!;
+    const next = entries[k + 1]?.message;
+    // What a note says of it is told from the results it was measured with.
+    const tool = next?.role === "tool" ? { ...next, results: next.results.slice(0, entry.resultsSeen) } : undefined;
+    const lines = entry.message.role !== "assistant" ? [] : (entry.noteLines ?? outcomeLines(entry.message, tool));
+    const record = recordOf(entry, lineChars(lines));
     flat.push(record.length, ...record);
+    texts.push(lines);
   }
-  return { model: ledger.model, from: start, flat };
+  return { model: ledger.model, from: start, flat, texts };
 }
 
-function recordOf(entry: Recorded, next: Message | undefined): number[] {
+function recordOf(entry: Recorded, noteChars: number): number[] {
   const read = entry[RECORD];
-  if (read && entry.noteChars !== undefined) return Array.from({ length: read.flat[read.o - 1]! }, (_, j) => read.flat[read.o + j]!);
-  const m = entry.message;
-  // What a note says of it is told from the results it was measured with.
-  const tool = next?.role === "tool" ? { ...next, results: next.results.slice(0, entry.resultsSeen) } : undefined;
-  const note = entry.noteChars ?? (m.role === "assistant" ? noteCharsOf(m, tool) : undefined);
+  if (read && entry.noteChars === noteChars) return Array.from({ length: read.flat[read.o - 1]! }, (_, j) => read.flat[read.o + j]!);
   const { resultsSeen, chars, reasoningChars, bareChars, hasReasoning, floorChars, firstElided, savings, slots } = entry;
-  const record = [resultsSeen, chars, reasoningChars, bareChars, hasReasoning ? 1 : 0, floorChars, firstElided + 1, note === undefined ? 0 : note + 1, savings.length, ...savings, slots.length];
+  const record = [resultsSeen, chars, reasoningChars, bareChars, hasReasoning ? 1 : 0, floorChars, firstElided + 1, noteChars + 1, savings.length, ...savings, slots.length];
   for (const slot of slots) record.push(slot.chars, slot.elided?.chars ?? 0);
   return record;
 }

@@ -34,8 +34,9 @@ export type WireEntry = {
   floorChars: number;
   /** The first of its calls whose items change when elided; -1: none. */
   firstElided: number;
-  /** What its lines add to a note when it is dropped, when known (an earlier run measured them). */
+  /** What its lines add to a note when it is dropped, and the lines, when known (an earlier run made them). */
   noteChars?: number;
+  readonly noteLines?: readonly string[];
 };
 
 /** What an earlier run measured of a message's slot j (`known-measures.ts`): its characters and its elided form's (0: none). */

@@ -12,9 +12,19 @@ import { atomicWriteSync } from "./atomic-write.ts";
  * an undo since, a damaged file — makes it unknown, and the history is measured as before.
  *
  * The file: a line of JSON (the header), then 32-bit numbers: per message from `from` on, a record
- * (what it holds is `known-measures.ts`'s), its length first. `offsets[k]`: where message from + k's begins.
+ * (what it holds is `known-measures.ts`'s), its length first; then a JSON array of each message's
+ * texts (its lines in a note). `offsets[k]`: where message from + k's record begins.
  */
-export type StoredMeasures = { model: string; from: number; flat: ArrayLike<number>; offsets: readonly number[] };
+export type StoredMeasures = {
+  model: string;
+  from: number;
+  flat: ArrayLike<number>;
+  offsets: readonly number[];
+  /** Per message, its texts; parsed when first asked for (undefined: the section is not what it should be). */
+  texts(): readonly (readonly string[])[] | undefined;
+};
+/** What a run stores: the records, flat, and each message's texts. */
+export type MeasuresToStore = { model: string; from: number; flat: readonly number[]; texts: readonly (readonly string[])[] };
 /** The log text a run opened (`chars` of it, its first `events` lines): what a cache it writes is measured from. */
 export type LogPrefix = { chars: number; hash: string; events: number };
 
@@ -27,8 +37,11 @@ const headerSchema = z.object({
   hash: z.string(),
   events: z.number().int().nonnegative(),
   from: z.number().int().nonnegative(),
+  numbers: z.number().int().nonnegative(),
   check: z.string(),
 });
+const textsSchema = z.array(z.array(z.string()));
+let isTexts: Check | undefined;
 
 export const measurePath = (logPath: string) => logPath.replace(/\.jsonl$/, ".measures");
 // Of a string, its UTF-8: the same text hashes the same however the runtime holds it.
@@ -38,7 +51,7 @@ const hashOf = (data: Uint8Array | string): string => Bun.hash(data).toString(36
 export const prefixOf = (log: string, events: number): LogPrefix => ({ chars: log.length, hash: hashOf(log), events });
 
 /** A measures file that holds for a log's first `events` lines: its text is that measured, by this build. */
-export type MeasureFile = { model: string; from: number; events: number; body: Uint8Array };
+export type MeasureFile = { model: string; from: number; events: number; numbers: Uint8Array; texts: Uint8Array };
 
 /**
  * The measures file of a log whose text is `log`, when it surely holds for it (read before the log
@@ -62,28 +75,40 @@ export async function readMeasureFile(path: string, build: string, log: string):
   // The schema compiled (zod's own first parse of a schema costs milliseconds in a cold process); anything else, no cache.
   if (!(isHeader ??= compileCheck(headerSchema))(header)) return undefined;
   const body = file.subarray(cut + 1);
-  if (header.build !== build || body.length % 4 !== 0 || hashOf(body) !== header.check) return undefined;
+  if (header.build !== build || header.numbers % 4 !== 0 || header.numbers > body.length || hashOf(body) !== header.check) return undefined;
   // The log must go on from exactly the text measured.
   if (header.chars > log.length || hashOf(header.chars === log.length ? log : log.slice(0, header.chars)) !== header.hash) return undefined;
-  return { model: header.model, from: header.from, events: header.events, body };
+  return { model: header.model, from: header.from, events: header.events, numbers: body.subarray(0, header.numbers), texts: body.subarray(header.numbers) };
 }
 
 /** The file's measures for the log's events, unless an undo since may have taken back the messages measured. */
 export function measuresOf(file: MeasureFile, events: readonly SessionEvent[]): StoredMeasures | undefined {
   if (file.events > events.length) return undefined;
   for (let e = file.events; e < events.length; e++) if (events[e]!.type === "undo") return undefined;
-  const flat = new Uint32Array(file.body.slice().buffer); // a copy: aligned for the view
+  const flat = new Uint32Array(file.numbers.slice().buffer); // a copy: aligned for the view
   const offsets: number[] = [];
   let o = 0;
   for (; o < flat.length; o += 1 + flat[o]!) offsets.push(o + 1);
   if (o !== flat.length) return undefined;
-  return { model: file.model, from: file.from, flat, offsets };
+  let texts: readonly (readonly string[])[] | undefined | null = null;
+  const textsOf = () => {
+    if (texts !== null) return texts;
+    try {
+      const parsed: unknown = JSON.parse(new TextDecoder().decode(file.texts));
+      texts = (isTexts ??= compileCheck(textsSchema))(parsed) && (parsed as string[][]).length === offsets.length ? (parsed as string[][]) : undefined;
+    } catch {
+      texts = undefined;
+    }
+    return texts;
+  };
+  return { model: file.model, from: file.from, flat, offsets, texts: textsOf };
 }
 
 /** Stores measures of the messages the log's `prefix` holds, replacing any before (at a session's close, when a process may exit next: synchronous). */
-export function writeMeasures(path: string, build: string, prefix: LogPrefix, m: { model: string; from: number; flat: readonly number[] }): void {
-  const body = new Uint8Array(Uint32Array.from(m.flat).buffer);
-  const header = { v: 1, build, model: m.model, chars: prefix.chars, hash: prefix.hash, events: prefix.events, from: m.from, check: hashOf(body) };
+export function writeMeasures(path: string, build: string, prefix: LogPrefix, m: MeasuresToStore): void {
+  const numbers = new Uint8Array(Uint32Array.from(m.flat).buffer);
+  const body = Buffer.concat([numbers, Buffer.from(JSON.stringify(m.texts))]);
+  const header = { v: 1, build, model: m.model, chars: prefix.chars, hash: prefix.hash, events: prefix.events, from: m.from, numbers: numbers.length, check: hashOf(body) };
   atomicWriteSync(path, Buffer.concat([Buffer.from(`${JSON.stringify(header)}\n`), body]));
 }
 
@@ -92,7 +117,7 @@ export type SessionMeasures = {
   stored: StoredMeasures | undefined;
   /** The history as opened: stored measures hold only for these very messages. */
   opened: readonly Message[];
-  save(m: { model: string; from: number; flat: readonly number[] }): void;
+  save(m: MeasuresToStore): void;
 };
 
 export function sessionMeasures(logPath: string, build: string, read: { text: string; goodBytes?: number; events: readonly SessionEvent[]; state: { messages: readonly Message[] }; measureFile?: MeasureFile }): SessionMeasures {

@@ -35,7 +35,7 @@ const spec = (rng: Rng, model: string): RequestSpec => {
 };
 
 /** Measures of `history` written and read back as a resume reads them, for the log `log`. */
-async function stored(history: readonly Message[], model: string, path: string, log = logOf("the log as the run opened it\n", 3), flat?: (f: number[]) => number[]) {
+async function stored(history: readonly Message[], model: string, path: string, log = logOf("the log as the run opened it\n", 3), flat?: (f: readonly number[]) => number[]) {
   const ledger = createWireLedger();
   ledger.sync(history, model);
   const rows = measuresToStore(ledger, history)!;
@@ -88,7 +88,7 @@ test("stored measures are used — and any that do not surely hold are not: anot
   const s: RequestSpec = { model: "gpt-5", instructions: "", tools: [], params: { stream: true } as RequestSpec["params"], limits: { threshold: 200_000, window: 400_000 }, harder: false };
   const measured = body(structuredClone(history), s);
   // Each message taken as fifty times its size (a record: its length, results seen, characters, …): used, they compact the history.
-  const forged = (f: number[]) => {
+  const forged = (f: readonly number[]) => {
     const out = [...f];
     for (let o = 0; o < out.length; o += 1 + out[o]!) out[o + 2]! *= 50;
     return out;
