@@ -7,25 +7,31 @@ const STORE_FROM = 256;
 // Stored again only once this many more messages are measured: a resume does not rewrite the file.
 const RESTORE_AFTER = 64;
 
+type Taken = Pick<WireLedger, "entries" | "model" | "start">;
+const take = (ledger: WireLedger): Taken => ({ entries: ledger.entries.slice(), model: ledger.model, start: ledger.start });
+
 /**
- * A resumed session's stored wire measures (`measure-cache.ts`), for the runtime's ledger, and the
- * ones its first request measured, stored at the session's close for the next resume.
+ * A session's stored wire measures (`measure-cache.ts`) for the runtime's ledger, and at its close
+ * the ones to store for the next resume: a resumed session's, of the log it opened, as its first
+ * request measured them (a summary moves the ledger on); a new one's, of its whole log, as the
+ * ledger holds them then.
  */
 export function measureKeeper(session: LiveSession) {
   const m = session.measures;
-  let taken: Pick<WireLedger, "entries" | "model" | "start"> | undefined;
+  let taken: Taken | undefined;
   return {
-    known: (m?.stored && knownMeasures(m.stored, m.opened)) as KnownMeasures | undefined,
-    /** The ledger has just measured the history for a request: the first time, what it holds is kept (it moves on after a summary). */
+    known: (m?.stored && m.opened && knownMeasures(m.stored, m.opened)) as KnownMeasures | undefined,
+    /** The ledger has just measured the history for a request. */
     measured(ledger: WireLedger) {
-      if (m && !taken) taken = { entries: ledger.entries.slice(), model: ledger.model, start: ledger.start };
+      if (m?.opened && !taken) taken = take(ledger);
     },
-    close() {
-      if (!m || !taken || !session.saving) return;
+    close(ledger: WireLedger) {
+      const measured = m?.opened ? taken : take(ledger);
+      if (!m || !measured || !session.saving) return;
       const { stored } = m;
-      const covered = stored && stored.model === taken.model && stored.from === taken.start ? stored.offsets.length : 0;
+      const covered = stored && stored.model === measured.model && stored.from === measured.start ? stored.offsets.length : 0;
       try {
-        const rows = measuresToStore(taken, m.opened, Math.max(STORE_FROM, covered + RESTORE_AFTER));
+        const rows = measuresToStore(measured, m.opened ?? session.state.messages, Math.max(STORE_FROM, covered + RESTORE_AFTER));
         if (rows) m.save(rows);
       } catch {
         // Only a cache: the next resume measures the history itself.

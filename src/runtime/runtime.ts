@@ -116,7 +116,7 @@ export function createRuntime(opts: RuntimeOptions): Runtime {
     windows: opts.windows,
   });
   const switchTo = async (next: LiveSession) => {
-    measures.close();
+    measures.close(ledger);
     live.close();
     live = next;
     measures = measureKeeper(live);
@@ -219,7 +219,7 @@ export function createRuntime(opts: RuntimeOptions): Runtime {
     undoableTurns: () => turnRows(live.state.turns, opts.undoStore ? turnRecords(opts.undoStore.store, live.state, warn) : new Map()),
     close: () => {
       opts.checkpoints?.close();
-      measures.close();
+      measures.close(ledger);
       live.close();
     },
   };

@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { z } from "zod";
 import type { Message } from "../session/messages.ts";
 import type { SessionEvent } from "../session/session-event.ts";
@@ -112,13 +113,27 @@ export function writeMeasures(path: string, build: string, prefix: LogPrefix, m:
   atomicWriteSync(path, Buffer.concat([Buffer.from(`${JSON.stringify(header)}\n`), body]));
 }
 
-/** A resumed session's cache: what was stored for it, the messages it opened with, and how to store anew. */
+/** A session's cache: what was stored for it, the messages it opened with, and how to store anew. */
 export type SessionMeasures = {
   stored: StoredMeasures | undefined;
-  /** The history as opened: stored measures hold only for these very messages. */
-  opened: readonly Message[];
+  /** A resumed session's history as opened: stored measures hold only for these very messages, and it stores theirs. A new one: none, and it stores its whole log's. */
+  opened: readonly Message[] | undefined;
   save(m: MeasuresToStore): void;
 };
+
+/** A new log's (a new session, a copy): measures are stored for the whole log as it stands when they are. */
+export function newSessionMeasures(logPath: string, build: string): SessionMeasures {
+  return {
+    stored: undefined,
+    opened: undefined,
+    save(m) {
+      const text = readFileSync(logPath, "utf8");
+      let lines = 0;
+      for (let at = text.indexOf("\n"); at >= 0; at = text.indexOf("\n", at + 1)) lines++;
+      if (text.endsWith("\n")) writeMeasures(measurePath(logPath), build, prefixOf(text, lines), m);
+    },
+  };
+}
 
 export function sessionMeasures(logPath: string, build: string, read: { text: string; goodBytes?: number; events: readonly SessionEvent[]; state: { messages: readonly Message[] }; measureFile?: MeasureFile }): SessionMeasures {
   const prefix = read.goodBytes === undefined ? prefixOf(read.text, read.events.length) : undefined;

@@ -3,7 +3,7 @@ import { resolve } from "node:path";
 import type { SessionState } from "../session/reduce-session.ts";
 import { INTERRUPTED_OUTPUT } from "../session/messages.ts";
 import { holdLock, type HeldLock } from "./file-lock.ts";
-import { sessionMeasures } from "./measure-cache.ts";
+import { newSessionMeasures, sessionMeasures } from "./measure-cache.ts";
 import { liveSession, sessionLine, type LiveSession, type LiveSessionOptions } from "./live-session.ts";
 import { buildIndex, collectEntries, entryOf, entryOfRead, metaOf, type SessionMeta } from "./build-index.ts";
 import { convertLegacy, legacyPath, logPath, readSessionLog, sessionIds, type ReadLog } from "./session-files.ts";
@@ -119,8 +119,12 @@ export function createSessionStore(dir: string, options: SessionStoreOptions = {
     }
   };
   /** Saved while this store saves and the lock is held; otherwise in memory only. */
-  const live = (path: string, from: Pick<LiveSessionOptions, "existing" | "first" | "goodBytes" | "measures">, held: HeldLock | undefined) =>
-    held ? liveSession({ ...from, path, held, onWriteError: lost, stillSaving: () => saving, listed: () => remembered.has(path) }) : liveSession({ ...from, path, unsaved: true });
+  const live = (path: string, from: Pick<LiveSessionOptions, "existing" | "first" | "goodBytes" | "measures">, held: HeldLock | undefined) => {
+    const build = options.measuresBuild;
+    // A new log (a new session, a copy) stores its measures too, so that its first resume need not measure.
+    if (!from.measures && from.first && build) from = { ...from, measures: newSessionMeasures(path, build) };
+    return held ? liveSession({ ...from, path, held, onWriteError: lost, stillSaving: () => saving, listed: () => remembered.has(path) }) : liveSession({ ...from, path, unsaved: true });
+  };
 
   /** A listing entry as the log now stands: read again when its size is not the one the entry was written at. */
   const fresh = async (entry: SessionMeta): Promise<SessionMeta | undefined> => {

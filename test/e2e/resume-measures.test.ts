@@ -1,5 +1,5 @@
 /**
- * Issue 21, "resuming is about as quick as starting", through the binary: a resume leaves its
+ * Issue 21, "resuming is about as quick as starting", through the binary: a run leaves its long
  * history's wire measures beside the log (`<id>.measures`), and the next resume of that log takes
  * them instead of serialising every old message again. What it sends is byte for byte what a resume
  * without the file sends — with the file as left, damaged, or stale (the log no longer what was
@@ -8,11 +8,15 @@
 import { afterAll, expect, test } from "bun:test";
 import { cpSync, existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { parseLog } from "../../src/session/session-log.ts";
+import { measuresOf, readMeasureFile } from "../../src/store/measure-cache.ts";
+import { readingModel, readingProject } from "../support/long-job.ts";
 import { writeLongSession } from "../support/long-session.ts";
 import { runShiro, tempDir } from "../support/run-shiro.ts";
 import { startStrictServer } from "../support/strict-server.ts";
 
-const server = await startStrictServer();
+// 130 dependent reads in one new session: 262 messages, enough for the file.
+const server = await startStrictServer({ models: { "gpt-5-reader": readingModel("r", 130) } });
 const home = tempDir("measures-home");
 const cwd = tempDir("measures-proj");
 const pristine = tempDir("measures-pristine");
@@ -80,4 +84,39 @@ test("a resume sends the same bytes with the measures a run left, with them dama
 
   // Nothing else is left beside the log: no temp file of the measures' write.
   expect(readdirSync(sessions).filter((n) => n !== "index" && !n.startsWith(id))).toEqual([]);
+}, 120_000);
+
+test("a new session's run leaves the measures of its whole log, and its first resume sends the same bytes with them as without", async () => {
+  const project = readingProject("r", 130, 300);
+  const own = tempDir("measures-new-home");
+  try {
+    const env = { OPENAI_BASE_URL: server.url };
+    const first = await runShiro(["-p", "--yolo", "--max-steps", "200", "-m", "gpt-5-reader", "Read r0.txt to r129.txt one by one."], { cwd: project, home: own, env });
+    expect(first.code).toBe(0);
+    const dir = join(own, "sessions");
+    const [log] = readdirSync(dir).filter((n) => n.endsWith(".jsonl"));
+    const file = join(dir, log!.replace(/\.jsonl$/, ".measures"));
+    expect(existsSync(file)).toBe(true);
+    const kept = { log: readFileSync(join(dir, log!)), file: readFileSync(file) };
+    // It holds for the log as the run left it: the same text, every message of it measured.
+    const text = kept.log.toString();
+    const build = JSON.parse(kept.file.subarray(0, kept.file.indexOf(0x0a)).toString()).build;
+    const holds = await readMeasureFile(file, build, text);
+    expect(holds && measuresOf(holds, parseLog(text).events)?.offsets.length).toBeGreaterThanOrEqual(256);
+    const resume = async (withFile: boolean) => {
+      writeFileSync(join(dir, log!), kept.log);
+      rmSync(file, { force: true });
+      if (withFile) writeFileSync(file, kept.file);
+      const before = server.requests.length;
+      // Compacted from 5k tokens on, so every size counts; one request is all that is compared.
+      await runShiro(["-c", "-p", "--yolo", "--max-steps", "1", "-m", "gpt-5-reader", "--compact-at", "5000", "go on"], { cwd: project, home: own, env });
+      return server.requests[before]!.raw;
+    };
+    const sent = await resume(true);
+    expect(sent).toMatch(/ elided: |left out of this request/); // compacted: the sizes decided what was sent
+    expect(sent).toBe(await resume(false));
+  } finally {
+    rmSync(project, { recursive: true, force: true });
+    rmSync(own, { recursive: true, force: true });
+  }
 }, 120_000);
