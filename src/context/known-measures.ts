@@ -69,13 +69,14 @@ function knownEntry(message: Message, model: string, results: readonly ToolResul
 }
 
 /**
- * The ledger's measures of the messages this session opened with, from its first entry on, to store
- * for the next run (`measure-cache.ts`); undefined when they are fewer than `atLeast`.
+ * The ledger's measures of the messages of `history` (a resumed session's as it opened, or a new
+ * one's whole history), from its first entry on, to store for the next run (`measure-cache.ts`),
+ * with each step's note lines; undefined when they are fewer than `atLeast`.
  */
-export function measuresToStore(ledger: Pick<WireLedger, "entries" | "model" | "start">, opened: readonly Message[], atLeast = 1): MeasuresToStore | undefined {
+export function measuresToStore(ledger: Pick<WireLedger, "entries" | "model" | "start">, history: readonly Message[], atLeast = 1): MeasuresToStore | undefined {
   const { entries, start } = ledger;
   let count = 0;
-  while (count < entries.length && start + count < opened.length && entries[count]!.message === opened[start + count]) count++;
+  while (count < entries.length && start + count < history.length && entries[count]!.message === history[start + count]) count++;
   if (count < atLeast) return undefined;
   const flat: number[] = [];
   const texts: (readonly string[])[] = [];

@@ -1,5 +1,5 @@
 import { knownMeasures, measuresToStore } from "../context/known-measures.ts";
-import type { KnownMeasures, WireLedger } from "../context/wire-ledger.ts";
+import type { WireLedger } from "../context/wire-ledger.ts";
 import type { LiveSession } from "../store/live-session.ts";
 
 // A shorter history is measured in a few milliseconds: no file for it.
@@ -20,7 +20,7 @@ export function measureKeeper(session: LiveSession) {
   const m = session.measures;
   let taken: Taken | undefined;
   return {
-    known: (m?.stored && m.opened && knownMeasures(m.stored, m.opened)) as KnownMeasures | undefined,
+    known: m?.stored && m.opened ? knownMeasures(m.stored, m.opened) : undefined,
     /** The ledger has just measured the history for a request. */
     measured(ledger: WireLedger) {
       if (m?.opened && !taken) taken = take(ledger);
