@@ -27,7 +27,7 @@ async function compile(target: Target | undefined): Promise<string> {
     bytecode: true,
     format: "esm",
     splitting: true,
-    define: { SHIRO_VERSION: JSON.stringify(pkg.version) },
+    define: { SHIRO_VERSION: JSON.stringify(pkg.version), SHIRO_BUILD: JSON.stringify(await sourceHash()) },
     // The binary must behave the same in any folder: never pick up the user's project config.
     compile: {
       outfile,
@@ -43,6 +43,14 @@ async function compile(target: Target | undefined): Promise<string> {
     process.exit(1);
   }
   return outfile;
+}
+
+/** What the sources and dependencies hash to: caches one binary writes (a session's wire measures) are another's only when it is built from the same. */
+async function sourceHash(): Promise<string> {
+  const hash = createHash("sha256");
+  const files = [...new Bun.Glob("src/**/*.ts").scanSync("."), "package.json", "bun.lock"].sort();
+  for (const file of files) hash.update(file).update(await Bun.file(file).bytes());
+  return hash.update(Bun.version).digest("hex").slice(0, 16);
 }
 
 if (values.all) {

@@ -30,7 +30,7 @@ export function outcomeLines(assistant: AssistantMessage, tool: ToolMessage | un
 }
 
 /** An exchange measured for dropping: `last` is its newest entry as measured (a re-measured one is a new object). */
-type Row = { to: number; last: WireEntry; lines: string[] };
+type Row = { to: number; last: WireEntry; lines: readonly string[] };
 /** Adjacent exchanges [first, first + count): dropped, they share one note (`note` for its first `count`). */
 type Gap = { first: number; count: number; note?: { count: number; item: SizedItem } };
 /** What the oldest exchanges of a ledger would leave behind if dropped, kept while the ledger keeps them. */
@@ -72,8 +72,8 @@ function rowOf(ledger: WireLedger, table: DropTable, x: number): Row {
     const { from, to } = ledger.exchanges[i]!;
     const first = ledger.entries[from]!.message;
     const last = ledger.entries[to]!;
-    const lines = first.role === "assistant" ? outcomeLines(first, last.message.role === "tool" ? last.message : undefined) : [];
-    let saved = -lines.reduce((n, line) => n + line.length + 1, 0);
+    const lines = first.role === "assistant" ? (ledger.entries[from]!.noteLines ?? outcomeLines(first, last.message.role === "tool" ? last.message : undefined)) : [];
+    let saved = -lineChars(lines);
     for (let k = from; k <= to; k++) saved += ledger.entries[k]!.bareChars;
     if (i === 0 || ledger.exchanges[i - 1]!.to !== from - 1) {
       saved -= NOTE_OVERHEAD;
@@ -93,10 +93,14 @@ export function dropSavings(ledger: WireLedger, x: number): number {
   return table.saved[x]!;
 }
 
+const lineChars = (lines: readonly string[]) => lines.reduce((n, line) => n + line.length + 1, 0);
+
 /** At least what exchange `x` adds to a note when dropped: its lines and their newlines (JSON only lengthens them). */
 export function noteLineChars(ledger: WireLedger, x: number): number {
-  return rowOf(ledger, tableOf(ledger), x).lines.reduce((n, line) => n + line.length + 1, 0);
+  return ledger.entries[ledger.exchanges[x]!.from]!.noteChars ?? lineChars(rowOf(ledger, tableOf(ledger), x).lines);
 }
+
+export { lineChars };
 
 /** The note in place of a gap's first `count` exchanges, listing every call they made with its outcome. */
 function noteOf(table: DropTable, gap: Gap, count: number): SizedItem {

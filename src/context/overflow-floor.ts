@@ -24,11 +24,8 @@ export function historyFloor(ledger: WireLedger): { chars: number; changes: bool
     for (; k <= to; k++) {
       const entry = entries[k]!;
       if (entry.hasReasoning && k < latest) changes = true;
-      for (const slot of entry.slots) {
-        if (slot.kind === "reasoning") continue;
-        kept += Math.min(slot.chars, slot.elided?.chars ?? slot.chars);
-        if (slot.elided && ledger.callsBefore(k) + slot.call! < keepFrom) changes = true;
-      }
+      kept += entry.floorChars;
+      if (entry.firstElided >= 0 && ledger.callsBefore(k) + entry.firstElided < keepFrom) changes = true;
     }
     chars += Math.min(kept, noteLineChars(ledger, x));
   }

@@ -1,6 +1,6 @@
 import type { ResponseInputItem } from "openai/resources/responses/responses";
-import { toolCallsOf, type Message } from "../session/messages.ts";
-import { callItem, messageSlots, outputItem, resultsAfter, type InputSlot } from "../wire/serialise-input.ts";
+import { toolCallsOf, type Message, type ToolResult } from "../session/messages.ts";
+import { callItem, outputItem, resultsAfter, slotsOf, type InputSlot } from "../wire/serialise-input.ts";
 import { ELIDE_MIN_CHARS, elideArguments, elisionStub } from "./elide.ts";
 
 /** An input item and what it adds to the request body: its JSON and the comma after it. */
@@ -28,7 +28,8 @@ export type EntrySlot = SizedItem & { kind: InputSlot["kind"]; call: number | un
  */
 export type WireEntry = {
   message: Message;
-  slots: EntrySlot[];
+  /** Its items; an entry made from known measures makes them only when they are first asked for. */
+  readonly slots: readonly EntrySlot[];
   /** Characters of all its items, sent whole. */
   chars: number;
   /** Per call of the message (in order): the characters eliding it saves. */
@@ -40,31 +41,57 @@ export type WireEntry = {
   /** Any reasoning part at all (dropping reasoning changes the message even when none is replayed). */
   hasReasoning: boolean;
   resultsSeen: number;
+  /** Characters of its items with every call elided and no reasoning, each at most as sent whole (what no plan goes under). */
+  floorChars: number;
+  /** The first of its calls whose items change when elided; -1: none. */
+  firstElided: number;
+  /** What its lines add to a note when it is dropped, and the lines, when known (an earlier run made them). */
+  noteChars?: number;
+  readonly noteLines?: readonly string[];
 };
 
-/** The wire entry of `messages[i]` for a request to `model`. */
+/** What an earlier run measured of a message's slot j (`known-measures.ts`): its characters and its elided form's (0: none). */
+export type KnownSlots = { count: number; slotChars(j: number): number; elidedChars(j: number): number };
+
+/** The wire entry of `messages[i]` for a request to `model`, measured. */
 export function wireEntry(messages: readonly Message[], i: number, model: string): WireEntry {
   const m = messages[i]!;
   const results = resultsAfter(messages, i);
-  const entry: WireEntry = { message: m, slots: [], chars: 0, savings: [], reasoningChars: 0, bareChars: 0, hasReasoning: false, resultsSeen: results.length };
-  const calls = m.role === "assistant" ? toolCallsOf(m) : [];
-  let saved = 0;
-  for (const call of calls) entry.savings.push(0);
+  const slots = sizedSlots(m, model, results);
+  const entry: WireEntry = { message: m, slots, chars: 0, savings: [], reasoningChars: 0, bareChars: 0, hasReasoning: false, resultsSeen: results.length, floorChars: 0, firstElided: -1 };
+  for (const _ of m.role === "assistant" ? toolCallsOf(m) : []) entry.savings.push(0);
   if (m.role === "assistant") for (const p of m.parts) if (p.type === "reasoning") entry.hasReasoning = true;
-  for (const { item, kind, call, result } of messageSlots(messages, i, model)) {
-    const chars = itemChars(item);
-    const elided = call === undefined ? undefined : elidedItem(kind, calls[call]!, result);
-    const slot: EntrySlot = { item, chars, kind, call, elided: elided && sized(elided) };
-    entry.chars += chars;
-    if (kind === "reasoning") entry.reasoningChars += chars;
+  let saved = 0;
+  for (const slot of slots) {
+    entry.chars += slot.chars;
+    if (slot.kind === "reasoning") entry.reasoningChars += slot.chars;
+    else entry.floorChars += Math.min(slot.chars, slot.elided?.chars ?? slot.chars);
     if (slot.elided) {
-      entry.savings[call!]! += chars - slot.elided.chars;
-      saved += chars - slot.elided.chars;
+      entry.savings[slot.call!]! += slot.chars - slot.elided.chars;
+      saved += slot.chars - slot.elided.chars;
+      if (entry.firstElided < 0 || slot.call! < entry.firstElided) entry.firstElided = slot.call!;
     }
-    entry.slots.push(slot);
   }
   entry.bareChars = entry.chars - entry.reasoningChars - saved;
   return entry;
+}
+
+/** The message's items with their sizes: measured, or taken from `known` when it has as many. */
+export function sizedSlots(m: Message, model: string, results: readonly ToolResult[], known?: KnownSlots): EntrySlot[] {
+  const calls = m.role === "assistant" ? toolCallsOf(m) : [];
+  const slots = slotsOf(m, model, results);
+  const trusted = known?.count === slots.length ? known : undefined;
+  return slots.map(({ item, kind, call, result }, j) => {
+    const elided = call === undefined ? undefined : elidedItem(kind, calls[call]!, result);
+    const elidedChars = elided && trusted?.elidedChars(j);
+    return {
+      item,
+      chars: trusted ? trusted.slotChars(j) : itemChars(item),
+      kind,
+      call,
+      elided: elided && (elidedChars ? { item: elided, chars: elidedChars } : sized(elided)),
+    };
+  });
 }
 
 /**

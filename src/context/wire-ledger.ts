@@ -2,6 +2,9 @@ import type { Message } from "../session/messages.ts";
 import { activeStart } from "../wire/serialise-input.ts";
 import { wireEntry, type WireEntry } from "./wire-entry.ts";
 
+/** The entry of `messages[i]` for `model` made from measures known without serialising (an earlier run's, `known-measures.ts`), if any. */
+export type KnownMeasures = (messages: readonly Message[], i: number, model: string) => WireEntry | undefined;
+
 /** One response and the results of its calls (entry indices): dropped together or not at all. */
 export type Exchange = { from: number; to: number };
 
@@ -30,9 +33,12 @@ export type WireLedger = {
   lastAssistantBefore(k: number): number;
   lastUsageBefore(k: number): number;
   readonly exchanges: readonly Exchange[];
+  /** The model measured for, and the index in the history of entries[0]. */
+  readonly model: string;
+  readonly start: number;
 };
 
-export function createWireLedger(): WireLedger {
+export function createWireLedger(known?: KnownMeasures): WireLedger {
   let model = "";
   let messages: readonly Message[] = [];
   let start = 0;
@@ -59,7 +65,7 @@ export function createWireLedger(): WireLedger {
 
   const add = (i: number) => {
     const k = entries.length;
-    const entry = wireEntry(messages, i, model);
+    const entry = known?.(messages, i, model) ?? wireEntry(messages, i, model);
     const m = entry.message;
     entries.push(entry);
     chars.push(chars[k]! + entry.chars);
@@ -112,6 +118,12 @@ export function createWireLedger(): WireLedger {
     lastAssistantBefore: (k) => lastAssistant[k]!,
     lastUsageBefore: (k) => lastUsage[k]!,
     exchanges,
+    get model() {
+      return model;
+    },
+    get start() {
+      return start;
+    },
   };
   return ledger;
 }

@@ -23,6 +23,8 @@ export type RequestDeps = {
   warn: (line: string) => void;
   /** What was measured for the previous request, reused for the next. */
   ledger: WireLedger;
+  /** The ledger has just been brought up to the history of a request. */
+  measured?: () => void;
   /** Windows overflows taught at this endpoint, in earlier runs too; absent, only the session's own. */
   windows?: LearnedWindows;
 };
@@ -82,6 +84,7 @@ export function createRequestBuilder(deps: RequestDeps) {
       const compose = () => composeRequest(messages, spec, deps.ledger);
       // Over the window whatever is dropped (a long resume): the summary is asked for before any plan is made.
       const overflow = summaryFailed ? undefined : surelyNeedsSummary(messages, spec, deps.ledger);
+      if (!summaryFailed) deps.measured?.();
       let composed = overflow ? undefined : compose();
       if (!composed || (composed.needsSummary && !summaryFailed)) {
         const summarised = await summaryFallback(signal, compose, overflow ?? composed?.compaction ?? { tokensBefore: composed!.tokens });

@@ -23,6 +23,7 @@ import { withTools, type Prompt } from "./load-prompt.ts";
 import type { SavedCommands } from "../commands/saved-commands.ts";
 import type { Mcp } from "../mcp/open-mcp.ts";
 import { rejectedToolName, type ModelError } from "../wire/model-error.ts";
+import { measureKeeper } from "./measure-keeper.ts";
 import { createRequestBuilder, limitsOf } from "./request-builder.ts";
 import type { Checkpoints } from "../checkpoint/checkpoints.ts";
 import type { Hooks } from "../hooks/create-hooks.ts";
@@ -122,8 +123,18 @@ export function createRuntime(opts: RuntimeOptions): Runtime {
 
   const summarise = async (focus: string | undefined, signal: AbortSignal) =>
     acceptSummary((await runtime.ask(buildSummaryRequestText(live.state.messages, focus), signal)) ?? undefined);
-  const ledger = createWireLedger();
-  const requests = createRequestBuilder({ session: () => live, prompt: () => runtime.prompt, config, summarise: (signal) => summarise(undefined, signal), warn, ledger, windows: opts.windows });
+  let measures = measureKeeper(live);
+  const ledger = createWireLedger((messages, i, model) => measures.known?.(messages, i, model));
+  const requests = createRequestBuilder({
+    session: () => live,
+    prompt: () => runtime.prompt,
+    config,
+    summarise: (signal) => summarise(undefined, signal),
+    warn,
+    ledger,
+    measured: () => measures.measured(ledger),
+    windows: opts.windows,
+  });
   // SessionStart hooks run before the first prompt of each session this process works on (`-c` goes on with one that has turns).
   let started: "startup" | "resume" | "clear" | undefined = opts.session.state.turnCount === 0 ? "startup" : "resume";
   // What they said for the model, kept until a prompt carries it (one a UserPromptSubmit hook blocked does not).
@@ -135,8 +146,10 @@ export function createRuntime(opts: RuntimeOptions): Runtime {
   const servers = opts.mcp?.servers;
   const withMcp = () => (runtime.prompt = withTools(base, servers?.tools() ?? []));
   const switchTo = async (next: LiveSession, source: "resume" | "clear") => {
+    measures.close(ledger);
     live.close();
     live = next;
+    measures = measureKeeper(live);
     started = source;
     base = await opts.reloadPrompt();
     withMcp();
@@ -284,6 +297,7 @@ export function createRuntime(opts: RuntimeOptions): Runtime {
     ...(opts.mcp ? { mcp: opts.mcp } : {}),
     async close() {
       opts.checkpoints?.close();
+      measures.close(ledger);
       live.close();
       await servers?.close();
     },

@@ -1,6 +1,7 @@
 import { mkdtempSync, realpathSync, rmSync } from "node:fs";
 import { homedir, tmpdir } from "node:os";
 import { join } from "node:path";
+import { BUILD } from "../version.ts";
 import { createCheckpointStore, type CheckpointStore } from "../checkpoint/checkpoint-store.ts";
 import { createCheckpoints } from "../checkpoint/checkpoints.ts";
 import { finishUndos, openForUndo } from "../checkpoint/undo-turns.ts";
@@ -199,6 +200,7 @@ function openStores(home: string, ephemeral: boolean, warn: (line: string) => vo
     return { store: createSessionStore(sessionsDir, { save: false }), ...temporary() };
   }
   const store = createSessionStore(sessionsDir, {
+    ...(BUILD ? { measuresBuild: BUILD } : {}),
     onUnsaved: (err) => warn(`could not save in ${home} (${fsErrorWords(err)}); the rest of this run goes on unsaved`),
   });
   try {

@@ -1,6 +1,7 @@
 import { mkdirSync, rmSync } from "node:fs";
 import { dirname } from "node:path";
 import type { HeldLock } from "./file-lock.ts";
+import type { SessionMeasures } from "./measure-cache.ts";
 import { createSessionReducer, type SessionReducer, type SessionState } from "../session/reduce-session.ts";
 import { openLogWriter, type LogWriter } from "../session/session-log.ts";
 import { LOG_VERSION, type SessionEvent } from "../session/session-event.ts";
@@ -19,6 +20,8 @@ export type LiveSession = {
   readonly written: number;
   /** False once nothing more reaches the disk: an unsaved run's session, or one whose write failed. */
   readonly saving: boolean;
+  /** A resumed session's wire measures kept beside its log (`measure-cache.ts`). */
+  readonly measures?: SessionMeasures;
   close(): void;
 };
 
@@ -30,6 +33,7 @@ export type LiveSessionOptions = {
   first?: SessionEvent;
   /** A torn last line lies past this many bytes: cut off before appending. */
   goodBytes?: number;
+  measures?: SessionMeasures;
   /** The lock that makes the file this process's while it is open. */
   held?: HeldLock;
   /** Kept in memory only, never written (an `--ephemeral` run, a `$SHIRO_HOME` that cannot be written). */
@@ -116,6 +120,7 @@ export function liveSession(opts: LiveSessionOptions): LiveSession {
     get saving() {
       return saving;
     },
+    ...(opts.measures ? { measures: opts.measures } : {}),
     close() {
       if (writer) bytes += writer.written;
       writer?.close();

@@ -5,6 +5,7 @@ import { reducerOf, reducerOfPrefix, SessionLogError, type SessionReducer, type 
 import type { SessionEvent } from "../session/session-event.ts";
 import { parseLog } from "../session/session-log.ts";
 import { atomicWrite } from "./atomic-write.ts";
+import { measurePath, readMeasureFile, type MeasureFile } from "./measure-cache.ts";
 import { parseSchema1File } from "./schema1-file.ts";
 
 const ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -18,6 +19,10 @@ export type ReadLog =
       /** The events read: every line's, or with `damaged` those of the lines before the bad one. */
       events: SessionEvent[];
       state: SessionState;
+      /** The log's text as read (a schema-1 file's: none). */
+      text?: string;
+      /** Its measures file, when asked for and it holds for this text (`measure-cache.ts`). */
+      measureFile?: MeasureFile;
       reducer: SessionReducer;
       goodBytes?: number;
       warnings: string[];
@@ -48,13 +53,14 @@ export async function sessionIds(dir: string): Promise<string[]> {
  * A session's events and state, from its log or, for a session from before logs, from its schema-1
  * file converted in memory. A torn last line is dropped with a warning; anything else wrong is `corrupt`.
  */
-export async function readSessionLog(dir: string, id: string): Promise<ReadLog> {
+export async function readSessionLog(dir: string, id: string, opts: { measuresBuild?: string } = {}): Promise<ReadLog> {
   if (!ID.test(id)) return { ok: false, kind: "missing", message: `"${id}" is not a session id` };
   const path = logPath(dir, id);
   const text = await readText(path);
   if (text.kind === "error") return { ok: false, kind: "corrupt", message: `cannot read ${path}: ${text.message}` };
   if (text.kind === "missing") return readLegacy(dir, id);
-  const parsed = parseLog(text.text);
+  const measureFile = opts.measuresBuild ? await readMeasureFile(measurePath(path), opts.measuresBuild, text.text) : undefined;
+  const parsed = parseLog(text.text, measureFile?.events);
   // Created but not yet (or never) written whole: there is no session to read yet.
   if (parsed.events.length === 0 && !parsed.damaged) return { ok: false, kind: "missing", message: `session ${id} has no complete line yet` };
   let damaged = parsed.damaged;
@@ -75,7 +81,7 @@ export async function readSessionLog(dir: string, id: string): Promise<ReadLog> 
   const events = reduced.damaged ? parsed.events.slice(0, reduced.damaged.line - 1) : parsed.events;
   const torn = parsed.tornLine !== undefined && !damaged;
   const warnings = torn ? [`the last line of session ${id} was cut short (shiro was stopped mid-write) and is dropped`] : [];
-  return { ok: true, events, state, reducer, ...(torn ? { goodBytes: parsed.goodBytes } : {}), warnings, legacy: false, ...(damaged ? { damaged } : {}) };
+  return { ok: true, events, state, reducer, text: text.text, ...(measureFile ? { measureFile } : {}), ...(torn ? { goodBytes: parsed.goodBytes } : {}), warnings, legacy: false, ...(damaged ? { damaged } : {}) };
 }
 
 async function readLegacy(dir: string, id: string): Promise<ReadLog> {

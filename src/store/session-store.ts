@@ -3,6 +3,7 @@ import { resolve } from "node:path";
 import type { SessionState } from "../session/reduce-session.ts";
 import { INTERRUPTED_OUTPUT } from "../session/messages.ts";
 import { holdLock, type HeldLock } from "./file-lock.ts";
+import { newSessionMeasures, sessionMeasures } from "./measure-cache.ts";
 import { liveSession, sessionLine, type LiveSession, type LiveSessionOptions } from "./live-session.ts";
 import { buildIndex, collectEntries, entryOf, entryOfRead, metaOf, type SessionMeta } from "./build-index.ts";
 import { convertLegacy, legacyPath, logPath, readSessionLog, sessionIds, type ReadLog } from "./session-files.ts";
@@ -65,6 +66,8 @@ export type SessionStoreOptions = {
   save?: boolean;
   /** A write failed during the run: from then on nothing is written. Said once, by the caller. */
   onUnsaved?: (err: NodeJS.ErrnoException) => void;
+  /** The build whose wire measures a resumed session reads and keeps beside its log; none, no cache. */
+  measuresBuild?: string;
 };
 
 export function createSessionStore(dir: string, options: SessionStoreOptions = {}): SessionStore {
@@ -116,8 +119,12 @@ export function createSessionStore(dir: string, options: SessionStoreOptions = {
     }
   };
   /** Saved while this store saves and the lock is held; otherwise in memory only. */
-  const live = (path: string, from: Pick<LiveSessionOptions, "existing" | "first" | "goodBytes">, held: HeldLock | undefined) =>
-    held ? liveSession({ ...from, path, held, onWriteError: lost, stillSaving: () => saving, listed: () => remembered.has(path) }) : liveSession({ ...from, path, unsaved: true });
+  const live = (path: string, from: Pick<LiveSessionOptions, "existing" | "first" | "goodBytes" | "measures">, held: HeldLock | undefined) => {
+    const build = options.measuresBuild;
+    // A new log (a new session, a copy) stores its measures too, so that its first resume need not measure.
+    if (!from.measures && from.first && build) from = { ...from, measures: newSessionMeasures(path, build) };
+    return held ? liveSession({ ...from, path, held, onWriteError: lost, stillSaving: () => saving, listed: () => remembered.has(path) }) : liveSession({ ...from, path, unsaved: true });
+  };
 
   /** A listing entry as the log now stands: read again when its size is not the one the entry was written at. */
   const fresh = async (entry: SessionMeta): Promise<SessionMeta | undefined> => {
@@ -146,7 +153,7 @@ export function createSessionStore(dir: string, options: SessionStoreOptions = {
       const release = () => held?.held && held.release();
       if (held && !held.held && opts?.copyIfOpen === false)
         return { ok: false, error: { kind: "busy", message: `session ${id} is open in another shiro${held.pid ? ` (pid ${held.pid})` : ""}; use /undo there, or end it first` } };
-      const read = await readSessionLog(dir, id);
+      const read = await readSessionLog(dir, id, options.measuresBuild ? { measuresBuild: options.measuresBuild } : {});
       if (!read.ok) {
         release();
         return { ok: false, error: { kind: read.kind, message: read.message } };
@@ -167,7 +174,9 @@ export function createSessionStore(dir: string, options: SessionStoreOptions = {
             release();
             lost(err);
           });
-        session = live(path, { existing: read.reducer, ...(read.goodBytes !== undefined ? { goodBytes: read.goodBytes } : {}) }, saving ? held : undefined);
+        const build = options.measuresBuild;
+        const measures = build && read.text !== undefined && !read.legacy ? { measures: sessionMeasures(path, build, { ...read, text: read.text }) } : {};
+        session = live(path, { existing: read.reducer, ...(read.goodBytes !== undefined ? { goodBytes: read.goodBytes } : {}), ...measures }, saving ? held : undefined);
       } else {
         release();
         const fork = Bun.randomUUIDv7();

@@ -38,8 +38,12 @@ export function serialiseInput(messages: readonly Message[], opts: SerialiseOpti
  * go with their calls, after the response that made them.
  */
 export function messageSlots(messages: readonly Message[], i: number, model: string): InputSlot[] {
-  const m = messages[i]!;
-  if (m.role === "assistant") return assistantSlots(m, model, resultsAfter(messages, i));
+  return slotsOf(messages[i]!, model, resultsAfter(messages, i));
+}
+
+/** `messageSlots` of one message, given the results that answer its calls. */
+export function slotsOf(m: Message, model: string, results: readonly ToolResult[]): InputSlot[] {
+  if (m.role === "assistant") return assistantSlots(m, model, results);
   if (m.role === "tool") return [];
   return [{ item: userItem(m.role === "user" ? m.text : summaryPreamble(m.summary)), kind: "user" }];
 }

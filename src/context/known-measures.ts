@@ -1,0 +1,103 @@
+import type { MeasuresToStore, StoredMeasures } from "../store/measure-cache.ts";
+import { lineChars, outcomeLines } from "./drop-exchanges.ts";
+import type { Message, ToolResult } from "../session/messages.ts";
+import { resultsAfter, slotsOf } from "../wire/serialise-input.ts";
+import { sizedSlots, type EntrySlot, type KnownSlots, type WireEntry } from "./wire-entry.ts";
+import type { KnownMeasures, WireLedger } from "./wire-ledger.ts";
+
+// A message's record: resultsSeen, chars, reasoningChars, bareChars, hasReasoning, floorChars,
+// firstElided + 1, noteChars + 1 (0: unknown), the call count and each call's saving, the slot count
+// and each slot's characters and its elided form's (0: none).
+const CALLS = 8;
+// Where an entry read from a record came from: stored again, the record is copied, not made anew.
+const RECORD = Symbol("record");
+type Recorded = WireEntry & { [RECORD]?: { flat: ArrayLike<number>; o: number } };
+
+/**
+ * An earlier run's measures as the ledger takes them: for a message of the history this session
+ * opened with — that very object, so an undo or another session never gets them — with as many
+ * results as it had then, and the model they were measured for.
+ */
+export function knownMeasures(stored: StoredMeasures, opened: readonly Message[]): KnownMeasures {
+  const { flat, offsets } = stored;
+  return (messages, i, model) => {
+    const k = i - stored.from;
+    if (model !== stored.model || k < 0 || k >= offsets.length || messages[i] !== opened[i]) return undefined;
+    const results = resultsAfter(messages, i);
+    const o = offsets[k]!;
+    return results.length === flat[o] ? knownEntry(messages[i]!, model, results, stored, k) : undefined;
+  };
+}
+
+/** A wire entry read from message from + k's record; its items and note lines are made (sized by the record) only if asked for. */
+function knownEntry(message: Message, model: string, results: readonly ToolResult[], stored: StoredMeasures, k: number): WireEntry {
+  const { flat } = stored;
+  const o = stored.offsets[k]!;
+  const calls = flat[o + CALLS]!;
+  const savings: number[] = [];
+  for (let c = 1; c <= calls; c++) savings.push(flat[o + CALLS + c]!);
+  let slots: EntrySlot[] | undefined;
+  const entry: Recorded = {
+    [RECORD]: { flat, o },
+    message,
+    resultsSeen: flat[o]!,
+    chars: flat[o + 1]!,
+    reasoningChars: flat[o + 2]!,
+    bareChars: flat[o + 3]!,
+    hasReasoning: flat[o + 4] === 1,
+    floorChars: flat[o + 5]!,
+    firstElided: flat[o + 6]! - 1,
+    savings,
+    get noteLines() {
+      const lines = stored.texts()?.[k];
+      return lines && entry.noteChars === lineChars(lines) ? lines : undefined;
+    },
+    // The results as they were measured: one that comes later makes the ledger measure the message anew.
+    get slots() {
+      // A prompt or a marker is one item of the entry's size (the dropped region takes thousands of them).
+      if (!slots && message.role !== "assistant") slots = slotsOf(message, model, []).map(({ item, kind }) => ({ item, kind, chars: entry.chars, call: undefined, elided: undefined }));
+      if (!slots) {
+        const at = o + CALLS + calls + 1;
+        const known: KnownSlots = { count: flat[at]!, slotChars: (j) => flat[at + 1 + 2 * j]!, elidedChars: (j) => flat[at + 2 + 2 * j]! };
+        slots = sizedSlots(message, model, results.slice(0, entry.resultsSeen), known);
+      }
+      return slots;
+    },
+  };
+  if (flat[o + 7]! > 0) entry.noteChars = flat[o + 7]! - 1;
+  return entry;
+}
+
+/**
+ * The ledger's measures of the messages of `history` (a resumed session's as it opened, or a new
+ * one's whole history), from its first entry on, to store for the next run (`measure-cache.ts`),
+ * with each step's note lines; undefined when they are fewer than `atLeast`.
+ */
+export function measuresToStore(ledger: Pick<WireLedger, "entries" | "model" | "start">, history: readonly Message[], atLeast = 1): MeasuresToStore | undefined {
+  const { entries, start } = ledger;
+  let count = 0;
+  while (count < entries.length && start + count < history.length && entries[count]!.message === history[start + count]) count++;
+  if (count < atLeast) return undefined;
+  const flat: number[] = [];
+  const texts: (readonly string[])[] = [];
+  for (let k = 0; k < count; k++) {
+    const entry = entries[k]!;
+    const next = entries[k + 1]?.message;
+    // What a note says of it is told from the results it was measured with.
+    const tool = next?.role === "tool" ? { ...next, results: next.results.slice(0, entry.resultsSeen) } : undefined;
+    const lines = entry.message.role !== "assistant" ? [] : (entry.noteLines ?? outcomeLines(entry.message, tool));
+    const record = recordOf(entry, lineChars(lines));
+    flat.push(record.length, ...record);
+    texts.push(lines);
+  }
+  return { model: ledger.model, from: start, flat, texts };
+}
+
+function recordOf(entry: Recorded, noteChars: number): number[] {
+  const read = entry[RECORD];
+  if (read && entry.noteChars === noteChars) return Array.from({ length: read.flat[read.o - 1]! }, (_, j) => read.flat[read.o + j]!);
+  const { resultsSeen, chars, reasoningChars, bareChars, hasReasoning, floorChars, firstElided, savings, slots } = entry;
+  const record = [resultsSeen, chars, reasoningChars, bareChars, hasReasoning ? 1 : 0, floorChars, firstElided + 1, noteChars + 1, savings.length, ...savings, slots.length];
+  for (const slot of slots) record.push(slot.chars, slot.elided?.chars ?? 0);
+  return record;
+}
