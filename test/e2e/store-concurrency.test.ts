@@ -1,4 +1,5 @@
-import { expect, test } from "bun:test";
+import { afterAll, expect, test } from "bun:test";
+import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { sessionIds } from "../../src/store/session-files.ts";
 import { createSessionStore } from "../../src/store/session-store.ts";
@@ -6,9 +7,12 @@ import { tempDir } from "../support/run-shiro.ts";
 import { appendMessages, turn } from "../support/session-fixtures.ts";
 
 const worker = join(import.meta.dir, "../support/save-loop.ts");
+const made: string[] = [];
+afterAll(() => made.forEach((d) => rmSync(d, { recursive: true, force: true })));
 
 test("two processes appending to their own sessions and continuing one shared session: every log always reduces, no turn is lost", async () => {
   const root = tempDir("concurrent");
+  made.push(root);
   const dir = join(root, "sessions");
   const store = createSessionStore(dir);
   const seed = await store.create({ cwd: "/proj/shared", model: "gpt-5" });

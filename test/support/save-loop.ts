@@ -4,6 +4,8 @@
  * continues a copy), as fast as it can. Prints its own id, then the id it wrote the shared turns to.
  * Usage: bun test/support/save-loop.ts <dir> <shared-id> <rounds> <name>
  */
+import { readdir } from "node:fs/promises";
+import { dirname, join } from "node:path";
 import { createSessionStore } from "../../src/store/session-store.ts";
 import { appendMessages, turn } from "./session-fixtures.ts";
 
@@ -13,6 +15,10 @@ const own = await store.create({ cwd: `/proj/${name}`, model: "gpt-5" });
 const opened = await store.open(sharedId, () => {});
 if (!opened.ok) throw new Error(opened.error.message);
 const shared = opened.session;
+// Both processes have opened the shared session before either writes (or closes) it: however late one
+// starts on a loaded machine, one holds it and the other continues a copy.
+await Bun.write(join(dirname(dir), `opened-${name}`), "");
+while ((await readdir(dirname(dir))).filter((f) => f.startsWith("opened-")).length < 2) await Bun.sleep(2);
 for (let i = 0; i < Number(rounds); i++) {
   appendMessages(own, turn(i));
   appendMessages(shared, [{ role: "user", text: `${name} ${i}` }, ...turn(i).slice(1)]);
