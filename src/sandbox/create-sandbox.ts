@@ -12,6 +12,7 @@ import { landlockGaps } from "./landlock-gaps.ts";
 import { findSecrets } from "./find-secrets.ts";
 import { gitIdentity } from "./git-identity.ts";
 import { gitProtection } from "./git-protection.ts";
+import { projectCode } from "./project-code.ts";
 import { isSecretPath } from "../guard/secret-path.ts";
 import type { Rule } from "../guard/rules.ts";
 import { deniedPaths } from "./denied-paths.ts";
@@ -146,7 +147,7 @@ export function createSandbox(opts: SandboxOptions): Sandbox {
           const check = (listed = "") => checkWith(listed.split("\n").filter(Boolean));
           const secrets = findSecrets({ root, home: opts.home, shiroHome: opts.shiroHome, project: [...before.secrets, ...deniedIn(root).outside], isSecretPath: opts.isSecretPath });
           const layout = layoutOf(root, network);
-          const git = level === "workspace-write" ? gitProtection(root, before.gits, isPlainGit(command, root, opts.home)) : [];
+          const git = level === "workspace-write" ? [...gitProtection(root, before.gits, isPlainGit(command, root, opts.home)), ...projectCode(root)] : [];
           const seen = [root, ...(opts.writable ?? []), ...layout.readable];
           // A mask inside a hidden folder is moot (and bwrap would have nothing to mount it on) unless that part is shown again.
           const visible = (path: string) => seen.some((dir) => isInside(path, dir)) || ![...layout.hide, "/tmp"].some((dir) => isInside(path, dir));
