@@ -57,6 +57,9 @@ export function runsLater(path: string, env: PathEnv): string | undefined {
   if (git > 0) return parts.slice(0, git + 1).join(sep);
   const code = parts.findIndex((part) => PROJECT_CODE.includes(part.toLowerCase()));
   if (code > 0) return parts.slice(0, code + 1).join(sep);
+  // The project's own, where a link leads them elsewhere in it (`.shiro` → `tools/shiro`): written there, they change too.
+  const linked = PROJECT_CODE.map((name) => env.fs.realpath(join(env.root, name))).find((real) => real !== undefined && isInside(path, real));
+  if (linked !== undefined) return linked;
   // The project's own hooks folder, when its git config names one (husky's `.husky`): as good as .git/hooks.
   const hooks = configuredHooks(join(env.fs.realpath(env.root) ?? env.root, ".git"));
   if (hooks !== undefined && isInside(path, hooks)) return hooks;

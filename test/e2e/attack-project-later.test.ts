@@ -6,7 +6,7 @@
  * the canary the planted script would make, the home's secret it would copy into the project.
  */
 import { describe, expect, test } from "bun:test";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { landlockAbi } from "../../src/sandbox/landlock-syscalls.ts";
 import { plainBash } from "../support/attack-layout.ts";
@@ -16,8 +16,13 @@ const hidden = (name: string) => `$(echo ${Buffer.from(name).toString("base64")}
 const HOOK = "#!/bin/sh\necho formatted >> .shiro/hooks/ran.log\n";
 
 /** A project whose settings run `.shiro/hooks/after.sh` after every bash call; the home has an SSH key. */
-function project(prefix: string) {
+function project(prefix: string, linked = false) {
   const l = escapeLayout(prefix);
+  // Linked: the project keeps its shiro files in tools/shiro, and `.shiro` leads there.
+  if (linked) {
+    mkdirSync(join(l.root, "tools", "shiro"), { recursive: true });
+    symlinkSync("tools/shiro", join(l.root, ".shiro"));
+  }
   mkdirSync(join(l.root, ".shiro", "hooks"), { recursive: true });
   writeFileSync(join(l.root, ".shiro", "hooks", "after.sh"), HOOK, { mode: 0o755 });
   writeFileSync(join(l.root, ".shiro", "settings.json"), JSON.stringify({ hooks: { PostToolUse: [{ matcher: "bash|write_file", hooks: [{ type: "command", command: "sh .shiro/hooks/after.sh" }] }] } }));
@@ -86,5 +91,24 @@ describe.skipIf(bwrapAbsent)("a project's hook scripts and MCP files are not the
     expect(exists(join(l.root, ".shiro/commands/x.md"))).toBe(false);
     // Control: the hook is on (a refused write_file never ran, so only the bash call fired it).
     expect(hookRuns(l)).toBe(1);
+  }, 40_000);
+
+  test.concurrent("--yolo: where `.shiro` is a link into the project, writing the script by its real path is refused and read-only too", async () => {
+    const { l, canary, planted } = project("later-linked", true);
+    const run = await escapeRun(
+      l,
+      [
+        { name: "write_file", arguments: { path: "tools/shiro/hooks/after.sh", content: `${planted}\n` } },
+        `echo ${Buffer.from(`${planted}\n`).toString("base64")} | base64 -d > tools/${hidden("shiro")}/hooks/after.sh; echo ran-hook`,
+        "cat stolen.txt; echo ran-read",
+      ],
+      { args: ["--yolo", "--hooks", ".shiro/settings.json"] },
+    );
+    expect(exists(canary)).toBe(false);
+    expect(exists(join(l.root, "stolen.txt"))).toBe(false);
+    expect(leaks(l, run)).toEqual([]);
+    expect(readFileSync(join(l.root, "tools/shiro/hooks/after.sh"), "utf8")).toBe(HOOK);
+    // Control: the hook is on (the two bash calls fired it).
+    expect(hookRuns(l)).toBe(2);
   }, 40_000);
 });
