@@ -60,7 +60,8 @@ export const skippedNotice = (servers: readonly UnapprovedServer[]): string =>
 /** What the person is asked, showing exactly what would run. */
 export function approvalQuestion(server: UnapprovedServer): string {
   const { config } = server.entry;
-  const what = config.url !== undefined ? config.url : [config.command!, ...(config.args ?? [])].join(" ");
+  // Where it runs too: `./server.sh` in `../other-project` is not the project's own script.
+  const what = config.url !== undefined ? config.url : [config.command!, ...(config.args ?? [])].join(" ") + (config.cwd !== undefined ? ` in ${config.cwd}` : "");
   // As written, `${VAR}` unexpanded: the person sees which of their variables it would be handed.
   const env = Object.entries({ ...config.env, ...config.headers }).map(([k, v]) => `${k}=${v}`);
   const token = config.bearerTokenEnv ? [`bearer token from ${config.bearerTokenEnv}`] : [];

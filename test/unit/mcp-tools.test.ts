@@ -98,6 +98,8 @@ test("the API's refusal of a tool's schema names the tool to drop", () => {
 test("a project's server is asked about with what it would run and be handed, as written", () => {
   const question = approvalQuestion({ entry: { name: "db", origin: ".mcp.json", project: true, config: { command: "npx", args: ["-y", "db-mcp"], env: { KEY: "${OPENAI_API_KEY}" } } }, hash: "h" });
   expect(question).toBe('.mcp.json asks to start the MCP server "db": npx -y db-mcp (KEY=${OPENAI_API_KEY}) — start it? (kept for this exact definition)');
+  const elsewhere = approvalQuestion({ entry: { name: "s", origin: ".mcp.json", project: true, config: { command: "./server.sh", cwd: "../other" } }, hash: "h" });
+  expect(elsewhere).toBe('.mcp.json asks to start the MCP server "s": ./server.sh in ../other — start it? (kept for this exact definition)');
 });
 
 test("an image in a result weighs as much as the model reads of it, not its base64", () => {
