@@ -9,10 +9,10 @@ import { afterAll, beforeAll, expect, test } from "bun:test";
 import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { BINARY } from "../support/binary.ts";
-import { EVERYTHING } from "../support/mcp-servers.ts";
+import { EVERYTHING, HOSTILE } from "../support/mcp-servers.ts";
 import { keys, spawnPty } from "../support/pty.ts";
 import { startRepl } from "../support/repl-pty.ts";
-import { tempDir } from "../support/run-shiro.ts";
+import { runShiro, tempDir } from "../support/run-shiro.ts";
 import { sequenceModel } from "../support/scripts.ts";
 import { startStrictServer, type StrictServer } from "../support/strict-server.ts";
 import { TEST_API_KEY } from "../support/test-key.ts";
@@ -97,4 +97,16 @@ test("a project's MCP server, hooks and saved command show what they would run, 
   pty.write("n");
   await pty.waitFor(/› $/, { since: mark, timeoutMs: 5000 });
   expect([existsSync(`${canary}-mcp`), existsSync(`${canary}-hook`), existsSync(`${canary}-command`)]).toEqual([false, false, false]);
+});
+
+test("`shiro mcp list` and `shiro mcp test` print a server's name and version as plain text", async () => {
+  const cwd = project();
+  const mode = `ok${CLIPBOARD}\x1b[2J`;
+  writeFileSync(join(cwd, "servers.json"), JSON.stringify({ mcpServers: { h: { command: process.execPath, args: [HOSTILE, mode] } } }));
+  for (const action of [["list"], ["test", "h"]]) {
+    const r = await runShiro(["mcp", ...action, "--mcp-config", "servers.json"], { cwd });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain("hostile-ok");
+    expect(r.stdout).not.toContain("\x1b");
+  }
 });
