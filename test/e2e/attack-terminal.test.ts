@@ -30,6 +30,7 @@ beforeAll(async () => {
   server = await startStrictServer({
     models: {
       spoof: sequenceModel([{ name: "bash", arguments: { command: `touch canary-spoof #${HIDE}echo hello` } }], "done"),
+      say: () => ({ text: `here${CLIPBOARD}\x1b[2J done` }),
       clip: sequenceModel([{ name: "mcp__e__echo", arguments: { message: `fine${CLIPBOARD}\x1b[2J\x1b[H` } }], `ok${CLIPBOARD}`),
     },
   });
@@ -109,4 +110,12 @@ test("`shiro mcp list` and `shiro mcp test` print a server's name and version as
     expect(r.stdout).toContain("hostile-ok");
     expect(r.stdout).not.toContain("\x1b");
   }
+});
+
+test("print mode at a terminal prints the model's answer without the sequences in it", async () => {
+  await using pty = spawnPty([BINARY, "-p", "-m", "say", "hi"], { cwd: project(), env: { PATH: process.env.PATH, HOME: project(), SHIRO_HOME: project(), OPENAI_API_KEY: TEST_API_KEY, OPENAI_BASE_URL: server.url }, cols: 120, rows: 20 });
+  expect(await pty.exited).toBe(0);
+  expect(pty.output()).toContain("here done");
+  expect(pty.output()).not.toContain("\x1b]52");
+  expect(pty.output()).not.toContain("\x1b[2J");
 });
