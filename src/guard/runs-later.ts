@@ -47,7 +47,8 @@ const SHIRO_PLACES = ["config.json", "registry", "skills", "AGENTS.md", "memory"
 /**
  * The place a write to `path` would plant code that runs later, outside the sandbox, or undefined: a
  * `.git` folder or file anywhere (config, hooks, modules — or a new one), a `.shiro` folder or
- * `.mcp.json` anywhere (PROJECT_CODE), the folder the project's `core.hooksPath` names, a shell's start-up file, git's
+ * `.mcp.json` anywhere (PROJECT_CODE), a file the hooks or MCP servers in force run (`reach.programs`),
+ * the folder the project's `core.hooksPath` names, a shell's start-up file, git's
  * own settings, `~/.ssh`, what `$SHIRO_HOME` holds (its config holds the permission rules). Home places
  * are matched in any letter case.
  */
@@ -60,6 +61,9 @@ export function runsLater(path: string, env: PathEnv): string | undefined {
   // The project's own, where a link leads them elsewhere in it (`.shiro` → `tools/shiro`): written there, they change too.
   const linked = PROJECT_CODE.map((name) => env.fs.realpath(join(env.root, name))).find((real) => real !== undefined && isInside(path, real));
   if (linked !== undefined) return linked;
+  // A script a hook or an MCP server runs (`./scripts/fmt.sh`): rewritten, it would run unconfined next time it fires.
+  const program = env.reach?.programs?.().find((file) => file === path);
+  if (program !== undefined) return program;
   // The project's own hooks folder, when its git config names one (husky's `.husky`): as good as .git/hooks.
   const hooks = configuredHooks(join(env.fs.realpath(env.root) ?? env.root, ".git"));
   if (hooks !== undefined && isInside(path, hooks)) return hooks;

@@ -10,6 +10,7 @@ import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { landlockAbi } from "../../src/sandbox/landlock-syscalls.ts";
 import { plainBash } from "../support/attack-layout.ts";
+import { boxedToolServer } from "../support/mcp-run.ts";
 import { bwrapAbsent, escapeLayout, escapeRun, exists, leaks, pathsOf, type EscapeLayout } from "../support/escape-layout.ts";
 
 const hidden = (name: string) => `$(echo ${Buffer.from(name).toString("base64")} | base64 -d)`;
@@ -109,6 +110,33 @@ describe.skipIf(bwrapAbsent)("a project's hook scripts and MCP files are not the
     expect(leaks(l, run)).toEqual([]);
     expect(readFileSync(join(l.root, "tools/shiro/hooks/after.sh"), "utf8")).toBe(HOOK);
     // Control: the hook is on (the two bash calls fired it).
+    expect(hookRuns(l)).toBe(2);
+  }, 40_000);
+
+  test.concurrent("--yolo: a script a hook runs and a server an MCP config starts, elsewhere in the project, are not the model's to rewrite", async () => {
+    const { l, canary, planted } = project("later-programs");
+    mkdirSync(join(l.root, "scripts"));
+    writeFileSync(join(l.root, "scripts", "fmt.sh"), HOOK);
+    writeFileSync(join(l.root, "hooks.json"), JSON.stringify({ hooks: { PostToolUse: [{ matcher: "bash|write_file|edit_file", hooks: [{ type: "command", command: '"$CLAUDE_PROJECT_DIR"/scripts/fmt.sh || sh scripts/fmt.sh' }] }] } }));
+    const server = boxedToolServer(l.root, [1], { required: true });
+    const serverText = readFileSync(join(l.root, "tool-server.ts"), "utf8");
+    writeFileSync(join(l.root, "servers.json"), JSON.stringify({ mcpServers: { local: server } }));
+    const run = await escapeRun(
+      l,
+      [
+        { name: "write_file", arguments: { path: "scripts/fmt.sh", content: `${planted}\n` } },
+        { name: "edit_file", arguments: { path: "tool-server.ts", old_string: "export {};", new_string: `require("fs").writeFileSync(${JSON.stringify(canary)}, "");` } },
+        `echo ${Buffer.from(`${planted}\n`).toString("base64")} | base64 -d > ${hidden("scripts")}/fmt.sh; echo ran-hook`,
+        `echo 'process.exit(0)' > ${hidden("tool-server.ts")}; echo ran-server`,
+      ],
+      { args: ["--yolo", "--hooks", "hooks.json", "--mcp-config", "servers.json"] },
+    );
+    expect(exists(canary)).toBe(false);
+    expect(exists(join(l.root, "stolen.txt"))).toBe(false);
+    expect(leaks(l, run)).toEqual([]);
+    expect(readFileSync(join(l.root, "scripts/fmt.sh"), "utf8")).toBe(HOOK);
+    expect(readFileSync(join(l.root, "tool-server.ts"), "utf8")).toBe(serverText);
+    // Control: the hook ran the person's script after each bash call (it appends to .shiro/hooks/ran.log).
     expect(hookRuns(l)).toBe(2);
   }, 40_000);
 });
