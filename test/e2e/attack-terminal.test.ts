@@ -30,6 +30,7 @@ beforeAll(async () => {
   server = await startStrictServer({
     models: {
       spoof: sequenceModel([{ name: "bash", arguments: { command: `touch canary-spoof #${HIDE}echo hello` } }], "done"),
+      tick: sequenceModel([{ name: "mcp__h__tick", arguments: {} }], "done"),
       say: () => ({ text: `here${CLIPBOARD}\x1b[2J done` }),
       clip: sequenceModel([{ name: "mcp__e__echo", arguments: { message: `fine${CLIPBOARD}\x1b[2J\x1b[H` } }], `ok${CLIPBOARD}`),
     },
@@ -118,4 +119,18 @@ test("print mode at a terminal prints the model's answer without the sequences i
   expect(pty.output()).toContain("here done");
   expect(pty.output()).not.toContain("\x1b]52");
   expect(pty.output()).not.toContain("\x1b[2J");
+});
+
+test("an MCP tool's progress messages reach the status line as text", async () => {
+  const cwd = project();
+  writeFileSync(join(cwd, "servers.json"), JSON.stringify({ mcpServers: { h: { command: process.execPath, args: [HOSTILE, "escapes"], required: true, toolTimeout: 0.4 } } }));
+  await using repl = await startRepl({ cwd, baseUrl: server.url, args: ["-m", "tick", "--yolo", "--mcp-config", "servers.json"] });
+  const mark = repl.mark();
+  await repl.send("go");
+  await repl.waitFor(/done\s*\n(.*\n)*.*› $/, { since: mark, timeoutMs: 10_000 });
+  const received = repl.output().slice(mark);
+  // Control: the progress did reach the status line.
+  expect(received).toContain("step 2");
+  expect(received).not.toContain("\x1b]52");
+  expect(received).not.toContain("\x1b[2J");
 });
