@@ -74,8 +74,9 @@ export function createLiveScreen(term: Terminal) {
       partial = all.slice(end);
       render(closed(terminalText(all.slice(0, end)).replace(/\r?\n/g, "\r\n")));
     },
+    /** The area's rows hold what others wrote too (an approval's patterns, a tool's progress): colours only, as the transcript. */
     draw(next: Area): void {
-      area = next;
+      area = { rows: next.rows.map(terminalText), cursor: { row: next.cursor.row, before: terminalText(next.cursor.before) } };
       render("");
     },
     /** The terminal changed width: it reflowed what was shown, so the cursor's row is found again at the new width. */
