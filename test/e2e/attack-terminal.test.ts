@@ -31,6 +31,7 @@ beforeAll(async () => {
     models: {
       spoof: sequenceModel([{ name: "bash", arguments: { command: `touch canary-spoof #${HIDE}echo hello` } }], "done"),
       tick: sequenceModel([{ name: "mcp__h__tick", arguments: {} }], "done"),
+      pattern: sequenceModel([{ name: "bash", arguments: { command: `ls${CLIPBOARD} -la` } }], "done"),
       say: () => ({ text: `here${CLIPBOARD}\x1b[2J done` }),
       clip: sequenceModel([{ name: "mcp__e__echo", arguments: { message: `fine${CLIPBOARD}\x1b[2J\x1b[H` } }], `ok${CLIPBOARD}`),
     },
@@ -57,6 +58,16 @@ test("a command the model hides behind a carriage return and an erase is shown w
   await repl.send("n");
   await repl.idle(mark);
   expect(existsSync(join(cwd, "canary-spoof"))).toBe(false);
+});
+
+test("a sequence in the command's own words reaches neither the question nor the patterns it offers to always allow", async () => {
+  await using repl = await startRepl({ cwd: project(), baseUrl: server.url, args: ["-m", "pattern"] });
+  const mark = repl.mark();
+  await repl.send("go");
+  await repl.waitFor("allow? ", { since: mark, timeoutMs: 8000 });
+  expect(repl.output().slice(mark)).not.toContain("\x1b]52");
+  await repl.send("n");
+  await repl.idle(mark);
 });
 
 test("an MCP tool's result and the model's text cannot set the clipboard or clear the screen", async () => {
