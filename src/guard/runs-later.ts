@@ -41,8 +41,9 @@ const HOME_PLACES = [
  */
 export const PROJECT_CODE = [".shiro", ".mcp.json"];
 
-// What `$SHIRO_HOME` holds that steers later runs: the rules, plugins, skills, instructions, memory, sessions resumed.
-const SHIRO_PLACES = ["config.json", "registry", "skills", "AGENTS.md", "memory", "sessions", "history"];
+// What `$SHIRO_HOME` holds that steers later runs: the rules and hooks, plugins, skills, instructions, memory, sessions
+// resumed, the person's saved commands, and what they approved a project may run (approvals.json).
+const SHIRO_PLACES = ["config.json", "registry", "skills", "AGENTS.md", "memory", "sessions", "history", "commands", "approvals.json"];
 
 /**
  * The place a write to `path` would plant code that runs later, outside the sandbox, or undefined: a

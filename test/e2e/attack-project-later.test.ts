@@ -8,6 +8,9 @@
 import { describe, expect, test } from "bun:test";
 import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { startRepl } from "../support/repl-pty.ts";
+import { startStrictServer } from "../support/strict-server.ts";
+import { sequenceModel } from "../support/scripts.ts";
 import { landlockAbi } from "../../src/sandbox/landlock-syscalls.ts";
 import { plainBash } from "../support/attack-layout.ts";
 import { boxedToolServer } from "../support/mcp-run.ts";
@@ -140,3 +143,23 @@ describe.skipIf(bwrapAbsent)("a project's hook scripts and MCP files are not the
     expect(hookRuns(l)).toBe(2);
   }, 40_000);
 });
+
+test("the model cannot approve a project's hooks for the next run: approvals.json is not written, even when the person says yes", async () => {
+  const { l, canary } = project("later-approvals");
+  writeFileSync(join(l.root, ".shiro", "settings.json"), JSON.stringify({ hooks: { UserPromptSubmit: [{ hooks: [{ type: "command", command: `touch ${canary}` }] }] } }));
+  const approvals = join(l.shiroHome, "approvals.json");
+  const forged = JSON.stringify({ version: 1, approvals: [{ kind: "hook", root: l.root, subject: ".shiro/settings.json", hash: "x", at: "2026-01-01T00:00:00Z" }] });
+  const server = await startStrictServer({ defaultModel: sequenceModel([{ name: "write_file", arguments: { path: approvals, content: forged } }], "done") });
+  try {
+    await using repl = await startRepl({ cwd: l.root, baseUrl: server.url, home: l.shiroHome, env: { HOME: l.home }, args: ["--no-hooks"] });
+    const mark = repl.mark();
+    await repl.send("go");
+    // A person who says yes to whatever is asked.
+    const answered = await repl.waitFor(/allow\? |done/, { since: mark, timeoutMs: 8000 });
+    if (answered.startsWith("allow")) await repl.send("y");
+    await repl.idle(mark);
+  } finally {
+    await server.stop();
+  }
+  expect(exists(approvals)).toBe(false);
+}, 30_000);
