@@ -1,9 +1,10 @@
 /**
- * What a project brings that runs later, as the person and outside the sandbox — its hooks' scripts
- * and its MCP servers' programs under `.shiro/`, its `.mcp.json` — is code the model must not plant:
- * under `--yolo`, neither a file tool nor a sandboxed command (its path computed, so only the sandbox
- * can see it) rewrites them, and an approved hook never runs what the model wrote. Judged by outcome:
- * the canary the planted script would make, the home's secret it would copy into the project.
+ * What runs later, as the person and outside the sandbox — a project's `.shiro/` (hooks' settings and
+ * scripts, saved commands) and `.mcp.json`, the scripts the hooks and MCP servers in force run, and
+ * `$SHIRO_HOME/approvals.json` — is code the model must not plant: under `--yolo`, neither a file tool
+ * nor a sandboxed command (its path computed, so only the sandbox can see it) rewrites them, a link
+ * does not lead around it, and an approved hook never runs what the model wrote. Judged by outcome:
+ * the canary the planted script would make, the home's SSH key it would copy where the model reads it.
  */
 import { describe, expect, test } from "bun:test";
 import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
