@@ -1,4 +1,5 @@
 import { relative } from "node:path";
+import { shownAsIs } from "../text/terminal-text.ts";
 import { ATTACH_CAP, attachMentions } from "../context/attach-mentions.ts";
 import { cutWords, fitInput } from "../context/fit-input.ts";
 import { folderSignature } from "../registry/folder-signature.ts";
@@ -66,7 +67,7 @@ export function createSavedCommands(deps: SavedCommandsDeps): SavedCommands {
     if (store.has("command", deps.root, command.name, command.hash)) return undefined;
     const where = relative(deps.root, command.path);
     if (!how.confirm) return `/${command.name} is a project command (${where}) not approved yet: run it once in the REPL (shiro, then /${command.name}) to read and approve it`;
-    how.show([`project command /${command.name} (${where}), not run here before or changed since:`, RULE, command.text.trimEnd(), RULE].join("\n"));
+    how.show([`project command /${command.name} (${where}), not run here before or changed since:`, RULE, shownAsIs(command.text.trimEnd()), RULE].join("\n"));
     if (!(await how.confirm(`Run /${command.name} as written?`))) return `/${command.name} not run.`;
     await store.add("command", deps.root, command.name, command.hash);
     return undefined;

@@ -37,7 +37,7 @@ export type SubjectItem = {
 };
 
 const SECRET_DEFAULT = "secret files are denied to every tool by default; allow one with a permission rule (--allow, or config.json)";
-const RUNS_LATER = "code written there runs later, outside the sandbox (git's hooks and settings, shell start-up files), so --yolo and broad rules cannot write it";
+const RUNS_LATER = "code written there runs later, outside the sandbox (git's hooks and settings, shell start-up files, a project's .shiro/ and .mcp.json), so --yolo and broad rules cannot write it";
 // Written exactly so (not `./true`), these change nothing by themselves; asking about them would defeat rules like `npm *`.
 const NEUTRAL = new Set(["cd", "pushd", "popd", "true", "false", ":", "test", "[", "[["]);
 

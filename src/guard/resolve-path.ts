@@ -24,6 +24,8 @@ export type Reach = {
   readable: readonly string[];
   /** `$SHIRO_HOME`: sessions, memory and config, which only a person opens to a tool. */
   shiroHome?: string;
+  /** The project's files the hooks and MCP servers in force run as the person (program-files.ts), now. */
+  programs?: () => readonly string[];
 };
 
 /** Where paths are judged from: the project root, the home `~` stands for, the disk, which names are secret (built-in ones when unset), and what file tools reach beyond the root. */

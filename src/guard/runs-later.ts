@@ -34,13 +34,22 @@ const HOME_PLACES = [
   ".npmrc",
   ".ssh",
 ];
-// What `$SHIRO_HOME` holds that steers later runs: the rules, plugins, skills, instructions, memory, sessions resumed.
-const SHIRO_PLACES = ["config.json", "registry", "skills", "AGENTS.md", "memory", "sessions", "history"];
+/**
+ * What a project keeps that runs as the person later: `.shiro/` (its hooks' settings and the scripts
+ * they call, its saved commands) and `.mcp.json` (its MCP servers). Approved by hash or not, a script
+ * there runs outside the sandbox, so neither a file tool nor a sandboxed command may write them.
+ */
+export const PROJECT_CODE = [".shiro", ".mcp.json"];
+
+// What `$SHIRO_HOME` holds that steers later runs: the rules and hooks, plugins, skills, instructions, memory, sessions
+// resumed, the person's saved commands, and what they approved a project may run (approvals.json).
+const SHIRO_PLACES = ["config.json", "registry", "skills", "AGENTS.md", "memory", "sessions", "history", "commands", "approvals.json"];
 
 /**
  * The place a write to `path` would plant code that runs later, outside the sandbox, or undefined: a
- * `.git` folder or file anywhere (config, hooks, modules — or a new one), the folder the project's
- * `core.hooksPath` names, a shell's start-up file, git's
+ * `.git` folder or file anywhere (config, hooks, modules — or a new one), a `.shiro` folder or
+ * `.mcp.json` anywhere (PROJECT_CODE), a file the hooks or MCP servers in force run (`reach.programs`),
+ * the folder the project's `core.hooksPath` names, a shell's start-up file, git's
  * own settings, `~/.ssh`, what `$SHIRO_HOME` holds (its config holds the permission rules). Home places
  * are matched in any letter case.
  */
@@ -48,6 +57,14 @@ export function runsLater(path: string, env: PathEnv): string | undefined {
   const parts = path.split(sep);
   const git = parts.findIndex((part) => part.toLowerCase() === ".git");
   if (git > 0) return parts.slice(0, git + 1).join(sep);
+  const code = parts.findIndex((part) => PROJECT_CODE.includes(part.toLowerCase()));
+  if (code > 0) return parts.slice(0, code + 1).join(sep);
+  // The project's own, where a link leads them elsewhere in it (`.shiro` → `tools/shiro`): written there, they change too.
+  const linked = PROJECT_CODE.map((name) => env.fs.realpath(join(env.root, name))).find((real) => real !== undefined && isInside(path, real));
+  if (linked !== undefined) return linked;
+  // A script a hook or an MCP server runs (`./scripts/fmt.sh`): rewritten, it would run unconfined next time it fires.
+  const program = env.reach?.programs?.().find((file) => file === path);
+  if (program !== undefined) return program;
   // The project's own hooks folder, when its git config names one (husky's `.husky`): as good as .git/hooks.
   const hooks = configuredHooks(join(env.fs.realpath(env.root) ?? env.root, ".git"));
   if (hooks !== undefined && isInside(path, hooks)) return hooks;

@@ -27,6 +27,8 @@ export type Hooks = ToolHooks & {
   notify(message: string): void;
   /** Asks about a project's unapproved hooks now rather than before the first run (the REPL, as it starts); once. */
   ready(): Promise<void>;
+  /** The command lines of the hooks in force (the person's, and a project's once approved). */
+  commands(): readonly string[];
 };
 
 export type HooksOptions = {
@@ -117,6 +119,7 @@ export function createHooks(opts: HooksOptions): Hooks {
       return joined((await fire("SessionStart", { source }, signal)).map((r) => r.context));
     },
     ready,
+    commands: () => definitions.map((d) => d.command),
     notify(message) {
       void fire("Notification", { message }).catch((err: Error) => opts.warn(`a Notification hook failed: ${err.message}`));
     },

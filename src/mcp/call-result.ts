@@ -1,3 +1,4 @@
+import { imageType } from "./image-type.ts";
 import type { ToolImage } from "../session/messages.ts";
 import { formatBytes } from "../text/format-bytes.ts";
 import { BASH_MAX_OUTPUT_CHARS } from "../tools/bash.ts";
@@ -29,9 +30,11 @@ export function callResultOutput(result: McpCallResult, maxChars = BASH_MAX_OUTP
       text = true;
     } else if (item.type === "image") {
       const data = str(item.data);
-      const mediaType = str(item.mimeType) || "image/png";
+      const claimed = str(item.mimeType) || "image/png";
+      const mediaType = imageType(data);
       const size = formatBytes(base64Bytes(data));
-      if (imageBytes + base64Bytes(data) > MAX_IMAGE_BYTES) lines.push(`[image ${mediaType}, ${size}: left out, the result's images are over ${formatBytes(MAX_IMAGE_BYTES)}]`);
+      if (mediaType === undefined) lines.push(`[image ${claimed}, ${size}: left out, it is no PNG, JPEG, GIF or WebP image]`);
+      else if (imageBytes + base64Bytes(data) > MAX_IMAGE_BYTES) lines.push(`[image ${mediaType}, ${size}: left out, the result's images are over ${formatBytes(MAX_IMAGE_BYTES)}]`);
       else {
         imageBytes += base64Bytes(data);
         images.push({ mediaType, data });

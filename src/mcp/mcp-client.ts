@@ -1,3 +1,4 @@
+import { clipLine } from "../text/one-line.ts";
 import { VERSION } from "../version.ts";
 import { McpError } from "./mcp-error.ts";
 import { callResult, initializeResult, toolsPage, type McpCallResult, type McpServerInfo, type McpToolInfo } from "./mcp-types.ts";
@@ -110,7 +111,8 @@ export async function initializeClient(name: string, open: (events: TransportEve
   return {
     name,
     protocolVersion: init.protocolVersion,
-    serverInfo: { name: init.serverInfo.name, ...(init.serverInfo.version !== undefined && { version: init.serverInfo.version }) },
+    // Shown in /mcp, `shiro mcp list` and the log: one plain line each, whatever the server sent.
+    serverInfo: { name: clipLine(init.serverInfo.name, 100), ...(init.serverInfo.version !== undefined && { version: clipLine(init.serverInfo.version, 40) }) },
     capabilities: init.capabilities,
     ...(init.instructions !== undefined && { instructions: init.instructions }),
     ...(peer.transport.pid !== undefined && { pid: peer.transport.pid }),

@@ -37,6 +37,8 @@ export type McpServers = {
   latestEvents(): EventOf<"mcp">[];
   /** Starts one more server (a project's, once approved). */
   add(plan: ServerPlan): void;
+  /** The program lines of the stdio servers started (their program, arguments and folder). */
+  programs(): { argv: string[]; cwd: string }[];
   /** Stops offering a tool the API refused; true when it was one of these. */
   drop(name: string): boolean;
   /** Closes every server (stdin, then SIGTERM, then SIGKILL); never rejects. */
@@ -143,6 +145,7 @@ export function startMcpServers(plans: readonly ServerPlan[], opts: { connect: C
     settled: async () => void (await Promise.all(slots.map((s) => s.started))),
     tools: () => offered,
     add: start,
+    programs: () => slots.flatMap(({ plan: { launch } }) => (launch.kind === "stdio" ? [{ argv: [launch.command, ...launch.args], cwd: launch.cwd }] : [])),
     views: () =>
       slots.map(({ plan, status, client, error }) => ({
         name: plan.name,

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { oneLine } from "../text/one-line.ts";
+import { clipLine } from "../text/one-line.ts";
 import { defineTool, ToolError, type AnyTool } from "../tools/tool.ts";
 import { callResultOutput } from "./call-result.ts";
 import type { McpClient } from "./mcp-client.ts";
@@ -41,7 +41,7 @@ export function mcpTool(spec: McpToolSpec, server: () => Pick<McpClient, "callTo
           signal: ctx.signal,
           timeoutMs: spec.timeoutMs,
           maxTimeoutMs: spec.maxTimeoutMs,
-          onProgress: (progress, total, message) => ctx.progress?.(`${progress}${total !== undefined ? `/${total}` : ""}${message ? `: ${oneLine(message)}` : ""}`),
+          onProgress: (progress, total, message) => ctx.progress?.(`${progress}${total !== undefined ? `/${total}` : ""}${message ? `: ${clipLine(message, 200)}` : ""}`),
         });
         return callResultOutput(result);
       } catch (err) {

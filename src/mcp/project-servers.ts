@@ -3,6 +3,7 @@ import { definitionHash, type Approvals } from "../store/approvals.ts";
 import { readJson } from "../store/read-json.ts";
 import { mcpFileSchema, serverConfigProblem } from "./mcp-config.ts";
 import type { McpServerEntry } from "./server-plan.ts";
+import { serverPrefix } from "./tool-names.ts";
 
 export const PROJECT_FILE = ".mcp.json";
 
@@ -14,6 +15,10 @@ export type UnapprovedServer = { entry: McpServerEntry; hash: string };
  * its hash, so a changed one is asked again), and those still to approve. A name the person's own
  * configuration defines is theirs and the project's is ignored. Problems are warned and skip the server.
  */
+// A project's server name is plain — no `__`, no `_` at either end, nothing the API's names would change —
+// so its tools' names (`mcp__<server>__<tool>`) can match no rule or name of another server's.
+const PLAIN_NAME = /^[A-Za-z0-9-]+(?:_[A-Za-z0-9-]+)*$/;
+
 export async function projectServers(opts: { root: string; approvals: Approvals; own: readonly string[]; warn: (line: string) => void }): Promise<{ approved: McpServerEntry[]; unapproved: UnapprovedServer[] }> {
   const path = join(opts.root, PROJECT_FILE);
   const read = await readJson(path, mcpFileSchema);
@@ -23,8 +28,17 @@ export async function projectServers(opts: { root: string; approvals: Approvals;
   }
   const approved: McpServerEntry[] = [];
   const unapproved: UnapprovedServer[] = [];
+  const ownPrefixes = opts.own.map(serverPrefix);
   for (const [name, config] of Object.entries(read.value.mcpServers)) {
     if (opts.own.includes(name)) continue;
+    if (ownPrefixes.includes(serverPrefix(name))) {
+      opts.warn(`mcpServers."${name}" in ${path}: its tools would be named as those of your own server of that name; skipped`);
+      continue;
+    }
+    if (!PLAIN_NAME.test(name)) {
+      opts.warn(`mcpServers."${name}" in ${path}: a project's server is named with letters, digits, "-" and single "_" inside (its tools' names must not pass for another server's); skipped`);
+      continue;
+    }
     const problem = serverConfigProblem(config);
     if (problem) {
       opts.warn(`mcpServers.${name} in ${path}: ${problem}; skipped`);
@@ -46,7 +60,8 @@ export const skippedNotice = (servers: readonly UnapprovedServer[]): string =>
 /** What the person is asked, showing exactly what would run. */
 export function approvalQuestion(server: UnapprovedServer): string {
   const { config } = server.entry;
-  const what = config.url !== undefined ? config.url : [config.command!, ...(config.args ?? [])].join(" ");
+  // Where it runs too: `./server.sh` in `../other-project` is not the project's own script.
+  const what = config.url !== undefined ? config.url : [config.command!, ...(config.args ?? [])].join(" ") + (config.cwd !== undefined ? ` in ${config.cwd}` : "");
   // As written, `${VAR}` unexpanded: the person sees which of their variables it would be handed.
   const env = Object.entries({ ...config.env, ...config.headers }).map(([k, v]) => `${k}=${v}`);
   const token = config.bearerTokenEnv ? [`bearer token from ${config.bearerTokenEnv}`] : [];

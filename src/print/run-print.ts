@@ -1,3 +1,4 @@
+import { terminalStream } from "../text/terminal-text.ts";
 import { RUN_TIMEOUT } from "../agent/events.ts";
 import type { Flags } from "../runtime/settings.ts";
 import type { Config } from "../runtime/settings.ts";
@@ -62,11 +63,15 @@ export async function runPrint(flags: Flags, config: Config & { apiKey: string }
   // Fitted once the session is open, so a window learned by an earlier run (`-c`) counts.
   const prompt = await assemblePrompt(command ? { ...input, prompt: command.prompt } : input, { root: process.cwd(), threshold: runtime.contextUse().threshold, warn, attached: command !== undefined });
 
+  const asIs = (t: string) => t;
+  const toStdout = process.stdout.isTTY ? terminalStream() : asIs;
+  const toStderr = process.stderr.isTTY ? terminalStream() : asIs;
   const outcome = await renderPrint(
     turnOnModel(runtime, prompt, controller.signal, command?.model),
     {
-      out: (t) => process.stdout.write(t),
-      err: (t) => process.stderr.write(t),
+      // At a terminal the answer and the progress are text, colours at most: nothing the model wrote moves the cursor or sets the clipboard.
+      out: (t) => process.stdout.write(toStdout(t)),
+      err: (t) => process.stderr.write(toStderr(t)),
       json: flags.json,
       color,
       // Half an answer in a schema is no JSON: it is printed once checked.

@@ -1,4 +1,4 @@
-import { describeHidden, findHidden } from "./hidden-chars.ts";
+import { describeHidden, findHidden } from "../text/hidden-chars.ts";
 
 /** A Markdown file's `---` frontmatter fields (`key: value` lines) and the body after it. */
 export type Frontmatter = { fields: Map<string, string>; body: string; hasFrontmatter: boolean };

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { nameProblem } from "./check-name.ts";
 import { urlProblem } from "./check-url.ts";
-import { hiddenCharProblem, plainTextSchema, showHidden } from "./hidden-chars.ts";
+import { hiddenCharProblem, plainTextSchema, showHidden } from "../text/hidden-chars.ts";
 import { LIMITS } from "./limits.ts";
 import { RegistryRefusal, type RegistryKind } from "./refusal.ts";
 

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { nameProblem } from "./check-name.ts";
-import { hiddenCharProblem, plainTextSchema } from "./hidden-chars.ts";
+import { hiddenCharProblem, plainTextSchema } from "../text/hidden-chars.ts";
 import { LIMITS } from "./limits.ts";
 import { linearPattern } from "../pattern/linear-pattern.ts";
 import { issuePath } from "../store/read-json.ts";

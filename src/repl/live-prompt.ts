@@ -46,6 +46,13 @@ export function createLivePrompt({ screen, input, menu, c, columns, events }: Op
   const PROMPT = c.bold(c.magenta("› "));
   let queued: readonly string[] = [];
   let question: Question | undefined;
+  // Questions asked while one is open (a project's hooks and its MCP servers, both at start-up) wait their turn.
+  const waiting: Question[] = [];
+  const ask = (q: Question) => {
+    if (question) waiting.push(q);
+    else question = q;
+    render();
+  };
   let status: Status | undefined;
   let ticker: ReturnType<typeof setInterval> | undefined;
   /** Quick slash commands finish before their status line would show: it (and the prompt) wait this long. */
@@ -90,8 +97,9 @@ export function createLivePrompt({ screen, input, menu, c, columns, events }: Op
 
   /** The question leaves the area and stays in the transcript with its answer. */
   function settle(line: string): void {
-    question = undefined;
+    question = waiting.shift();
     screen.output(`${line}\n`);
+    if (question) render();
   }
 
   function questionKey(q: Question, key: Key): void {
@@ -102,7 +110,7 @@ export function createLivePrompt({ screen, input, menu, c, columns, events }: Op
         return render();
       }
       // The picker leaves no line behind: what the choice did is printed next, and a cancel did nothing.
-      question = undefined;
+      question = waiting.shift();
       render();
       return q.done("chosen" in step ? step.chosen : "eof" in step ? "eof" : undefined);
     }
@@ -189,30 +197,22 @@ export function createLivePrompt({ screen, input, menu, c, columns, events }: Op
       render();
     },
     approve(always: readonly string[]): Promise<Asked> {
-      return new Promise((done) => {
-        question = { kind: "approval", state: { always }, done };
-        render();
-      });
+      return new Promise((done) => ask({ kind: "approval", state: { always }, done }));
     },
     confirm(text: string): Promise<boolean | "eof"> {
-      return new Promise((done) => {
-        question = { kind: "confirm", text: `${text} [y/N] `, done };
-        render();
-      });
+      return new Promise((done) => ask({ kind: "confirm", text: `${text} [y/N] `, done }));
     },
     /** Shows `list` in place of the prompt until a row is chosen (its index) or the person cancels (undefined). */
     pick(list: Omit<PickList, "pick">): Promise<number | undefined | "eof"> {
-      return new Promise((done) => {
-        question = { kind: "pick", list: { ...list, pick: 0 }, done };
-        render();
-      });
+      return new Promise((done) => ask({ kind: "pick", list: { ...list, pick: 0 }, done }));
     },
     /** Ends a waiting question as stopped (the turn was aborted, or the REPL is closing). */
     dropQuestion(): void {
       const q = question;
       if (!q) return;
       if (q.kind === "pick") {
-        question = undefined;
+        question = waiting.shift();
+        render();
         return q.done(undefined);
       }
       if (q.kind === "confirm") {

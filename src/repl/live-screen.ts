@@ -1,3 +1,4 @@
+import { terminalText } from "../text/terminal-text.ts";
 import { cursorAfter, endOf, rowStarts, rowsOf } from "../ui/cell-layout.ts";
 
 /** The rows drawn at the bottom of the terminal, redrawn in place: the input line, the status line, menus. */
@@ -14,6 +15,8 @@ const CSI = "\x1b[";
 // Synchronised output: the terminal shows the erase and the redraw as one frame (others ignore it).
 const FRAME_START = `${CSI}?2026h`;
 const FRAME_END = `${CSI}?2026l`;
+const RESET = `${CSI}0m`;
+const closed = (text: string) => (text.includes(CSI) ? text + RESET : text);
 /** The unfinished last line of the transcript is drawn with the area; at most this many of its rows. */
 const PARTIAL_ROWS = 3;
 const PARTIAL_CHARS = 4096;
@@ -34,7 +37,7 @@ export function createLiveScreen(term: Terminal) {
   const erase = () => (shown ? `\r${cursorRow ? `${CSI}${cursorRow}A` : ""}${CSI}J` : "");
 
   function render(committed: string, cols = term.columns()): void {
-    const rows = [...(partial ? [tail(livePartial(partial), cols)] : []), ...area.rows];
+    const rows = [...(partial ? [closed(tail(livePartial(partial), cols))] : []), ...area.rows];
     let row = area.cursor.row + (partial ? 1 : 0);
     let before = area.cursor.before;
     // A row filled to the last column leaves the cursor waiting to wrap: a space makes the cell it shows in.
@@ -60,15 +63,20 @@ export function createLiveScreen(term: Terminal) {
   }
 
   return {
-    /** Transcript text: finished lines scroll up above the area, an unfinished one is drawn with it. */
+    /**
+     * Transcript text: finished lines scroll up above the area, an unfinished one is drawn with it.
+     * Only colours reach the terminal (a tool's output or the model's text cannot move the cursor, erase
+     * or set the clipboard), and none outlasts its text: a colour left on cannot hide the next question.
+     */
     output(text: string): void {
       const all = partial + text;
       const end = all.lastIndexOf("\n") + 1;
       partial = all.slice(end);
-      render(all.slice(0, end).replace(/\r?\n/g, "\r\n"));
+      render(closed(terminalText(all.slice(0, end)).replace(/\r?\n/g, "\r\n")));
     },
+    /** The area's rows hold what others wrote too (an approval's patterns, a tool's progress): colours only, as the transcript. */
     draw(next: Area): void {
-      area = next;
+      area = { rows: next.rows.map(terminalText), cursor: { row: next.cursor.row, before: terminalText(next.cursor.before) } };
       render("");
     },
     /** The terminal changed width: it reflowed what was shown, so the cursor's row is found again at the new width. */
@@ -105,8 +113,7 @@ const sameEnd = (row: string, before: string, cols: number) => {
  * state) and with its colours, but without codes that would move the cursor inside the area.
  */
 function livePartial(text: string): string {
-  const visible = text.slice(text.lastIndexOf("\r") + 1);
-  return visible.replace(/\x1b\[[0-?]*[ -/]*[@-~]/g, (code) => (code.endsWith("m") ? code : "")).replace(/[\x00-\x08\x0b-\x1a\x1c-\x1f]/g, "");
+  return terminalText(text.slice(text.lastIndexOf("\r") + 1));
 }
 
 /** The last PARTIAL_ROWS rows of a long unfinished line (its colours before the cut carried over). */

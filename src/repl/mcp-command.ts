@@ -1,3 +1,4 @@
+import { shownAsIs } from "../text/terminal-text.ts";
 import { mcpTable } from "../ui/mcp-table.ts";
 import type { ReplCommand, ReplContext } from "./repl-command.ts";
 
@@ -16,7 +17,7 @@ export const mcpCommand: ReplCommand = {
 export async function askProjectServers(ctx: Pick<ReplContext, "runtime" | "confirm" | "print">): Promise<void> {
   const mcp = ctx.runtime.mcp;
   for (const server of mcp?.unapproved ?? []) {
-    if (await ctx.confirm(mcp!.question(server))) {
+    if (await ctx.confirm(shownAsIs(mcp!.question(server)))) {
       await mcp!.approve(server);
       ctx.print(`MCP server "${server.entry.name}" approved as it stands; starting it (/mcp shows how it goes)`);
     } else ctx.print(`MCP server "${server.entry.name}" not started (asked again next time)`);

@@ -1,4 +1,5 @@
 import pc from "picocolors";
+import { shownAsIs } from "../text/terminal-text.ts";
 import type { Flags } from "../runtime/settings.ts";
 import type { Config } from "../runtime/settings.ts";
 import { startRuntime } from "../runtime/start-runtime.ts";
@@ -78,7 +79,7 @@ export async function runRepl(flags: Flags, config: Config & { apiKey: string })
   const warn = (line: string) => print(c.yellow(`! ${line}`));
 
   const askPerson = async ({ summary, preview, always }: AskRequest): Promise<AskAnswer> => {
-    print(`${c.yellow("?")} ${summary}`);
+    print(`${c.yellow("?")} ${shownAsIs(summary)}`);
     if (preview) print(renderDiff(preview, color));
     if (preview && turn) turn.diffShown = true;
     const asked = await live.approve(always);
@@ -96,7 +97,7 @@ export async function runRepl(flags: Flags, config: Config & { apiKey: string })
     ask: askPerson,
     // A project's hooks run as the person, so the person reads them first.
     approveHooks: async (lines) => {
-      for (const line of lines) print(line);
+      for (const line of lines) print(shownAsIs(line));
       const yes = await live.confirm("Run these hooks? (remembered until they change)");
       if (yes === "eof") close();
       return yes === true;

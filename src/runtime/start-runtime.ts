@@ -12,6 +12,7 @@ import type { AskAnswer, AskRequest } from "../guard/authorize.ts";
 import { createAuthorize } from "../guard/authorize.ts";
 import { createReadCheck } from "../guard/read-check.ts";
 import { secretNames } from "../guard/secret-names.ts";
+import { hookProgramFiles, programFiles } from "../guard/program-files.ts";
 import { createWriteCheck } from "../guard/write-check.ts";
 import { SessionAllows } from "../guard/session-allows.ts";
 import { livePluginChecks } from "../registry/live-plugin-checks.ts";
@@ -33,13 +34,14 @@ import type { Config } from "./settings.ts";
 import { permissionRules } from "./permission-rules.ts";
 import { createRuntime, type Runtime } from "./runtime.ts";
 import { loadPrompt } from "./load-prompt.ts";
-import { openMcp } from "../mcp/open-mcp.ts";
+import { openMcp, type Mcp } from "../mcp/open-mcp.ts";
 import { confineWith } from "../mcp/confine-server.ts";
 import { openById, openSession, resolveId } from "./open-session.ts";
 import { createCommandCalls } from "./command-calls.ts";
 import { createSavedCommands } from "../commands/saved-commands.ts";
 import type { ToolHost } from "../tools/tool-host.ts";
 import { startHooks } from "./start-hooks.ts";
+import type { Hooks } from "../hooks/create-hooks.ts";
 
 export type StartOptions = {
   flags: Flags;
@@ -95,6 +97,14 @@ export async function startRuntime(opts: StartOptions): Promise<Runtime> {
   ]);
   // One list of secret names (built-in and config `secretFiles`) for the guard, the rules, the searches and the sandbox.
   const secretFiles = secretNames(config.secretFiles);
+  // The project's files the hooks and MCP servers in force run as the person: no tool or command of the model's writes them.
+  // (Both are started below, once the sandbox and the gate they use exist.)
+  const root = realpathSync(cwd);
+  const running: { hooks?: Hooks; mcp?: Mcp } = {};
+  const programs = () => [
+    ...(running.hooks?.commands() ?? []).flatMap((command) => hookProgramFiles(command, root, homedir())),
+    ...(running.mcp?.servers.programs() ?? []).flatMap(({ argv, cwd: dir }) => programFiles(argv, dir, root, homedir())),
+  ];
   const sandbox = createSandbox({
     mode: config.sandbox,
     network: config.network,
@@ -106,11 +116,12 @@ export async function startRuntime(opts: StartOptions): Promise<Runtime> {
     isSecretPath: secretFiles.isSecretPath,
     rules,
     backend: config.sandboxBackend,
+    programs,
   });
   await refuseUnavailableBackend(config, sandbox);
   // The file tools reach the project and the added folders; `$SHIRO_HOME` only opens to a person.
-  const reach = { writable: config.writableDirs, readable: config.readableDirs, shiroHome: config.home };
-  const hooks = flags.noHooks ? undefined : await startHooks({ flags, config, cwd, saves: store.saves, warn, ...(opts.approveHooks ? { approve: opts.approveHooks } : {}), sessionId: () => runtime.session.id, record: (run) => runtime.logHook(run) });
+  const reach = { writable: config.writableDirs, readable: config.readableDirs, shiroHome: config.home, programs };
+  const hooks = (running.hooks = flags.noHooks ? undefined : await startHooks({ flags, config, cwd, saves: store.saves, warn, ...(opts.approveHooks ? { approve: opts.approveHooks } : {}), sessionId: () => runtime.session.id, record: (run) => runtime.logHook(run) }));
   // An approval waiting is what Notification hooks are for (a desktop notification while the person is away).
   const ask = opts.ask && (async (request: AskRequest) => (hooks?.notify(`shiro needs your approval: ${request.summary}`), opts.ask!(request)));
   const gate = createAuthorize({ rules, reach, extraChecks: plugins.checks, yolo: flags.yolo, sessionAllows: new SessionAllows(), ...(ask ? { ask } : {}), confine: sandbox.canConfine, secrets: secretFiles });
@@ -142,7 +153,7 @@ export async function startRuntime(opts: StartOptions): Promise<Runtime> {
   });
   // Started now, in the background: no server holds up the run but one marked `required`, and only at the first call.
   // A server's stderr (in its failure line) may print a secret it was given: redacted like any output.
-  const mcp = await openMcp({
+  const mcp = (running.mcp = await openMcp({
     mcp: config.mcp,
     home: config.home,
     cwd,
@@ -152,7 +163,7 @@ export async function startRuntime(opts: StartOptions): Promise<Runtime> {
     interactive: opts.ask !== undefined,
     warn: (line) => warn(redactor.text(line)),
     confine: confineWith(sandbox),
-  });
+  }));
   const runtime: Runtime = createRuntime({
     config: { ...config, ...(opts.textFormat ? { textFormat: opts.textFormat } : {}), ...(flags.maxCost !== undefined ? { maxCostUsd: flags.maxCost } : {}) },
     cwd,

@@ -12,6 +12,7 @@ import { landlockGaps } from "./landlock-gaps.ts";
 import { findSecrets } from "./find-secrets.ts";
 import { gitIdentity } from "./git-identity.ts";
 import { gitProtection } from "./git-protection.ts";
+import { projectCode } from "./project-code.ts";
 import { isSecretPath } from "../guard/secret-path.ts";
 import type { Rule } from "../guard/rules.ts";
 import { deniedPaths } from "./denied-paths.ts";
@@ -42,6 +43,8 @@ export type SandboxOptions = {
   isSecretPath?: (path: string) => boolean;
   /** The person's permission rules: a deny on a path for every tool masks that path too. */
   rules?: readonly Rule[];
+  /** Files the hooks and MCP servers in force run outside the sandbox (program-files.ts): read-only to commands. */
+  programs?: () => readonly string[];
 };
 
 /** This run's sandbox for commands: what is in force (probed on first use), and one command's confinement. */
@@ -146,7 +149,7 @@ export function createSandbox(opts: SandboxOptions): Sandbox {
           const check = (listed = "") => checkWith(listed.split("\n").filter(Boolean));
           const secrets = findSecrets({ root, home: opts.home, shiroHome: opts.shiroHome, project: [...before.secrets, ...deniedIn(root).outside], isSecretPath: opts.isSecretPath });
           const layout = layoutOf(root, network);
-          const git = level === "workspace-write" ? gitProtection(root, before.gits, isPlainGit(command, root, opts.home)) : [];
+          const git = level === "workspace-write" ? [...gitProtection(root, before.gits, isPlainGit(command, root, opts.home)), ...projectCode(root), ...(opts.programs?.() ?? []).filter((file) => isInside(file, root))] : [];
           const seen = [root, ...(opts.writable ?? []), ...layout.readable];
           // A mask inside a hidden folder is moot (and bwrap would have nothing to mount it on) unless that part is shown again.
           const visible = (path: string) => seen.some((dir) => isInside(path, dir)) || ![...layout.hide, "/tmp"].some((dir) => isInside(path, dir));

@@ -57,3 +57,15 @@ describe("a server whose tools misbehave", () => {
     expect(mcpToolsOf(run.requests.at(-1)!.body)).toEqual([]);
   }, 30_000);
 });
+
+describe("a server whose images are not images", () => {
+  test("only the real PNG goes as input_image; HTML or text claiming to be one is a line, and every request is one the API takes", async () => {
+    const run = await mcpJob([{ name: "mcp__h__picture", arguments: {} }, { name: "mcp__h__untyped", arguments: { q: "next" } }], { servers: { h: hostile("images") }, args: ALLOW });
+    expect(run.code).toBe(0);
+    refusedNone(run);
+    const images = run.requests.flatMap((r) => JSON.stringify(r.body).match(/data:[^"]*/g) ?? []);
+    // Sent with each later request of the session: the one PNG, as a PNG, every time.
+    expect(new Set(images)).toEqual(new Set([`data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==`]));
+    expect(run.outputs[0]!.output.split("\n")).toHaveLength(3);
+  }, 30_000);
+});

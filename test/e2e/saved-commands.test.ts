@@ -108,6 +108,20 @@ describe("saved commands in print mode", () => {
     });
   });
 
+  test("an argument a body puts inside double or single quotes in !`cmd` stays one word there too: nothing in it runs", async () => {
+    await withPrintRun(async ({ server, cwd, run }) => {
+      makeProject(cwd);
+      writeFiles(cwd, { "notes/todo.txt": "$(touch canary-d) here\n" });
+      writeFiles(join(cwd, "..", "home"), { "commands/find.md": 'Where?\n!`grep -rn -- "$1" notes`\n!`echo \'$2\' "$ARGUMENTS"`\n' });
+      const r = await run(["-p", "--yolo", "/find '$(touch canary-d)' '$(touch canary-s)' \"it's `touch canary-b`\""], {});
+      expect(r.code).toBe(0);
+      expect(readdirSync(cwd).filter((name) => name.startsWith("canary"))).toEqual([]);
+      const sent = lastUserText(server.requests[0]!.body);
+      expect(sent).toContain("notes/todo.txt:1:$(touch canary-d) here");
+      expect(sent).toContain("$(touch canary-s) it's `touch canary-b` $(touch canary-d) $(touch canary-s) it's `touch canary-b`");
+    });
+  });
+
   test("an unapproved project command is refused with one line saying how to approve it: exit 4, nothing sent", async () => {
     await withPrintRun(async ({ server, cwd, run }) => {
       makeProject(cwd);

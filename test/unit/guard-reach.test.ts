@@ -117,7 +117,7 @@ describe("where a read really lands, judged once its folder is open", () => {
 });
 
 describe("writes where code runs later, outside the sandbox", () => {
-  const planted = [".git/config", ".git/hooks/pre-commit", ".git/modules/m/config", ".git/worktrees/w/HEAD", ".git/info/attributes", "sub/.git/config", "sub/.git", ".GIT/hooks/x", "cfg-link", "~/.gitconfig", "~/.config/git/config", "~/.bashrc", "~/.bash_profile", "~/.profile", "~/.zshrc", "~/.zshenv", "~/.config/fish/config.fish", "~/.ssh/config", `${shiroHome}/config.json`, `${sibling}/.git/hooks/post-checkout`];
+  const planted = [".git/config", ".git/hooks/pre-commit", ".git/modules/m/config", ".git/worktrees/w/HEAD", ".git/info/attributes", "sub/.git/config", "sub/.git", ".GIT/hooks/x", "cfg-link", "~/.gitconfig", "~/.config/git/config", "~/.bashrc", "~/.bash_profile", "~/.profile", "~/.zshrc", "~/.zshenv", "~/.config/fish/config.fish", "~/.ssh/config", `${shiroHome}/config.json`, `${shiroHome}/approvals.json`, `${shiroHome}/commands/x.md`, `${sibling}/.git/hooks/post-checkout`, ".shiro/settings.json", ".shiro/hooks/fmt.sh", ".shiro/commands/review.md", ".SHIRO/x", ".mcp.json", "sub/.mcp.json"];
   test.each(planted)("write_file %p is refused, also under rules that allow everything", (p) => {
     expect(write(p)).toBe("deny");
     expect(write(p, [allow("write_file", "**"), allow("*", "**"), allow("write_file", "~/**"), allow("write_file", `${base}/**`)])).toBe("deny");
@@ -135,7 +135,7 @@ describe("writes where code runs later, outside the sandbox", () => {
     expect(read(".git/config")).toBe("allow");
   });
 
-  test.each(["echo x >> ~/.bashrc", "printf '[core]\\n' > .git/config", "cp hook .git/hooks/pre-commit", "tee -a ~/.zshrc < x", "git log > sub/.git/hooks/post-commit"])("bash %p is refused though bash is allowed", (command) => {
+  test.each(["echo x >> ~/.bashrc", "printf '[core]\\n' > .git/config", "cp hook .git/hooks/pre-commit", "tee -a ~/.zshrc < x", "git log > sub/.git/hooks/post-commit", "echo x > .shiro/hooks/fmt.sh", "cp x .mcp.json"])("bash %p is refused though bash is allowed", (command) => {
     expect(outcome(bashCall(command), [allow("bash", "*"), allow("write_file", "**")])).toBe("deny");
   });
 

@@ -1,5 +1,6 @@
 import { expect, test } from "bun:test";
 import { callResultOutput } from "../../src/mcp/call-result.ts";
+import { imageType } from "../../src/mcp/image-type.ts";
 import { mcpFileSchema, serverConfigProblem } from "../../src/mcp/mcp-config.ts";
 import { planServer, toolEnabled } from "../../src/mcp/server-plan.ts";
 import { toolNames } from "../../src/mcp/tool-names.ts";
@@ -98,6 +99,8 @@ test("the API's refusal of a tool's schema names the tool to drop", () => {
 test("a project's server is asked about with what it would run and be handed, as written", () => {
   const question = approvalQuestion({ entry: { name: "db", origin: ".mcp.json", project: true, config: { command: "npx", args: ["-y", "db-mcp"], env: { KEY: "${OPENAI_API_KEY}" } } }, hash: "h" });
   expect(question).toBe('.mcp.json asks to start the MCP server "db": npx -y db-mcp (KEY=${OPENAI_API_KEY}) — start it? (kept for this exact definition)');
+  const elsewhere = approvalQuestion({ entry: { name: "s", origin: ".mcp.json", project: true, config: { command: "./server.sh", cwd: "../other" } }, hash: "h" });
+  expect(elsewhere).toBe('.mcp.json asks to start the MCP server "s": ./server.sh in ../other — start it? (kept for this exact definition)');
 });
 
 test("an image in a result weighs as much as the model reads of it, not its base64", () => {
@@ -109,4 +112,15 @@ test("an image in a result weighs as much as the model reads of it, not its base
   const entry = wireEntry(messages, 1, "gpt-5");
   expect(entry.chars).toBeLessThan(7000);
   expect(entry.chars).toBeGreaterThan(6000);
+});
+
+test("an image is kept only when its bytes are a PNG, JPEG, GIF or WebP, and goes as what it is", () => {
+  const b64 = (bytes: number[] | string) => Buffer.from(typeof bytes === "string" ? bytes : Uint8Array.from(bytes)).toString("base64");
+  expect(imageType(b64([0xff, 0xd8, 0xff, 0xe0, 0, 0]))).toBe("image/jpeg");
+  expect(imageType(b64("GIF89a......"))).toBe("image/gif");
+  expect(imageType(b64("RIFF\0\0\0\0WEBPVP8 "))).toBe("image/webp");
+  expect([imageType(b64("<html></html>")), imageType("iVBORw0KGgo=\"onerror"), imageType("")]).toEqual([undefined, undefined, undefined]);
+  const out = callResultOutput({ content: [{ type: "image", data: b64([0xff, 0xd8, 0xff, 0xdb]), mimeType: "image/png" }, { type: "image", data: b64("<svg/>"), mimeType: "image/svg+xml" }] });
+  expect(out.images).toEqual([{ mediaType: "image/jpeg", data: b64([0xff, 0xd8, 0xff, 0xdb]) }]);
+  expect(out.output).toBe("[image 1: image/jpeg, 4 B]\n[image image/svg+xml, 6 B: left out, it is no PNG, JPEG, GIF or WebP image]");
 });

@@ -30,6 +30,12 @@ describe("expanding a saved command's body", () => {
     expect(expanded("!`echo $1`", `"it's $(id)"`)).toEqual([run(`echo 'it'\\''s $(id)'`)]);
     expect(expanded("!`git log $ARGUMENTS`", "-n 3")).toEqual([run("git log '-n' '3'")]);
     expect(expanded("!`echo $1`", "")).toEqual([run("echo ''")]);
+    // Inside the body's own quotes, escaped for them: a single-quoted value there would open them up again.
+    expect(expanded('!`grep -- "$1" x`', `'$(id) \`id\` "q" \\'`)).toEqual([run('grep -- "\\$(id) \\`id\\` \\"q\\" \\\\" x')]);
+    expect(expanded("!`echo '$1'`", `"it's $(id)"`)).toEqual([run(`echo 'it'\\''s $(id)'`)]);
+    expect(expanded('!`echo "$ARGUMENTS"`', `a '$(id)'`)).toEqual([run('echo "a \\$(id)"')]);
+    // A `$(…)` inside double quotes is bare again; a quote the body closed is closed.
+    expect(expanded('!`echo "$(basename $1)" \'x\' $2`', "a;b c;d")).toEqual([run(`echo "$(basename 'a;b')" 'x' 'c;d'`)]);
   });
   test("quoted arguments are one word each: single and double quotes and a backslash, as a shell splits them", () => {
     expect(expanded("Fix $1 in $2.", `"the login bug" src/x.ts`)).toEqual([text("Fix the login bug in src/x.ts.")]);
