@@ -8,7 +8,7 @@ import { globMayNameSecret, isSecret } from "./secret-path.ts";
 import { gitSecretRead } from "./git-secret-read.ts";
 import { shellCommands } from "./shell-commands.ts";
 import { writeTargets } from "./shell-writes.ts";
-import type { Check, GateCall, Verdict } from "./verdict.ts";
+import type { Check, Verdict } from "./verdict.ts";
 
 const SECRET_WHY = "the guard never lets anything write secret files; --yolo and permission rules cannot change this";
 const GIT_WHY = "the guard never lets git show a secret file out of history or the index; --yolo and permission rules cannot change this";

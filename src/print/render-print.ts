@@ -1,6 +1,6 @@
 import pc from "picocolors";
-import type { AgentEvent, EndStatus } from "../agent/events.ts";
-import { emptyUsage, splitAnswer, textOf, type AssistantMessage, type Usage } from "../session/messages.ts";
+import type { AgentEvent } from "../agent/events.ts";
+import { emptyUsage, splitAnswer, textOf, type AssistantMessage } from "../session/messages.ts";
 import type { StopSignal } from "../exit/stop-signals.ts";
 import { retryLine } from "../ui/retry-line.ts";
 import { callSubject, resultMark, resultSummary } from "../ui/tool-line.ts";

@@ -1,5 +1,5 @@
 import type { AgentEvent } from "../agent/events.ts";
-import { emptyUsage, textOf, type Usage } from "../session/messages.ts";
+import { emptyUsage, type Usage } from "../session/messages.ts";
 import type { Todo } from "../session/notebook.ts";
 import { run } from "../agent/run.ts";
 import type { Authorize } from "../tools/authorize.ts";
@@ -15,8 +15,7 @@ import type { LiveSession } from "../store/live-session.ts";
 import type { SessionStore } from "../store/session-store.ts";
 import { formatCount } from "../text/format-count.ts";
 import type { ToolHost } from "../tools/tool-host.ts";
-import { requestParams, type TextFormat } from "../wire/build-request.ts";
-import { composeRequest } from "../context/compose-request.ts";
+import type { TextFormat } from "../wire/build-request.ts";
 import type { ReasoningEffort } from "../wire/reasoning-effort.ts";
 import type { ModelStream } from "../wire/model-stream.ts";
 import { withTools, type Prompt } from "./load-prompt.ts";
@@ -27,6 +26,8 @@ import { measureKeeper } from "./measure-keeper.ts";
 import { createRequestBuilder, limitsOf } from "./request-builder.ts";
 import type { Checkpoints } from "../checkpoint/checkpoints.ts";
 import type { Hooks } from "../hooks/create-hooks.ts";
+import { turnHooks } from "./turn-hooks.ts";
+import { askOnce } from "./ask-once.ts";
 import type { HookRun } from "../session/hook-run.ts";
 import type { CheckpointStore } from "../checkpoint/checkpoint-store.ts";
 import { turnRows, type TurnRow } from "../checkpoint/undo-report.ts";
@@ -135,12 +136,7 @@ export function createRuntime(opts: RuntimeOptions): Runtime {
     measured: () => measures.measured(ledger),
     windows: opts.windows,
   });
-  // SessionStart hooks run before the first prompt of each session this process works on (`-c` goes on with one that has turns).
-  let started: "startup" | "resume" | "clear" | undefined = opts.session.state.turnCount === 0 ? "startup" : "resume";
-  // What they said for the model, kept until a prompt carries it (one a UserPromptSubmit hook blocked does not).
-  let startContext: string | undefined;
-  // Calls a PostToolUse hook ran after: a formatter may have written, whatever the tool's kind.
-  const postHooked = new Set<string>();
+  const turnHooked = turnHooks(opts.hooks, opts.session.state.turnCount === 0);
   // The session's own prompt; the MCP tools offered now follow its tools (they change only when a server's do).
   let base = opts.prompt;
   const servers = opts.mcp?.servers;
@@ -150,7 +146,7 @@ export function createRuntime(opts: RuntimeOptions): Runtime {
     live.close();
     live = next;
     measures = measureKeeper(live);
-    started = source;
+    turnHooked.switched(source);
     base = await opts.reloadPrompt();
     withMcp();
     // A new session's log says what the servers offer too.
@@ -172,18 +168,14 @@ export function createRuntime(opts: RuntimeOptions): Runtime {
     async *runTurn(text, signal) {
       const firstEvent = live.written === 0;
       const { checkpoints, hooks } = opts;
-      if (hooks && started) startContext = await hooks.sessionStart(started, signal);
-      started = undefined;
-      const submitted = (await hooks?.prompt(text, signal)) ?? {};
-      if (submitted.block !== undefined) {
+      const submitted = await turnHooked.submit(text, signal);
+      if ("block" in submitted) {
         yield { type: "error", error: { message: `a UserPromptSubmit hook kept the prompt from the model: ${opts.host.redactor.text(submitted.block)}`, retryable: false } };
         return yield { type: "end", status: "error", steps: 0, usage: emptyUsage(), denials: 0 };
       }
       checkpoints?.beginTurn(live.state.id, live.state.turnCount + 1);
       // A pasted log or an @file may hold a secret too; the model and the log get it redacted.
-      const prompt = [text, startContext, submitted.context].filter((part) => part).join("\n\n");
-      startContext = undefined;
-      live.append({ type: "user", text: opts.host.redactor.text(prompt), at: now() });
+      live.append({ type: "user", text: opts.host.redactor.text(submitted.prompt), at: now() });
       // Listed as soon as it is on disk (as unanswered) and again once answered — before its first
       // tool runs — so a run killed mid-turn is still found by -c; the turn's end brings it up to date.
       if (firstEvent) await remember();
@@ -213,7 +205,7 @@ export function createRuntime(opts: RuntimeOptions): Runtime {
         for await (const event of events) {
           // No tool runs before the turn's starting point is known; what one changed is on record before the next.
           if (event.type === "tool-call") await checkpoints?.ready();
-          if (event.type === "tool-result" && (postHooked.delete(event.callId) || mayWrite(runtime.prompt.tools, event.name))) checkpoints?.afterCall();
+          if (event.type === "tool-result" && (turnHooked.hookedAfter(event.callId) || mayWrite(runtime.prompt.tools, event.name))) checkpoints?.afterCall();
           if (event.type === "end" || (!listedAnswered && live.state.answered)) await remember();
           listedAnswered ||= live.state.answered;
           yield event;
@@ -252,7 +244,7 @@ export function createRuntime(opts: RuntimeOptions): Runtime {
       const texts = (["command", "reason", "failure", "feedback"] as const).flatMap((key) => (run[key] === undefined ? [] : [[key, opts.host.redactor.text(run[key])] as const]));
       // A saved command's `!`cmd`` is no call of the model's: its hooks are logged without a call to belong to.
       const call = callId !== undefined && live.state.pending.has(callId) ? { callId } : {};
-      if (call.callId && run.event === "PostToolUse") postHooked.add(call.callId);
+      turnHooked.ran({ ...run, ...call });
       live.append({ ...run, ...call, ...Object.fromEntries(texts), at: now() });
     },
     async compact(focus, signal, onStart) {
@@ -264,23 +256,7 @@ export function createRuntime(opts: RuntimeOptions): Runtime {
       await remember();
       return { ok: true, message: `compacted: the next request starts from a ${formatCount(summary.summary.length)}-char summary` };
     },
-    async ask(text, signal) {
-      // A side request goes through the same composer as every call (never compacted: it is one message).
-      const { body } = composeRequest([{ role: "user", text }], {
-        model: live.state.model,
-        instructions: "You answer precisely and only with what is asked, without tools.",
-        tools: [],
-        params: requestParams({ model: live.state.model, sessionId: live.state.id, reasoningEffort: config.reasoningEffort }),
-        limits: { threshold: Number.MAX_SAFE_INTEGER, window: Number.MAX_SAFE_INTEGER },
-        harder: false,
-      });
-      for await (const event of stream(body, signal)) {
-        if (event.type === "done") return textOf(event.message).trim() || null;
-        // A summary or note cut short is not one to keep.
-        if (event.type === "error" || event.type === "incomplete") return null;
-      }
-      return null;
-    },
+    ask: (text, signal) => askOnce(stream, { model: live.state.model, sessionId: live.state.id, reasoningEffort: config.reasoningEffort }, text, signal),
     contextUse() {
       const { threshold } = limitsOf(live, config, opts.windows);
       const tokens = estimateNextRequest(ledger.sync(live.state.messages, live.state.model), runtime.prompt.instructions.length);

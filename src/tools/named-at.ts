@@ -1,4 +1,4 @@
-import { closeSync, constants, lstatSync, mkdirSync, openSync, readlinkSync, renameSync, unlinkSync } from "node:fs";
+import { constants, lstatSync, mkdirSync, openSync, readlinkSync, renameSync, unlinkSync } from "node:fs";
 import { join } from "node:path";
 import type { AtCalls, Dir } from "./at-calls-contract.ts";
 

@@ -1,6 +1,5 @@
 import type { Usage } from "../session/messages.ts";
 import { alignColumns } from "../text/align-columns.ts";
-import { formatCount } from "../text/format-count.ts";
 import type { SessionTotals } from "../pricing/session-totals.ts";
 import type { SessionMeta } from "../store/session-store.ts";
 import { plural } from "../text/plural.ts";

@@ -5,7 +5,7 @@
  */
 import { savedSessions } from "../support/saved-sessions.ts";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { readFileSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { runShiro, tempDir } from "../support/run-shiro.ts";
 import { startStrictServer, type RecordedRequest, type StrictServer } from "../support/strict-server.ts";

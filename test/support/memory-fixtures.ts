@@ -1,6 +1,6 @@
 /** Project memory as a user finds it on disk, for end-to-end tests: the file path and hand-written entries. */
 import { createHash } from "node:crypto";
-import { mkdirSync, readdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 
 /** `$SHIRO_HOME/memory/<first 16 hex of sha256(absolute project path)>.json`, as docs/memory.md says. */

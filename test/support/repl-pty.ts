@@ -1,5 +1,4 @@
 
-import { join } from "node:path";
 import { BINARY } from "./binary.ts";
 import { keys, spawnPty, type Pty } from "./pty.ts";
 import { tempDir } from "./run-shiro.ts";

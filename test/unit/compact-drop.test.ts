@@ -3,7 +3,7 @@ import type { Message } from "../../src/session/messages.ts";
 import { compactForWire, type CompactOptions } from "../../src/context/compact.ts";
 import { serialiseInput } from "../../src/wire/serialise-input.ts";
 import { checkInput, sealReasoning } from "../support/check-input.ts";
-import { exchange, history } from "../support/history-builders.ts";
+import { exchange } from "../support/history-builders.ts";
 
 type Item = Record<string, any>;
 const compact = (h: readonly Message[], o: Partial<CompactOptions>) =>

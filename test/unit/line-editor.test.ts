@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { draftOf, edit, type Draft } from "../../src/repl/line-editor.ts";
+import { edit, type Draft } from "../../src/repl/line-editor.ts";
 import { newer, older, startWalk } from "../../src/repl/history-walk.ts";
 import { cleanPaste, expandPastes, insertPaste, recallPrompt } from "../../src/repl/paste.ts";
 

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, expect, test } from "bun:test";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { z } from "zod";
-import type { AssistantMessage, Message } from "../../src/session/messages.ts";
+import type { AssistantMessage } from "../../src/session/messages.ts";
 import { memorySession } from "../support/memory-session.ts";
 import { run } from "../../src/agent/run.ts";
 import type { Authorize } from "../../src/agent/run-tool-call.ts";
