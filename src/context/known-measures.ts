@@ -1,9 +1,9 @@
-import type { MeasuresToStore, StoredMeasures } from "../store/measure-cache.ts";
+import type { MeasuresToStore, StoredMeasures, StoredRegion } from "../store/measure-cache.ts";
 import { lineChars, outcomeLines } from "./drop-exchanges.ts";
 import type { Message, ToolResult } from "../session/messages.ts";
 import { resultsAfter, slotsOf } from "../wire/serialise-input.ts";
 import { sizedSlots, type EntrySlot, type KnownSlots, type WireEntry } from "./wire-entry.ts";
-import type { KnownMeasures, WireLedger } from "./wire-ledger.ts";
+import type { DroppedRegion, KnownMeasures, WireLedger } from "./wire-ledger.ts";
 
 // A message's record: resultsSeen, chars, reasoningChars, bareChars, hasReasoning, floorChars,
 // firstElided + 1, noteChars + 1 (0: unknown), the call count and each call's saving, the slot count
@@ -16,16 +16,28 @@ type Recorded = WireEntry & { [RECORD]?: { flat: ArrayLike<number>; o: number } 
 /**
  * An earlier run's measures as the ledger takes them: for a message of the history this session
  * opened with — that very object, so an undo or another session never gets them — with as many
- * results as it had then, and the model they were measured for.
+ * results as it had then, and the model they were measured for; and the dropped region that run
+ * composed, for a ledger whose entries it stands for are all of these.
  */
 export function knownMeasures(stored: StoredMeasures, opened: readonly Message[]): KnownMeasures {
   const { flat, offsets } = stored;
-  return (messages, i, model) => {
-    const k = i - stored.from;
-    if (model !== stored.model || k < 0 || k >= offsets.length || messages[i] !== opened[i]) return undefined;
-    const results = resultsAfter(messages, i);
-    const o = offsets[k]!;
-    return results.length === flat[o] ? knownEntry(messages[i]!, model, results, stored, k) : undefined;
+  return {
+    entry(messages, i, model) {
+      const k = i - stored.from;
+      if (model !== stored.model || k < 0 || k >= offsets.length || messages[i] !== opened[i]) return undefined;
+      const results = resultsAfter(messages, i);
+      const o = offsets[k]!;
+      return results.length === flat[o] ? knownEntry(messages[i]!, model, results, stored, k) : undefined;
+    },
+    region(ledger, drop) {
+      const region = stored.region();
+      const { entries, exchanges } = ledger;
+      if (!region || region.drop !== drop || ledger.model !== stored.model || ledger.start !== stored.from) return undefined;
+      // The same exchanges, each entry read from this file for the very message opened.
+      if (exchanges.length < drop || exchanges[drop - 1]!.to !== region.end - 1) return undefined;
+      for (let k = 0; k < region.end; k++) if ((entries[k] as Recorded)[RECORD]?.flat !== flat || entries[k]!.message !== opened[stored.from + k]) return undefined;
+      return { items: region.items.map((item, j) => ({ item, chars: region.chars[j]! })), unchanged: region.unchanged, end: region.end };
+    },
   };
 }
 
@@ -71,9 +83,15 @@ function knownEntry(message: Message, model: string, results: readonly ToolResul
 /**
  * The ledger's measures of the messages of `history` (a resumed session's as it opened, or a new
  * one's whole history), from its first entry on, to store for the next run (`measure-cache.ts`),
- * with each step's note lines; undefined when they are fewer than `atLeast`.
+ * with each step's note lines and the dropped region a request composed of these very entries;
+ * undefined when they are fewer than `atLeast`.
  */
-export function measuresToStore(ledger: Pick<WireLedger, "entries" | "model" | "start">, history: readonly Message[], atLeast = 1): MeasuresToStore | undefined {
+export function measuresToStore(
+  ledger: Pick<WireLedger, "entries" | "model" | "start">,
+  history: readonly Message[],
+  atLeast = 1,
+  composed?: DroppedRegion & { drop: number; of: readonly WireEntry[] },
+): MeasuresToStore | undefined {
   const { entries, start } = ledger;
   let count = 0;
   while (count < entries.length && start + count < history.length && entries[count]!.message === history[start + count]) count++;
@@ -90,7 +108,16 @@ export function measuresToStore(ledger: Pick<WireLedger, "entries" | "model" | "
     flat.push(record.length, ...record);
     texts.push(lines);
   }
-  return { model: ledger.model, from: start, flat, texts };
+  const region = composed && regionToStore(composed, entries, count);
+  return { model: ledger.model, from: start, flat, texts, ...(region ? { region } : {}) };
+}
+
+/** A region made of the first entries stored, as they are (one made of entries measured since is not). */
+function regionToStore(composed: DroppedRegion & { drop: number; of: readonly WireEntry[] }, entries: readonly WireEntry[], count: number): StoredRegion | undefined {
+  const { drop, end, unchanged, items, of } = composed;
+  if (end > count || of.length !== end) return undefined;
+  for (let k = 0; k < end; k++) if (of[k] !== entries[k]) return undefined;
+  return { drop, end, unchanged, chars: items.map((i) => i.chars), items: items.map((i) => i.item as StoredRegion["items"][number]) };
 }
 
 function recordOf(entry: Recorded, noteChars: number): number[] {
