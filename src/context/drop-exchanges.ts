@@ -4,7 +4,7 @@ import { plural } from "../text/plural.ts";
 import { userItem } from "../wire/serialise-input.ts";
 import { describeSubject, firstLine, subjectOf } from "./describe-call.ts";
 import { sized, type SizedItem, type WireEntry } from "./wire-entry.ts";
-import type { DroppedRegion, WireLedger } from "./wire-ledger.ts";
+import type { WireLedger } from "./wire-ledger.ts";
 
 const NOTE_HEAD = (n: number) =>
   `[shiro: ${plural(n, "earlier step")} left out of this request to fit the context window. ` +
@@ -31,10 +31,13 @@ export function outcomeLines(assistant: AssistantMessage, tool: ToolMessage | un
 
 /** An exchange measured for dropping: `last` is its newest entry as measured (a re-measured one is a new object); its note lines are told when first needed. */
 type Row = { from: number; to: number; last: WireEntry; lines?: readonly string[] };
+/** What the oldest `drop` exchanges leave on the wire: `items` stand for entries [0, end), `unchanged` of them sent as they are; `notes` are the gaps' (a note's text is its item's). */
+export type DroppedRegion = { items: SizedItem[]; unchanged: number; end: number; notes: readonly Note[] };
+type Note = SizedItem & { text: string };
 /** A region made, with the entries it was made of (it holds for a ledger with these very entries). */
 type Region = DroppedRegion & { drop: number; of: readonly WireEntry[] };
 /** Adjacent exchanges [first, first + count): dropped, they share one note (`note` for its first `count`). */
-type Gap = { first: number; count: number; note?: { count: number; item: SizedItem } };
+type Gap = { first: number; count: number; note?: { count: number; note: Note } };
 /** What the oldest exchanges of a ledger would leave behind if dropped, kept while the ledger keeps them. */
 type DropTable = {
   rows: Row[];
@@ -115,42 +118,46 @@ export function noteLineChars(ledger: WireLedger, x: number): number {
 export { lineChars };
 
 /** The note in place of a gap's first `count` exchanges, listing every call they made with its outcome. */
-function noteOf(ledger: WireLedger, table: DropTable, gap: Gap, count: number): SizedItem {
+function noteOf(ledger: WireLedger, table: DropTable, gap: Gap, count: number): Note {
   if (gap.note?.count !== count) {
     const lines = table.rows.slice(gap.first, gap.first + count).flatMap((row) => linesOf(ledger, row));
-    gap.note = { count, item: sized(userItem(`${NOTE_HEAD(count)}\n${lines.join("\n")}]`)) };
+    const text = `${NOTE_HEAD(count)}\n${lines.join("\n")}]`;
+    gap.note = { count, note: { ...sized(userItem(text)), text } };
   }
-  return gap.note.item;
+  return gap.note.note;
 }
+
+/** A note an earlier run made, as its item: its size as that run measured it. */
+const knownNote = (text: string, chars: number): Note => ({ item: userItem(text), chars, text });
 
 /**
  * The wire from the active start to the end of the oldest `drop` exchanges: the user messages and
  * markers among them, and in each gap a note listing every dropped call with its outcome, told from
  * the real outputs. `unchanged` counts the messages kept as they were. Each gap's note is made once,
- * and the whole region not at all when an earlier run's holds (`known-measures.ts`).
+ * and not at all when an earlier run's notes hold (`known-measures.ts`).
  */
 export function droppedRegion(ledger: WireLedger, drop: number): DroppedRegion {
   const table = tableOf(ledger);
   if (table.region?.drop === drop) return table.region;
   rowOf(ledger, table, drop - 1);
   const { exchanges, entries } = ledger;
-  const known = ledger.known?.region(ledger, drop);
-  if (known) {
-    table.region = { ...known, drop, of: entries.slice(0, known.end) };
-    return table.region;
-  }
+  const gaps = table.gaps.filter((gap) => gap.first < drop);
+  const known = ledger.known?.notes(ledger, drop);
+  const told = known?.length === gaps.length ? known : undefined;
   const items: SizedItem[] = [];
+  const notes: Note[] = [];
   let unchanged = 0;
   let k = 0;
-  for (const gap of table.gaps) {
-    if (gap.first >= drop) break;
+  for (const [g, gap] of gaps.entries()) {
     // A user message or the marker: every response in the region is in an exchange.
     for (; k < exchanges[gap.first]!.from; k++, unchanged++) items.push(entries[k]!.slots[0]!);
     const count = Math.min(gap.count, drop - gap.first);
-    items.push(noteOf(ledger, table, gap, count));
+    const note = told ? knownNote(told[g]!.text, told[g]!.chars) : noteOf(ledger, table, gap, count);
+    items.push(note);
+    notes.push(note);
     k = exchanges[gap.first + count - 1]!.to + 1;
   }
-  table.region = { drop, items, unchanged, end: k, of: entries.slice(0, k) };
+  table.region = { drop, items, unchanged, end: k, notes, of: entries.slice(0, k) };
   return table.region;
 }
 

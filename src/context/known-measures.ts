@@ -3,7 +3,8 @@ import { lineChars, outcomeLines } from "./drop-exchanges.ts";
 import type { Message, ToolResult } from "../session/messages.ts";
 import { resultsAfter, slotsOf } from "../wire/serialise-input.ts";
 import { sizedSlots, type EntrySlot, type KnownSlots, type WireEntry } from "./wire-entry.ts";
-import type { DroppedRegion, KnownMeasures, WireLedger } from "./wire-ledger.ts";
+import type { DroppedRegion } from "./drop-exchanges.ts";
+import type { KnownMeasures, WireLedger } from "./wire-ledger.ts";
 
 // A message's record: resultsSeen, chars, reasoningChars, bareChars, hasReasoning, floorChars,
 // firstElided + 1, noteChars + 1 (0: unknown), the call count and each call's saving, the slot count
@@ -16,8 +17,8 @@ type Recorded = WireEntry & { [RECORD]?: { flat: ArrayLike<number>; o: number } 
 /**
  * An earlier run's measures as the ledger takes them: for a message of the history this session
  * opened with — that very object, so an undo or another session never gets them — with as many
- * results as it had then, and the model they were measured for; and the dropped region that run
- * composed, for a ledger whose entries it stands for are all of these.
+ * results as it had then, and the model they were measured for; and the notes of the steps that run
+ * dropped, for a ledger whose entries they stand for are all of these.
  */
 export function knownMeasures(stored: StoredMeasures, opened: readonly Message[]): KnownMeasures {
   const { flat, offsets } = stored;
@@ -29,14 +30,14 @@ export function knownMeasures(stored: StoredMeasures, opened: readonly Message[]
       const o = offsets[k]!;
       return results.length === flat[o] ? knownEntry(messages[i]!, model, results, stored, k) : undefined;
     },
-    region(ledger, drop) {
+    notes(ledger, drop) {
       const region = stored.region();
       const { entries, exchanges } = ledger;
       if (!region || region.drop !== drop || ledger.model !== stored.model || ledger.start !== stored.from) return undefined;
       // The same exchanges, each entry read from this file for the very message opened.
       if (exchanges.length < drop || exchanges[drop - 1]!.to !== region.end - 1) return undefined;
       for (let k = 0; k < region.end; k++) if ((entries[k] as Recorded)[RECORD]?.flat !== flat || entries[k]!.message !== opened[stored.from + k]) return undefined;
-      return { items: region.items.map((item, j) => ({ item, chars: region.chars[j]! })), unchanged: region.unchanged, end: region.end };
+      return region.notes.map((text, j) => ({ text, chars: region.chars[j]! }));
     },
   };
 }
@@ -114,10 +115,10 @@ export function measuresToStore(
 
 /** A region made of the first entries stored, as they are (one made of entries measured since is not). */
 function regionToStore(composed: DroppedRegion & { drop: number; of: readonly WireEntry[] }, entries: readonly WireEntry[], count: number): StoredRegion | undefined {
-  const { drop, end, unchanged, items, of } = composed;
+  const { drop, end, notes, of } = composed;
   if (end > count || of.length !== end) return undefined;
   for (let k = 0; k < end; k++) if (of[k] !== entries[k]) return undefined;
-  return { drop, end, unchanged, chars: items.map((i) => i.chars), items: items.map((i) => i.item as StoredRegion["items"][number]) };
+  return { drop, end, notes: notes.map((n) => n.text), chars: notes.map((n) => n.chars) };
 }
 
 function recordOf(entry: Recorded, noteChars: number): number[] {

@@ -1,16 +1,14 @@
 import type { Message } from "../session/messages.ts";
 import { activeStart } from "../wire/serialise-input.ts";
-import { wireEntry, type SizedItem, type WireEntry } from "./wire-entry.ts";
+import { wireEntry, type WireEntry } from "./wire-entry.ts";
 
-/** What the oldest exchanges leave on the wire when dropped (`drop-exchanges.ts`): `items` stand for entries [0, end), `unchanged` of them sent as they are. */
-export type DroppedRegion = { items: SizedItem[]; unchanged: number; end: number };
 
 /** Measures known without serialising (an earlier run's, `known-measures.ts`). */
 export type KnownMeasures = {
   /** The entry of `messages[i]` for `model`, if known. */
   entry(messages: readonly Message[], i: number, model: string): WireEntry | undefined;
-  /** The region dropping the ledger's oldest `drop` exchanges leaves, if known to hold for its entries as they are. */
-  region(ledger: WireLedger, drop: number): DroppedRegion | undefined;
+  /** The notes dropping the ledger's oldest `drop` exchanges leaves (one per gap, in order), if known to hold for its entries as they are. */
+  notes(ledger: WireLedger, drop: number): readonly { text: string; chars: number }[] | undefined;
 };
 
 /** One response and the results of its calls (entry indices): dropped together or not at all. */

@@ -47,15 +47,13 @@ const headerSchema = z.object({
 });
 const textsSchema = z.array(z.array(z.string()));
 let isTexts: Check | undefined;
-// Every item of a dropped region is a user message: a prompt, a marker's summary or a note.
 const regionSchema = z.object({
   drop: z.number().int().positive(),
   end: z.number().int().positive(),
-  unchanged: z.number().int().nonnegative(),
+  notes: z.array(z.string()),
   chars: z.array(z.number().int().positive()),
-  items: z.array(z.object({ type: z.literal("message"), role: z.literal("user"), content: z.array(z.object({ type: z.literal("input_text"), text: z.string() })) })),
 });
-/** The oldest `drop` exchanges' place on the wire (`drop-exchanges.ts`): `items` and their `chars`, standing for entries [0, end). */
+/** The notes standing for the oldest `drop` exchanges on the wire (`drop-exchanges.ts`), one per gap among entries [0, end), and each one's item's `chars`. */
 export type StoredRegion = z.infer<typeof regionSchema>;
 let isRegion: Check | undefined;
 
@@ -108,7 +106,7 @@ export function measuresOf(file: MeasureFile, events: readonly SessionEvent[]): 
   for (; o < flat.length; o += 1 + flat[o]!) offsets.push(o + 1);
   if (o !== flat.length) return undefined;
   const texts = parsedOnce(file.texts, () => (isTexts ??= compileCheck(textsSchema)), (parsed: string[][]) => parsed.length === offsets.length);
-  const region = parsedOnce(file.region, () => (isRegion ??= compileCheck(regionSchema)), (parsed: StoredRegion) => parsed.items.length === parsed.chars.length && parsed.end <= offsets.length);
+  const region = parsedOnce(file.region, () => (isRegion ??= compileCheck(regionSchema)), (parsed: StoredRegion) => parsed.notes.length === parsed.chars.length && parsed.end <= offsets.length);
   return { model: file.model, from: file.from, flat, offsets, texts, region };
 }
 

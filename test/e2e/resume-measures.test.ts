@@ -98,9 +98,9 @@ test("a resume that drops the same old steps sends the notes the last run compos
   const text = readFileSync(join(pristine, `${id}.jsonl`), "utf8");
   const stored = measuresOf((await readMeasureFile(measures, header.build, text))!, parseLog(text).events)!;
   const region = stored.region()!;
-  const items = region.items.map((item) => ({ ...item, content: [{ type: "input_text" as const, text: item.content[0]!.text.replace("left out of this request", "FORGED") }] }));
+  const notes = region.notes.map((note) => note.replace("left out of this request", "FORGED"));
   restore();
-  writeMeasures(measures, header.build, header, { model: stored.model, from: stored.from, flat: Array.from(stored.flat), texts: stored.texts()!, region: { ...region, items } });
+  writeMeasures(measures, header.build, header, { model: stored.model, from: stored.from, flat: Array.from(stored.flat), texts: stored.texts()!, region: { ...region, notes } });
   const sent = await goOn(...dropping);
   expect(sent.includes("FORGED")).toBe(true);
   expect(sent.replaceAll("FORGED", "left out of this request") === measured).toBe(true);

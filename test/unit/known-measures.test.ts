@@ -45,16 +45,16 @@ async function stored(history: readonly Message[], model: string, path: string, 
   return readMeasures(path, BUILD, log);
 }
 
-/** Known measures that count the dropped regions they give whole. */
+/** Known measures that count the regions whose notes they give. */
 function counted(measures: NonNullable<Awaited<ReturnType<typeof stored>>>, opened: readonly Message[]) {
   const known = knownMeasures(measures, opened);
   const used = { regions: 0 };
-  const region = (l: WireLedger, drop: number) => {
-    const whole = known.region(l, drop);
-    if (whole) used.regions++;
-    return whole;
+  const notes = (l: WireLedger, drop: number) => {
+    const told = known.notes(l, drop);
+    if (told) used.regions++;
+    return told;
   };
-  return { used, known: { entry: known.entry, region } };
+  return { used, known: { entry: known.entry, notes } };
 }
 
 /** Every figure of every entry (and what a note of each exchange would take), items included. */
@@ -174,7 +174,7 @@ test("a stored region is used only for the very steps it stood for: not for anot
   expect(measured).toContain("left out of this request");
   const path = join(dir, "region.measures");
   // Each note says something else: used, the body says so.
-  const forge = (m: MeasuresToStore): MeasuresToStore => ({ ...m, region: { ...m.region!, items: m.region!.items.map((i) => ({ ...i, content: [{ type: "input_text", text: i.content[0]!.text.replace("left out of this request", "FORGED") }] })) } });
+  const forge = (m: MeasuresToStore): MeasuresToStore => ({ ...m, region: { ...m.region!, notes: m.region!.notes.map((n) => n.replace("left out of this request", "FORGED")) } });
   const forged = await stored(history, "gpt-5", path, undefined, undefined, { spec: s, edit: forge });
   expect(body(history, s, createWireLedger(knownMeasures(forged!, history)))).toContain("FORGED");
   expect(body(history, s, createWireLedger(knownMeasures(forged!, history)))).not.toContain("left out of this request");
@@ -192,8 +192,9 @@ test("a stored region is used only for the very steps it stood for: not for anot
   const o3 = { ...s, model: "o3" };
   expect(body(history, o3, createWireLedger(knownMeasures(forged!, history)))).toBe(body(structuredClone(history), o3));
   const damaged: [string, (m: MeasuresToStore) => MeasuresToStore][] = [
-    ["an item that is no user message", (m) => ({ ...forge(m), region: { ...forge(m).region!, items: [{ type: "function_call" } as never, ...forge(m).region!.items.slice(1)] } })],
+    ["a note that is no text", (m) => ({ ...forge(m), region: { ...forge(m).region!, notes: [42 as never, ...forge(m).region!.notes.slice(1)] } })],
     ["a size missing", (m) => ({ ...forge(m), region: { ...forge(m).region!, chars: forge(m).region!.chars.slice(1) } })],
+    ["a note fewer than the gaps", (m) => ({ ...forge(m), region: { ...forge(m).region!, notes: forge(m).region!.notes.slice(1), chars: m.region!.chars.slice(1) } })],
     ["beyond the steps stored", (m) => ({ ...forge(m), region: { ...forge(m).region!, end: m.from + (m.texts.length + 1) } })],
   ];
   for (const [what, edit] of damaged) {
