@@ -31,13 +31,12 @@ export function outcomeLines(assistant: AssistantMessage, tool: ToolMessage | un
 
 /** An exchange measured for dropping: `last` is its newest entry as measured (a re-measured one is a new object); its note lines are told when first needed. */
 type Row = { from: number; to: number; last: WireEntry; lines?: readonly string[] };
-/** What the oldest `drop` exchanges leave on the wire: `items` stand for entries [0, end), `unchanged` of them sent as they are; `notes` are the gaps' (a note's text is its item's). */
-export type DroppedRegion = { items: SizedItem[]; unchanged: number; end: number; notes: readonly Note[] };
-type Note = SizedItem & { text: string };
+/** What the oldest `drop` exchanges leave on the wire: `items` stand for entries [0, end), `unchanged` of them sent as they are; `notes` are the gaps'. */
+export type DroppedRegion = { items: SizedItem[]; unchanged: number; end: number; notes: readonly SizedItem[] };
 /** A region made, with the entries it was made of (it holds for a ledger with these very entries). */
 type Region = DroppedRegion & { drop: number; of: readonly WireEntry[] };
 /** Adjacent exchanges [first, first + count): dropped, they share one note (`note` for its first `count`). */
-type Gap = { first: number; count: number; note?: { count: number; note: Note } };
+type Gap = { first: number; count: number; note?: { count: number; item: SizedItem } };
 /** What the oldest exchanges of a ledger would leave behind if dropped, kept while the ledger keeps them. */
 type DropTable = {
   rows: Row[];
@@ -117,24 +116,25 @@ export function noteLineChars(ledger: WireLedger, x: number): number {
 
 export { lineChars };
 
-/** The note in place of a gap's first `count` exchanges, listing every call they made with its outcome. */
-function noteOf(ledger: WireLedger, table: DropTable, gap: Gap, count: number): Note {
+/**
+ * The note in place of a gap's first `count` exchanges, listing every call they made with its
+ * outcome; measured, unless an earlier run's size of it is known (a thousand notes' JSON is
+ * milliseconds of a resume).
+ */
+function noteOf(ledger: WireLedger, table: DropTable, gap: Gap, count: number, chars?: number): SizedItem {
   if (gap.note?.count !== count) {
     const lines = table.rows.slice(gap.first, gap.first + count).flatMap((row) => linesOf(ledger, row));
-    const text = `${NOTE_HEAD(count)}\n${lines.join("\n")}]`;
-    gap.note = { count, note: { ...sized(userItem(text)), text } };
+    const item = userItem(`${NOTE_HEAD(count)}\n${lines.join("\n")}]`);
+    gap.note = { count, item: chars === undefined ? sized(item) : { item, chars } };
   }
-  return gap.note.note;
+  return gap.note.item;
 }
-
-/** A note an earlier run made, as its item: its size as that run measured it. */
-const knownNote = (text: string, chars: number): Note => ({ item: userItem(text), chars, text });
 
 /**
  * The wire from the active start to the end of the oldest `drop` exchanges: the user messages and
  * markers among them, and in each gap a note listing every dropped call with its outcome, told from
  * the real outputs. `unchanged` counts the messages kept as they were. Each gap's note is made once,
- * and not at all when an earlier run's notes hold (`known-measures.ts`).
+ * and measured only when no earlier run's size holds (`known-measures.ts`).
  */
 export function droppedRegion(ledger: WireLedger, drop: number): DroppedRegion {
   const table = tableOf(ledger);
@@ -142,17 +142,17 @@ export function droppedRegion(ledger: WireLedger, drop: number): DroppedRegion {
   rowOf(ledger, table, drop - 1);
   const { exchanges, entries } = ledger;
   const gaps = table.gaps.filter((gap) => gap.first < drop);
-  const known = ledger.known?.notes(ledger, drop);
-  const told = known?.length === gaps.length ? known : undefined;
+  const known = ledger.known?.noteChars(ledger, drop);
+  const sizes = known?.length === gaps.length ? known : undefined;
   const items: SizedItem[] = [];
-  const notes: Note[] = [];
+  const notes: SizedItem[] = [];
   let unchanged = 0;
   let k = 0;
   for (const [g, gap] of gaps.entries()) {
     // A user message or the marker: every response in the region is in an exchange.
     for (; k < exchanges[gap.first]!.from; k++, unchanged++) items.push(entries[k]!.slots[0]!);
     const count = Math.min(gap.count, drop - gap.first);
-    const note = told ? knownNote(told[g]!.text, told[g]!.chars) : noteOf(ledger, table, gap, count);
+    const note = noteOf(ledger, table, gap, count, sizes?.[g]);
     items.push(note);
     notes.push(note);
     k = exchanges[gap.first + count - 1]!.to + 1;

@@ -17,8 +17,8 @@ type Recorded = WireEntry & { [RECORD]?: { flat: ArrayLike<number>; o: number } 
 /**
  * An earlier run's measures as the ledger takes them: for a message of the history this session
  * opened with — that very object, so an undo or another session never gets them — with as many
- * results as it had then, and the model they were measured for; and the notes of the steps that run
- * dropped, for a ledger whose entries they stand for are all of these.
+ * results as it had then, and the model they were measured for; and the sizes of the notes of the
+ * steps that run dropped, for a ledger whose entries they stand for are all of these.
  */
 export function knownMeasures(stored: StoredMeasures, opened: readonly Message[]): KnownMeasures {
   const { flat, offsets } = stored;
@@ -30,14 +30,14 @@ export function knownMeasures(stored: StoredMeasures, opened: readonly Message[]
       const o = offsets[k]!;
       return results.length === flat[o] ? knownEntry(messages[i]!, model, results, stored, k) : undefined;
     },
-    notes(ledger, drop) {
+    noteChars(ledger, drop) {
       const region = stored.region();
       const { entries, exchanges } = ledger;
       if (!region || region.drop !== drop || ledger.model !== stored.model || ledger.start !== stored.from) return undefined;
       // The same exchanges, each entry read from this file for the very message opened.
       if (exchanges.length < drop || exchanges[drop - 1]!.to !== region.end - 1) return undefined;
       for (let k = 0; k < region.end; k++) if ((entries[k] as Recorded)[RECORD]?.flat !== flat || entries[k]!.message !== opened[stored.from + k]) return undefined;
-      return region.notes.map((text, j) => ({ text, chars: region.chars[j]! }));
+      return region.chars;
     },
   };
 }
@@ -118,7 +118,7 @@ function regionToStore(composed: DroppedRegion & { drop: number; of: readonly Wi
   const { drop, end, notes, of } = composed;
   if (end > count || of.length !== end) return undefined;
   for (let k = 0; k < end; k++) if (of[k] !== entries[k]) return undefined;
-  return { drop, end, notes: notes.map((n) => n.text), chars: notes.map((n) => n.chars) };
+  return { drop, end, chars: notes.map((n) => n.chars) };
 }
 
 function recordOf(entry: Recorded, noteChars: number): number[] {

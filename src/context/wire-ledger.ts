@@ -7,8 +7,8 @@ import { wireEntry, type WireEntry } from "./wire-entry.ts";
 export type KnownMeasures = {
   /** The entry of `messages[i]` for `model`, if known. */
   entry(messages: readonly Message[], i: number, model: string): WireEntry | undefined;
-  /** The notes dropping the ledger's oldest `drop` exchanges leaves (one per gap, in order), if known to hold for its entries as they are. */
-  notes(ledger: WireLedger, drop: number): readonly { text: string; chars: number }[] | undefined;
+  /** The sizes of the notes dropping the ledger's oldest `drop` exchanges leaves (one per gap, in order), if known to hold for its entries as they are. */
+  noteChars(ledger: WireLedger, drop: number): readonly number[] | undefined;
 };
 
 /** One response and the results of its calls (entry indices): dropped together or not at all. */

@@ -14,7 +14,7 @@ import { atomicWriteSync } from "./atomic-write.ts";
  *
  * The file: a line of JSON (the header), then 32-bit numbers: per message from `from` on, a record
  * (what it holds is `known-measures.ts`'s), its length first; then a JSON array of each message's
- * texts (its lines in a note); then, if the run composed one, the dropped region of its request as
+ * texts (its lines in a note); then, if its request dropped old steps, the sizes of their notes as
  * JSON. `offsets[k]`: where message from + k's record begins.
  */
 export type StoredMeasures = {
@@ -24,10 +24,10 @@ export type StoredMeasures = {
   offsets: readonly number[];
   /** Per message, its texts; parsed when first asked for (undefined: the section is not what it should be). */
   texts(): readonly (readonly string[])[] | undefined;
-  /** The dropped region a run composed of these messages; parsed when first asked for (undefined: none, or not what it should be). */
+  /** The notes' sizes of the steps a run dropped of these messages; parsed when first asked for (undefined: none, or not what it should be). */
   region(): StoredRegion | undefined;
 };
-/** What a run stores: the records, flat, each message's texts, and the dropped region its request was composed with. */
+/** What a run stores: the records, flat, each message's texts, and the sizes of the notes its request dropped steps behind. */
 export type MeasuresToStore = { model: string; from: number; flat: readonly number[]; texts: readonly (readonly string[])[]; region?: StoredRegion };
 /** The log text a run opened (`chars` of it, its first `events` lines): what a cache it writes is measured from. */
 export type LogPrefix = { chars: number; hash: string; events: number };
@@ -50,10 +50,9 @@ let isTexts: Check | undefined;
 const regionSchema = z.object({
   drop: z.number().int().positive(),
   end: z.number().int().positive(),
-  notes: z.array(z.string()),
   chars: z.array(z.number().int().positive()),
 });
-/** The notes standing for the oldest `drop` exchanges on the wire (`drop-exchanges.ts`), one per gap among entries [0, end), and each one's item's `chars`. */
+/** The notes standing for the oldest `drop` exchanges on the wire (`drop-exchanges.ts`): of each, in order, its item's characters (its text is told from the texts). They stand for entries [0, end). */
 export type StoredRegion = z.infer<typeof regionSchema>;
 let isRegion: Check | undefined;
 
@@ -106,7 +105,7 @@ export function measuresOf(file: MeasureFile, events: readonly SessionEvent[]): 
   for (; o < flat.length; o += 1 + flat[o]!) offsets.push(o + 1);
   if (o !== flat.length) return undefined;
   const texts = parsedOnce(file.texts, () => (isTexts ??= compileCheck(textsSchema)), (parsed: string[][]) => parsed.length === offsets.length);
-  const region = parsedOnce(file.region, () => (isRegion ??= compileCheck(regionSchema)), (parsed: StoredRegion) => parsed.notes.length === parsed.chars.length && parsed.end <= offsets.length);
+  const region = parsedOnce(file.region, () => (isRegion ??= compileCheck(regionSchema)), (parsed: StoredRegion) => parsed.end <= offsets.length);
   return { model: file.model, from: file.from, flat, offsets, texts, region };
 }
 

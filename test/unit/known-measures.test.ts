@@ -45,16 +45,16 @@ async function stored(history: readonly Message[], model: string, path: string, 
   return readMeasures(path, BUILD, log);
 }
 
-/** Known measures that count the regions whose notes they give. */
+/** Known measures that count the regions whose notes' sizes they give. */
 function counted(measures: NonNullable<Awaited<ReturnType<typeof stored>>>, opened: readonly Message[]) {
   const known = knownMeasures(measures, opened);
   const used = { regions: 0 };
-  const notes = (l: WireLedger, drop: number) => {
-    const told = known.notes(l, drop);
+  const noteChars = (l: WireLedger, drop: number) => {
+    const told = known.noteChars(l, drop);
     if (told) used.regions++;
     return told;
   };
-  return { used, known: { entry: known.entry, notes } };
+  return { used, known: { entry: known.entry, noteChars } };
 }
 
 /** Every figure of every entry (and what a note of each exchange would take), items included. */
@@ -145,7 +145,7 @@ test("stored measures are used — and any that do not surely hold are not: anot
   expect(body(history, { ...s, model: "o3" }, createWireLedger(knownMeasures(again!, history)))).toBe(body(structuredClone(history), { ...s, model: "o3" }));
 });
 
-test("the dropped region a run composed is taken whole by a resume that drops as many steps, and the body is what composing gives (100 random histories)", async () => {
+test("the sizes of the notes a run dropped steps behind are taken from the file by a resume that drops as many, and the request is what composing gives (100 random histories)", async () => {
   const failures: string[] = [];
   let reused = 0;
   for (let seed = 1; seed <= 100 && failures.length < 3; seed++) {
@@ -159,25 +159,32 @@ test("the dropped region a run composed is taken whole by a resume that drops as
     if (rng.chance(0.5)) history.push({ role: "user", text: `go on ${seed}` });
     const asked = rng.chance(0.7) ? s : { ...s, limits: { ...s.limits, threshold: rng.int(300, 4_000) } };
     const { used, known } = counted(measures!, opened);
-    if (body(history, asked, createWireLedger(known)) !== body(structuredClone(history), asked)) failures.push(`seed ${seed}: the body`);
+    const [a, b] = [composeRequest(history, asked, createWireLedger(known)), composeRequest(structuredClone(history), asked)];
+    if (JSON.stringify(a) !== JSON.stringify(b)) failures.push(`seed ${seed}: the request`);
     reused += used.regions;
   }
   expect(failures).toEqual([]);
   expect(reused).toBeGreaterThan(30);
 }, 30_000);
 
-test("a stored region is used only for the very steps it stood for: not for another drop, other messages, another model, nor when its section is damaged", async () => {
+test("stored note sizes are used only for the very steps they stood for: not for another drop, other messages, another model, nor when their section is damaged", async () => {
   const rng = prng(11);
   const history = randomHistory(rng, 60);
   const s: RequestSpec = { model: "gpt-5", instructions: "", tools: [], params: { stream: true } as RequestSpec["params"], limits: { threshold: 1_500, window: 300_000 }, harder: false };
-  const measured = body(structuredClone(history), s);
-  expect(measured).toContain("left out of this request");
+  // What a request is: its bytes and what it is estimated to weigh (a note's size only counts there).
+  const composed = (h: readonly Message[], x: RequestSpec, ledger = createWireLedger()) => {
+    const c = composeRequest(h, x, ledger);
+    return { body: JSON.stringify(c.body), tokens: c.tokens, compaction: c.compaction };
+  };
+  const measured = composed(structuredClone(history), s);
+  expect(measured.body).toContain("left out of this request");
   const path = join(dir, "region.measures");
-  // Each note says something else: used, the body says so.
-  const forge = (m: MeasuresToStore): MeasuresToStore => ({ ...m, region: { ...m.region!, notes: m.region!.notes.map((n) => n.replace("left out of this request", "FORGED")) } });
+  // Each note taken as a hundred times its size: used, the request is estimated the heavier.
+  const forge = (m: MeasuresToStore): MeasuresToStore => ({ ...m, region: { ...m.region!, chars: m.region!.chars.map((c) => c * 100) } });
   const forged = await stored(history, "gpt-5", path, undefined, undefined, { spec: s, edit: forge });
-  expect(body(history, s, createWireLedger(knownMeasures(forged!, history)))).toContain("FORGED");
-  expect(body(history, s, createWireLedger(knownMeasures(forged!, history)))).not.toContain("left out of this request");
+  const used = composed(history, s, createWireLedger(knownMeasures(forged!, history)));
+  expect(used.body).toBe(measured.body);
+  expect(used.tokens).toBeGreaterThan(measured.tokens * 10);
 
   const dropOf = (x: RequestSpec) => {
     const ledger = createWireLedger();
@@ -187,18 +194,17 @@ test("a stored region is used only for the very steps it stood for: not for anot
   // A threshold that drops fewer steps, but some.
   const fewer = [10_000, 20_000, 30_000, 40_000].map((threshold) => ({ ...s, limits: { ...s.limits, threshold } })).find((x) => (dropOf(x) ?? 0) > 0 && dropOf(x) !== dropOf(s))!;
   expect(fewer).toBeDefined();
-  expect(body(history, fewer, createWireLedger(knownMeasures(forged!, history)))).toBe(body(structuredClone(history), fewer));
-  expect(body(history, s, createWireLedger(knownMeasures(forged!, structuredClone(history))))).toBe(measured);
+  expect(composed(history, fewer, createWireLedger(knownMeasures(forged!, history)))).toEqual(composed(structuredClone(history), fewer));
+  expect(composed(history, s, createWireLedger(knownMeasures(forged!, structuredClone(history))))).toEqual(measured);
   const o3 = { ...s, model: "o3" };
-  expect(body(history, o3, createWireLedger(knownMeasures(forged!, history)))).toBe(body(structuredClone(history), o3));
+  expect(composed(history, o3, createWireLedger(knownMeasures(forged!, history)))).toEqual(composed(structuredClone(history), o3));
   const damaged: [string, (m: MeasuresToStore) => MeasuresToStore][] = [
-    ["a note that is no text", (m) => ({ ...forge(m), region: { ...forge(m).region!, notes: [42 as never, ...forge(m).region!.notes.slice(1)] } })],
-    ["a size missing", (m) => ({ ...forge(m), region: { ...forge(m).region!, chars: forge(m).region!.chars.slice(1) } })],
-    ["a note fewer than the gaps", (m) => ({ ...forge(m), region: { ...forge(m).region!, notes: forge(m).region!.notes.slice(1), chars: m.region!.chars.slice(1) } })],
+    ["a size that is no number", (m) => ({ ...forge(m), region: { ...forge(m).region!, chars: ["42" as never, ...forge(m).region!.chars.slice(1)] } })],
+    ["a note fewer than the gaps", (m) => ({ ...forge(m), region: { ...forge(m).region!, chars: forge(m).region!.chars.slice(1) } })],
     ["beyond the steps stored", (m) => ({ ...forge(m), region: { ...forge(m).region!, end: m.from + (m.texts.length + 1) } })],
   ];
   for (const [what, edit] of damaged) {
     const read = await stored(history, "gpt-5", path, undefined, undefined, { spec: s, edit });
-    expect([what, body(history, s, createWireLedger(knownMeasures(read!, history)))]).toEqual([what, measured]);
+    expect([what, composed(history, s, createWireLedger(knownMeasures(read!, history)))]).toEqual([what, measured]);
   }
 });
