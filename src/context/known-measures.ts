@@ -28,7 +28,7 @@ export function knownMeasures(stored: StoredMeasures, opened: readonly Message[]
       if (model !== stored.model || k < 0 || k >= offsets.length || messages[i] !== opened[i]) return undefined;
       const results = resultsAfter(messages, i);
       const o = offsets[k]!;
-      return results.length === flat[o] ? knownEntry(messages[i]!, model, results, stored, k) : undefined;
+      return results.length === flat[o] ? new KnownEntry(messages[i]!, model, results, stored, k) : undefined;
     },
     noteChars(ledger, drop) {
       const region = stored.region();
@@ -42,43 +42,63 @@ export function knownMeasures(stored: StoredMeasures, opened: readonly Message[]
   };
 }
 
-/** A wire entry read from message from + k's record; its items and note lines are made (sized by the record) only if asked for. */
-function knownEntry(message: Message, model: string, results: readonly ToolResult[], stored: StoredMeasures, k: number): WireEntry {
-  const { flat } = stored;
-  const o = stored.offsets[k]!;
-  const calls = flat[o + CALLS]!;
-  const savings: number[] = [];
-  for (let c = 1; c <= calls; c++) savings.push(flat[o + CALLS + c]!);
-  let slots: EntrySlot[] | undefined;
-  const entry: Recorded = {
-    [RECORD]: { flat, o },
-    message,
-    resultsSeen: flat[o]!,
-    chars: flat[o + 1]!,
-    reasoningChars: flat[o + 2]!,
-    bareChars: flat[o + 3]!,
-    hasReasoning: flat[o + 4] === 1,
-    floorChars: flat[o + 5]!,
-    firstElided: flat[o + 6]! - 1,
-    savings,
-    get noteLines() {
-      const lines = stored.texts()?.[k];
-      return lines && entry.noteChars === lineChars(lines) ? lines : undefined;
-    },
-    // The results as they were measured: one that comes later makes the ledger measure the message anew.
-    get slots() {
-      // A prompt or a marker is one item of the entry's size (the dropped region takes thousands of them).
-      if (!slots && message.role !== "assistant") slots = slotsOf(message, model, []).map(({ item, kind }) => ({ item, kind, chars: entry.chars, call: undefined, elided: undefined }));
-      if (!slots) {
-        const at = o + CALLS + calls + 1;
-        const known: KnownSlots = { count: flat[at]!, slotChars: (j) => flat[at + 1 + 2 * j]!, elidedChars: (j) => flat[at + 2 + 2 * j]! };
-        slots = sizedSlots(message, model, results.slice(0, entry.resultsSeen), known);
-      }
-      return slots;
-    },
-  };
-  if (flat[o + 7]! > 0) entry.noteChars = flat[o + 7]! - 1;
-  return entry;
+/**
+ * A wire entry read from message from + k's record; its items and note lines are made (sized by the
+ * record) only if asked for. A class: a resume makes thousands of them, and getters on a prototype
+ * cost no closures each.
+ */
+class KnownEntry implements WireEntry {
+  readonly [RECORD]: { flat: ArrayLike<number>; o: number };
+  readonly resultsSeen: number;
+  readonly chars: number;
+  readonly reasoningChars: number;
+  readonly bareChars: number;
+  readonly hasReasoning: boolean;
+  readonly floorChars: number;
+  readonly firstElided: number;
+  readonly savings: number[] = [];
+  readonly noteChars?: number;
+  private made: EntrySlot[] | undefined;
+
+  constructor(
+    readonly message: Message,
+    private readonly model: string,
+    private readonly results: readonly ToolResult[],
+    private readonly stored: StoredMeasures,
+    private readonly k: number,
+  ) {
+    const { flat } = stored;
+    const o = stored.offsets[k]!;
+    this[RECORD] = { flat, o };
+    this.resultsSeen = flat[o]!;
+    this.chars = flat[o + 1]!;
+    this.reasoningChars = flat[o + 2]!;
+    this.bareChars = flat[o + 3]!;
+    this.hasReasoning = flat[o + 4] === 1;
+    this.floorChars = flat[o + 5]!;
+    this.firstElided = flat[o + 6]! - 1;
+    for (let c = 1; c <= flat[o + CALLS]!; c++) this.savings.push(flat[o + CALLS + c]!);
+    if (flat[o + 7]! > 0) this.noteChars = flat[o + 7]! - 1;
+  }
+
+  get noteLines(): readonly string[] | undefined {
+    const lines = this.stored.texts()?.[this.k];
+    return lines && this.noteChars === lineChars(lines) ? lines : undefined;
+  }
+
+  // The results as they were measured: one that comes later makes the ledger measure the message anew.
+  get slots(): readonly EntrySlot[] {
+    const { message, model } = this;
+    // A prompt or a marker is one item of the entry's size (the dropped region takes thousands of them).
+    if (!this.made && message.role !== "assistant") this.made = slotsOf(message, model, []).map(({ item, kind }) => ({ item, kind, chars: this.chars, call: undefined, elided: undefined }));
+    if (!this.made) {
+      const { flat, o } = this[RECORD];
+      const at = o + CALLS + this.savings.length + 1;
+      const known: KnownSlots = { count: flat[at]!, slotChars: (j) => flat[at + 1 + 2 * j]!, elidedChars: (j) => flat[at + 2 + 2 * j]! };
+      this.made = sizedSlots(message, model, this.results.slice(0, this.resultsSeen), known);
+    }
+    return this.made;
+  }
 }
 
 /**
