@@ -29,8 +29,12 @@ export function outcomeLines(assistant: AssistantMessage, tool: ToolMessage | un
   return lines;
 }
 
-/** An exchange measured for dropping: `last` is its newest entry as measured (a re-measured one is a new object). */
-type Row = { to: number; last: WireEntry; lines: readonly string[] };
+/** An exchange measured for dropping: `last` is its newest entry as measured (a re-measured one is a new object); its note lines are told when first needed. */
+type Row = { from: number; to: number; last: WireEntry; lines?: readonly string[] };
+/** What the oldest `drop` exchanges leave on the wire: `items` stand for entries [0, end), `unchanged` of them sent as they are; `notes` are the gaps'. */
+export type DroppedRegion = { items: SizedItem[]; unchanged: number; end: number; notes: readonly SizedItem[] };
+/** A region made, with the entries it was made of (it holds for a ledger with these very entries). */
+type Region = DroppedRegion & { drop: number; of: readonly WireEntry[] };
 /** Adjacent exchanges [first, first + count): dropped, they share one note (`note` for its first `count`). */
 type Gap = { first: number; count: number; note?: { count: number; item: SizedItem } };
 /** What the oldest exchanges of a ledger would leave behind if dropped, kept while the ledger keeps them. */
@@ -40,7 +44,7 @@ type DropTable = {
   /** What dropping exchanges [0, x) saves, roughly (the notes are estimated), and its running maximum. */
   sums: number[];
   saved: number[];
-  region?: { drop: number; items: SizedItem[]; unchanged: number; end: number };
+  region?: Region;
 };
 const tables = new WeakMap<WireLedger, DropTable>();
 
@@ -70,20 +74,30 @@ function rowOf(ledger: WireLedger, table: DropTable, x: number): Row {
   while (table.rows.length <= x) {
     const i = table.rows.length;
     const { from, to } = ledger.exchanges[i]!;
-    const first = ledger.entries[from]!.message;
     const last = ledger.entries[to]!;
-    const lines = first.role === "assistant" ? (ledger.entries[from]!.noteLines ?? outcomeLines(first, last.message.role === "tool" ? last.message : undefined)) : [];
-    let saved = -lineChars(lines);
+    const row: Row = { from, to, last };
+    // Known sizes of the lines spare telling them (a resume's region may come whole from the measures file).
+    let saved = -(ledger.entries[from]!.noteChars ?? lineChars(linesOf(ledger, row)));
     for (let k = from; k <= to; k++) saved += ledger.entries[k]!.bareChars;
     if (i === 0 || ledger.exchanges[i - 1]!.to !== from - 1) {
       saved -= NOTE_OVERHEAD;
       table.gaps.push({ first: i, count: 1 });
     } else table.gaps.at(-1)!.count++;
-    table.rows.push({ to, last, lines });
+    table.rows.push(row);
     table.sums.push(table.sums[i]! + saved);
     table.saved.push(Math.max(table.saved[i]!, table.sums[i + 1]!));
   }
   return table.rows[x]!;
+}
+
+/** What a note says of an exchange: one line per call and answer of its response. */
+function linesOf(ledger: WireLedger, row: Row): readonly string[] {
+  if (!row.lines) {
+    const first = ledger.entries[row.from]!;
+    const tool = row.last.message.role === "tool" ? row.last.message : undefined;
+    row.lines = first.message.role === "assistant" ? (first.noteLines ?? outcomeLines(first.message, tool)) : [];
+  }
+  return row.lines;
 }
 
 /** What dropping the oldest `x` exchanges saves, at least as much as any fewer would (non-decreasing in x). */
@@ -97,16 +111,21 @@ const lineChars = (lines: readonly string[]) => lines.reduce((n, line) => n + li
 
 /** At least what exchange `x` adds to a note when dropped: its lines and their newlines (JSON only lengthens them). */
 export function noteLineChars(ledger: WireLedger, x: number): number {
-  return ledger.entries[ledger.exchanges[x]!.from]!.noteChars ?? lineChars(rowOf(ledger, tableOf(ledger), x).lines);
+  return ledger.entries[ledger.exchanges[x]!.from]!.noteChars ?? lineChars(linesOf(ledger, rowOf(ledger, tableOf(ledger), x)));
 }
 
 export { lineChars };
 
-/** The note in place of a gap's first `count` exchanges, listing every call they made with its outcome. */
-function noteOf(table: DropTable, gap: Gap, count: number): SizedItem {
+/**
+ * The note in place of a gap's first `count` exchanges, listing every call they made with its
+ * outcome; measured, unless an earlier run's size of it is known (a thousand notes' JSON is
+ * milliseconds of a resume).
+ */
+function noteOf(ledger: WireLedger, table: DropTable, gap: Gap, count: number, chars?: number): SizedItem {
   if (gap.note?.count !== count) {
-    const lines = table.rows.slice(gap.first, gap.first + count).flatMap((row) => row.lines);
-    gap.note = { count, item: sized(userItem(`${NOTE_HEAD(count)}\n${lines.join("\n")}]`)) };
+    const lines = table.rows.slice(gap.first, gap.first + count).flatMap((row) => linesOf(ledger, row));
+    const item = userItem(`${NOTE_HEAD(count)}\n${lines.join("\n")}]`);
+    gap.note = { count, item: chars === undefined ? sized(item) : { item, chars } };
   }
   return gap.note.item;
 }
@@ -114,24 +133,35 @@ function noteOf(table: DropTable, gap: Gap, count: number): SizedItem {
 /**
  * The wire from the active start to the end of the oldest `drop` exchanges: the user messages and
  * markers among them, and in each gap a note listing every dropped call with its outcome, told from
- * the real outputs. `unchanged` counts the messages kept as they were. Each gap's note is made once.
+ * the real outputs. `unchanged` counts the messages kept as they were. Each gap's note is made once,
+ * and measured only when no earlier run's size holds (`known-measures.ts`).
  */
-export function droppedRegion(ledger: WireLedger, drop: number): { items: SizedItem[]; unchanged: number; end: number } {
+export function droppedRegion(ledger: WireLedger, drop: number): DroppedRegion {
   const table = tableOf(ledger);
   if (table.region?.drop === drop) return table.region;
   rowOf(ledger, table, drop - 1);
   const { exchanges, entries } = ledger;
+  const gaps = table.gaps.filter((gap) => gap.first < drop);
+  const known = ledger.known?.noteChars(ledger, drop);
+  const sizes = known?.length === gaps.length ? known : undefined;
   const items: SizedItem[] = [];
+  const notes: SizedItem[] = [];
   let unchanged = 0;
   let k = 0;
-  for (const gap of table.gaps) {
-    if (gap.first >= drop) break;
+  for (const [g, gap] of gaps.entries()) {
     // A user message or the marker: every response in the region is in an exchange.
     for (; k < exchanges[gap.first]!.from; k++, unchanged++) items.push(entries[k]!.slots[0]!);
     const count = Math.min(gap.count, drop - gap.first);
-    items.push(noteOf(table, gap, count));
+    const note = noteOf(ledger, table, gap, count, sizes?.[g]);
+    items.push(note);
+    notes.push(note);
     k = exchanges[gap.first + count - 1]!.to + 1;
   }
-  table.region = { drop, items, unchanged, end: k };
+  table.region = { drop, items, unchanged, end: k, notes, of: entries.slice(0, k) };
   return table.region;
+}
+
+/** The region the ledger's last compacted request dropped, with the entries it was made of: what a run stores for the next resume. */
+export function composedRegion(ledger: WireLedger): Readonly<Region> | undefined {
+  return tables.get(ledger)?.region;
 }

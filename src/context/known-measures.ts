@@ -1,8 +1,9 @@
-import type { MeasuresToStore, StoredMeasures } from "../store/measure-cache.ts";
+import type { MeasuresToStore, StoredMeasures, StoredRegion } from "../store/measure-cache.ts";
 import { lineChars, outcomeLines } from "./drop-exchanges.ts";
 import type { Message, ToolResult } from "../session/messages.ts";
 import { resultsAfter, slotsOf } from "../wire/serialise-input.ts";
 import { sizedSlots, type EntrySlot, type KnownSlots, type WireEntry } from "./wire-entry.ts";
+import type { DroppedRegion } from "./drop-exchanges.ts";
 import type { KnownMeasures, WireLedger } from "./wire-ledger.ts";
 
 // A message's record: resultsSeen, chars, reasoningChars, bareChars, hasReasoning, floorChars,
@@ -16,64 +17,102 @@ type Recorded = WireEntry & { [RECORD]?: { flat: ArrayLike<number>; o: number } 
 /**
  * An earlier run's measures as the ledger takes them: for a message of the history this session
  * opened with — that very object, so an undo or another session never gets them — with as many
- * results as it had then, and the model they were measured for.
+ * results as it had then, and the model they were measured for; and the sizes of the notes of the
+ * steps that run dropped, for a ledger whose entries they stand for are all of these.
  */
 export function knownMeasures(stored: StoredMeasures, opened: readonly Message[]): KnownMeasures {
   const { flat, offsets } = stored;
-  return (messages, i, model) => {
-    const k = i - stored.from;
-    if (model !== stored.model || k < 0 || k >= offsets.length || messages[i] !== opened[i]) return undefined;
-    const results = resultsAfter(messages, i);
-    const o = offsets[k]!;
-    return results.length === flat[o] ? knownEntry(messages[i]!, model, results, stored, k) : undefined;
+  return {
+    entry(messages, i, model) {
+      const k = i - stored.from;
+      if (model !== stored.model || k < 0 || k >= offsets.length || messages[i] !== opened[i]) return undefined;
+      const results = resultsAfter(messages, i);
+      const o = offsets[k]!;
+      return results.length === flat[o] ? new KnownEntry(messages[i]!, model, results, stored, k) : undefined;
+    },
+    noteChars(ledger, drop) {
+      const region = stored.region();
+      const { entries, exchanges } = ledger;
+      if (!region || region.drop !== drop || ledger.model !== stored.model || ledger.start !== stored.from) return undefined;
+      // The same exchanges, each entry read from this file for the very message opened.
+      if (exchanges.length < drop || exchanges[drop - 1]!.to !== region.end - 1) return undefined;
+      for (let k = 0; k < region.end; k++) if ((entries[k] as Recorded)[RECORD]?.flat !== flat || entries[k]!.message !== opened[stored.from + k]) return undefined;
+      return region.chars;
+    },
   };
 }
 
-/** A wire entry read from message from + k's record; its items and note lines are made (sized by the record) only if asked for. */
-function knownEntry(message: Message, model: string, results: readonly ToolResult[], stored: StoredMeasures, k: number): WireEntry {
-  const { flat } = stored;
-  const o = stored.offsets[k]!;
-  const calls = flat[o + CALLS]!;
-  const savings: number[] = [];
-  for (let c = 1; c <= calls; c++) savings.push(flat[o + CALLS + c]!);
-  let slots: EntrySlot[] | undefined;
-  const entry: Recorded = {
-    [RECORD]: { flat, o },
-    message,
-    resultsSeen: flat[o]!,
-    chars: flat[o + 1]!,
-    reasoningChars: flat[o + 2]!,
-    bareChars: flat[o + 3]!,
-    hasReasoning: flat[o + 4] === 1,
-    floorChars: flat[o + 5]!,
-    firstElided: flat[o + 6]! - 1,
-    savings,
-    get noteLines() {
-      const lines = stored.texts()?.[k];
-      return lines && entry.noteChars === lineChars(lines) ? lines : undefined;
-    },
-    // The results as they were measured: one that comes later makes the ledger measure the message anew.
-    get slots() {
-      // A prompt or a marker is one item of the entry's size (the dropped region takes thousands of them).
-      if (!slots && message.role !== "assistant") slots = slotsOf(message, model, []).map(({ item, kind }) => ({ item, kind, chars: entry.chars, call: undefined, elided: undefined }));
-      if (!slots) {
-        const at = o + CALLS + calls + 1;
-        const known: KnownSlots = { count: flat[at]!, slotChars: (j) => flat[at + 1 + 2 * j]!, elidedChars: (j) => flat[at + 2 + 2 * j]! };
-        slots = sizedSlots(message, model, results.slice(0, entry.resultsSeen), known);
-      }
-      return slots;
-    },
-  };
-  if (flat[o + 7]! > 0) entry.noteChars = flat[o + 7]! - 1;
-  return entry;
+/**
+ * A wire entry read from message from + k's record; its items and note lines are made (sized by the
+ * record) only if asked for. A class: a resume makes thousands of them, and getters on a prototype
+ * cost no closures each.
+ */
+class KnownEntry implements WireEntry {
+  readonly [RECORD]: { flat: ArrayLike<number>; o: number };
+  readonly resultsSeen: number;
+  readonly chars: number;
+  readonly reasoningChars: number;
+  readonly bareChars: number;
+  readonly hasReasoning: boolean;
+  readonly floorChars: number;
+  readonly firstElided: number;
+  readonly savings: number[] = [];
+  readonly noteChars?: number;
+  private made: EntrySlot[] | undefined;
+
+  constructor(
+    readonly message: Message,
+    private readonly model: string,
+    private readonly results: readonly ToolResult[],
+    private readonly stored: StoredMeasures,
+    private readonly k: number,
+  ) {
+    const { flat } = stored;
+    const o = stored.offsets[k]!;
+    this[RECORD] = { flat, o };
+    this.resultsSeen = flat[o]!;
+    this.chars = flat[o + 1]!;
+    this.reasoningChars = flat[o + 2]!;
+    this.bareChars = flat[o + 3]!;
+    this.hasReasoning = flat[o + 4] === 1;
+    this.floorChars = flat[o + 5]!;
+    this.firstElided = flat[o + 6]! - 1;
+    for (let c = 1; c <= flat[o + CALLS]!; c++) this.savings.push(flat[o + CALLS + c]!);
+    if (flat[o + 7]! > 0) this.noteChars = flat[o + 7]! - 1;
+  }
+
+  get noteLines(): readonly string[] | undefined {
+    const lines = this.stored.texts()?.[this.k];
+    return lines && this.noteChars === lineChars(lines) ? lines : undefined;
+  }
+
+  // The results as they were measured: one that comes later makes the ledger measure the message anew.
+  get slots(): readonly EntrySlot[] {
+    const { message, model } = this;
+    // A prompt or a marker is one item of the entry's size (the dropped region takes thousands of them).
+    if (!this.made && message.role !== "assistant") this.made = slotsOf(message, model, []).map(({ item, kind }) => ({ item, kind, chars: this.chars, call: undefined, elided: undefined }));
+    if (!this.made) {
+      const { flat, o } = this[RECORD];
+      const at = o + CALLS + this.savings.length + 1;
+      const known: KnownSlots = { count: flat[at]!, slotChars: (j) => flat[at + 1 + 2 * j]!, elidedChars: (j) => flat[at + 2 + 2 * j]! };
+      this.made = sizedSlots(message, model, this.results.slice(0, this.resultsSeen), known);
+    }
+    return this.made;
+  }
 }
 
 /**
  * The ledger's measures of the messages of `history` (a resumed session's as it opened, or a new
  * one's whole history), from its first entry on, to store for the next run (`measure-cache.ts`),
- * with each step's note lines; undefined when they are fewer than `atLeast`.
+ * with each step's note lines and the dropped region a request composed of these very entries;
+ * undefined when they are fewer than `atLeast`.
  */
-export function measuresToStore(ledger: Pick<WireLedger, "entries" | "model" | "start">, history: readonly Message[], atLeast = 1): MeasuresToStore | undefined {
+export function measuresToStore(
+  ledger: Pick<WireLedger, "entries" | "model" | "start">,
+  history: readonly Message[],
+  atLeast = 1,
+  composed?: DroppedRegion & { drop: number; of: readonly WireEntry[] },
+): MeasuresToStore | undefined {
   const { entries, start } = ledger;
   let count = 0;
   while (count < entries.length && start + count < history.length && entries[count]!.message === history[start + count]) count++;
@@ -90,7 +129,16 @@ export function measuresToStore(ledger: Pick<WireLedger, "entries" | "model" | "
     flat.push(record.length, ...record);
     texts.push(lines);
   }
-  return { model: ledger.model, from: start, flat, texts };
+  const region = composed && regionToStore(composed, entries, count);
+  return { model: ledger.model, from: start, flat, texts, ...(region ? { region } : {}) };
+}
+
+/** A region made of the first entries stored, as they are (one made of entries measured since is not). */
+function regionToStore(composed: DroppedRegion & { drop: number; of: readonly WireEntry[] }, entries: readonly WireEntry[], count: number): StoredRegion | undefined {
+  const { drop, end, notes, of } = composed;
+  if (end > count || of.length !== end) return undefined;
+  for (let k = 0; k < end; k++) if (of[k] !== entries[k]) return undefined;
+  return { drop, end, chars: notes.map((n) => n.chars) };
 }
 
 function recordOf(entry: Recorded, noteChars: number): number[] {

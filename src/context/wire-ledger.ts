@@ -2,8 +2,14 @@ import type { Message } from "../session/messages.ts";
 import { activeStart } from "../wire/serialise-input.ts";
 import { wireEntry, type WireEntry } from "./wire-entry.ts";
 
-/** The entry of `messages[i]` for `model` made from measures known without serialising (an earlier run's, `known-measures.ts`), if any. */
-export type KnownMeasures = (messages: readonly Message[], i: number, model: string) => WireEntry | undefined;
+
+/** Measures known without serialising (an earlier run's, `known-measures.ts`). */
+export type KnownMeasures = {
+  /** The entry of `messages[i]` for `model`, if known. */
+  entry(messages: readonly Message[], i: number, model: string): WireEntry | undefined;
+  /** The sizes of the notes dropping the ledger's oldest `drop` exchanges leaves (one per gap, in order), if known to hold for its entries as they are. */
+  noteChars(ledger: WireLedger, drop: number): readonly number[] | undefined;
+};
 
 /** One response and the results of its calls (entry indices): dropped together or not at all. */
 export type Exchange = { from: number; to: number };
@@ -36,6 +42,7 @@ export type WireLedger = {
   /** The model measured for, and the index in the history of entries[0]. */
   readonly model: string;
   readonly start: number;
+  readonly known?: KnownMeasures;
 };
 
 export function createWireLedger(known?: KnownMeasures): WireLedger {
@@ -65,7 +72,7 @@ export function createWireLedger(known?: KnownMeasures): WireLedger {
 
   const add = (i: number) => {
     const k = entries.length;
-    const entry = known?.(messages, i, model) ?? wireEntry(messages, i, model);
+    const entry = known?.entry(messages, i, model) ?? wireEntry(messages, i, model);
     const m = entry.message;
     entries.push(entry);
     chars.push(chars[k]! + entry.chars);
@@ -118,6 +125,7 @@ export function createWireLedger(known?: KnownMeasures): WireLedger {
     lastAssistantBefore: (k) => lastAssistant[k]!,
     lastUsageBefore: (k) => lastUsage[k]!,
     exchanges,
+    ...(known ? { known } : {}),
     get model() {
       return model;
     },

@@ -125,7 +125,8 @@ export function createRuntime(opts: RuntimeOptions): Runtime {
   const summarise = async (focus: string | undefined, signal: AbortSignal) =>
     acceptSummary((await runtime.ask(buildSummaryRequestText(live.state.messages, focus), signal)) ?? undefined);
   let measures = measureKeeper(live);
-  const ledger = createWireLedger((messages, i, model) => measures.known?.(messages, i, model));
+  // Whichever session is current: its stored measures.
+  const ledger = createWireLedger({ entry: (messages, i, model) => measures.known?.entry(messages, i, model), noteChars: (l, drop) => measures.known?.noteChars(l, drop) });
   const requests = createRequestBuilder({
     session: () => live,
     prompt: () => runtime.prompt,

@@ -14,7 +14,8 @@ import { atomicWriteSync } from "./atomic-write.ts";
  *
  * The file: a line of JSON (the header), then 32-bit numbers: per message from `from` on, a record
  * (what it holds is `known-measures.ts`'s), its length first; then a JSON array of each message's
- * texts (its lines in a note). `offsets[k]`: where message from + k's record begins.
+ * texts (its lines in a note); then, if its request dropped old steps, the sizes of their notes as
+ * JSON. `offsets[k]`: where message from + k's record begins.
  */
 export type StoredMeasures = {
   model: string;
@@ -23,15 +24,17 @@ export type StoredMeasures = {
   offsets: readonly number[];
   /** Per message, its texts; parsed when first asked for (undefined: the section is not what it should be). */
   texts(): readonly (readonly string[])[] | undefined;
+  /** The notes' sizes of the steps a run dropped of these messages; parsed when first asked for (undefined: none, or not what it should be). */
+  region(): StoredRegion | undefined;
 };
-/** What a run stores: the records, flat, and each message's texts. */
-export type MeasuresToStore = { model: string; from: number; flat: readonly number[]; texts: readonly (readonly string[])[] };
+/** What a run stores: the records, flat, each message's texts, and the sizes of the notes its request dropped steps behind. */
+export type MeasuresToStore = { model: string; from: number; flat: readonly number[]; texts: readonly (readonly string[])[]; region?: StoredRegion };
 /** The log text a run opened (`chars` of it, its first `events` lines): what a cache it writes is measured from. */
 export type LogPrefix = { chars: number; hash: string; events: number };
 
 let isHeader: Check | undefined;
 const headerSchema = z.object({
-  v: z.literal(1),
+  v: z.literal(2),
   build: z.string(),
   model: z.string(),
   chars: z.number().int().nonnegative(),
@@ -39,10 +42,19 @@ const headerSchema = z.object({
   events: z.number().int().nonnegative(),
   from: z.number().int().nonnegative(),
   numbers: z.number().int().nonnegative(),
+  texts: z.number().int().nonnegative(),
   check: z.string(),
 });
 const textsSchema = z.array(z.array(z.string()));
 let isTexts: Check | undefined;
+const regionSchema = z.object({
+  drop: z.number().int().positive(),
+  end: z.number().int().positive(),
+  chars: z.array(z.number().int().positive()),
+});
+/** The notes standing for the oldest `drop` exchanges on the wire (`drop-exchanges.ts`): of each, in order, its item's characters (its text is told from the texts). They stand for entries [0, end). */
+export type StoredRegion = z.infer<typeof regionSchema>;
+let isRegion: Check | undefined;
 
 export const measurePath = (logPath: string) => logPath.replace(/\.jsonl$/, ".measures");
 // Of a string, its UTF-8: the same text hashes the same however the runtime holds it.
@@ -52,7 +64,7 @@ const hashOf = (data: Uint8Array | string): string => Bun.hash(data).toString(36
 export const prefixOf = (log: string, events: number): LogPrefix => ({ chars: log.length, hash: hashOf(log), events });
 
 /** A measures file that holds for a log's first `events` lines: its text is that measured, by this build. */
-export type MeasureFile = { model: string; from: number; events: number; numbers: Uint8Array; texts: Uint8Array };
+export type MeasureFile = { model: string; from: number; events: number; numbers: Uint8Array; texts: Uint8Array; region: Uint8Array };
 
 /**
  * The measures file of a log whose text is `log`, when it surely holds for it (read before the log
@@ -76,10 +88,11 @@ export async function readMeasureFile(path: string, build: string, log: string):
   // The schema compiled (zod's own first parse of a schema costs milliseconds in a cold process); anything else, no cache.
   if (!(isHeader ??= compileCheck(headerSchema))(header)) return undefined;
   const body = file.subarray(cut + 1);
-  if (header.build !== build || header.numbers % 4 !== 0 || header.numbers > body.length || hashOf(body) !== header.check) return undefined;
+  if (header.build !== build || header.numbers % 4 !== 0 || header.numbers + header.texts > body.length || hashOf(body) !== header.check) return undefined;
   // The log must go on from exactly the text measured.
   if (header.chars > log.length || hashOf(header.chars === log.length ? log : log.slice(0, header.chars)) !== header.hash) return undefined;
-  return { model: header.model, from: header.from, events: header.events, numbers: body.subarray(0, header.numbers), texts: body.subarray(header.numbers) };
+  const regionAt = header.numbers + header.texts;
+  return { model: header.model, from: header.from, events: header.events, numbers: body.subarray(0, header.numbers), texts: body.subarray(header.numbers, regionAt), region: body.subarray(regionAt) };
 }
 
 /** The file's measures for the log's events, unless an undo since may have taken back the messages measured. */
@@ -91,25 +104,33 @@ export function measuresOf(file: MeasureFile, events: readonly SessionEvent[]): 
   let o = 0;
   for (; o < flat.length; o += 1 + flat[o]!) offsets.push(o + 1);
   if (o !== flat.length) return undefined;
-  let texts: readonly (readonly string[])[] | undefined | null = null;
-  const textsOf = () => {
-    if (texts !== null) return texts;
+  const texts = parsedOnce(file.texts, () => (isTexts ??= compileCheck(textsSchema)), (parsed: string[][]) => parsed.length === offsets.length);
+  const region = parsedOnce(file.region, () => (isRegion ??= compileCheck(regionSchema)), (parsed: StoredRegion) => parsed.end <= offsets.length);
+  return { model: file.model, from: file.from, flat, offsets, texts, region };
+}
+
+/** A section's JSON, parsed and checked when first asked for: undefined when empty or not what it should be. */
+function parsedOnce<T>(bytes: Uint8Array, check: () => Check, holds: (parsed: T) => boolean): () => T | undefined {
+  let value: T | undefined | null = null;
+  return () => {
+    if (value !== null) return value;
+    value = undefined;
     try {
-      const parsed: unknown = JSON.parse(new TextDecoder().decode(file.texts));
-      texts = (isTexts ??= compileCheck(textsSchema))(parsed) && (parsed as string[][]).length === offsets.length ? (parsed as string[][]) : undefined;
+      const parsed: unknown = bytes.length ? JSON.parse(new TextDecoder().decode(bytes)) : undefined;
+      if (parsed !== undefined && check()(parsed) && holds(parsed as T)) value = parsed as T;
     } catch {
-      texts = undefined;
+      // Not JSON: as if there were none.
     }
-    return texts;
+    return value;
   };
-  return { model: file.model, from: file.from, flat, offsets, texts: textsOf };
 }
 
 /** Stores measures of the messages the log's `prefix` holds, replacing any before (at a session's close, when a process may exit next: synchronous). */
 export function writeMeasures(path: string, build: string, prefix: LogPrefix, m: MeasuresToStore): void {
   const numbers = new Uint8Array(Uint32Array.from(m.flat).buffer);
-  const body = Buffer.concat([numbers, Buffer.from(JSON.stringify(m.texts))]);
-  const header = { v: 1, build, model: m.model, chars: prefix.chars, hash: prefix.hash, events: prefix.events, from: m.from, numbers: numbers.length, check: hashOf(body) };
+  const texts = Buffer.from(JSON.stringify(m.texts));
+  const body = Buffer.concat([numbers, texts, Buffer.from(m.region ? JSON.stringify(m.region) : "")]);
+  const header = { v: 2, build, model: m.model, chars: prefix.chars, hash: prefix.hash, events: prefix.events, from: m.from, numbers: numbers.length, texts: texts.length, check: hashOf(body) };
   atomicWriteSync(path, Buffer.concat([Buffer.from(`${JSON.stringify(header)}\n`), body]));
 }
 

@@ -9,7 +9,7 @@ import { afterAll, expect, test } from "bun:test";
 import { cpSync, existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseLog } from "../../src/session/session-log.ts";
-import { measuresOf, readMeasureFile } from "../../src/store/measure-cache.ts";
+import { measuresOf, readMeasureFile, writeMeasures } from "../../src/store/measure-cache.ts";
 import { readingModel, readingProject } from "../support/long-job.ts";
 import { writeLongSession } from "../support/long-session.ts";
 import { runShiro, tempDir } from "../support/run-shiro.ts";
@@ -41,9 +41,9 @@ function restore(file?: Uint8Array) {
 }
 
 /** `-c -p "go on"`: the first request's bytes. */
-async function goOn(): Promise<string> {
+async function goOn(...flags: string[]): Promise<string> {
   const before = server.requests.length;
-  const r = await runShiro(["-c", "-p", "go on"], { cwd, home, env: { OPENAI_BASE_URL: server.url } });
+  const r = await runShiro(["-c", "-p", ...flags, "go on"], { cwd, home, env: { OPENAI_BASE_URL: server.url } });
   expect(r.stderr).not.toContain("internal error");
   expect(r.code).toBe(0);
   return server.requests[before]!.raw;
@@ -85,6 +85,27 @@ test("a resume sends the same bytes with the measures a run left, with them dama
   // Nothing else is left beside the log: no temp file of the measures' write.
   expect(readdirSync(sessions).filter((n) => n !== "index" && !n.startsWith(id))).toEqual([]);
 }, 120_000);
+
+test("a resume that drops the same old steps takes their notes' sizes from the file", async () => {
+  // Compacted from 5k tokens on: old steps are dropped behind notes.
+  const dropping = ["--compact-at", "5000"];
+  restore();
+  const measured = await goOn(...dropping);
+  expect(measured.includes("left out of this request")).toBe(true);
+  expect(measured.includes("Summarise the coding session")).toBe(false);
+  // The file as left, with each note taken as a thousand times its size: a resume that takes them finds the history over the window and asks for a summary first.
+  const left = readFileSync(measures);
+  const header = JSON.parse(left.subarray(0, left.indexOf(0x0a)).toString());
+  const text = readFileSync(join(pristine, `${id}.jsonl`), "utf8");
+  const stored = measuresOf((await readMeasureFile(measures, header.build, text))!, parseLog(text).events)!;
+  const region = stored.region()!;
+  restore();
+  writeMeasures(measures, header.build, header, { model: stored.model, from: stored.from, flat: Array.from(stored.flat), texts: stored.texts()!, region: { ...region, chars: region.chars.map((c) => c * 1000) } });
+  expect((await goOn(...dropping)).includes("Summarise the coding session")).toBe(true);
+  // As left, they give what measuring gives.
+  restore(left);
+  expect((await goOn(...dropping)) === measured).toBe(true);
+}, 60_000);
 
 test("a new session's run leaves the measures of its whole log, and its first resume sends the same bytes with them as without", async () => {
   const project = readingProject("r", 130, 300);

@@ -4,11 +4,11 @@ import { join } from "node:path";
 import { composeRequest, surelyNeedsSummary, type RequestSpec } from "../../src/context/compose-request.ts";
 import { knownMeasures, measuresToStore } from "../../src/context/known-measures.ts";
 import { historyFloor } from "../../src/context/overflow-floor.ts";
-import { noteLineChars } from "../../src/context/drop-exchanges.ts";
+import { composedRegion, noteLineChars } from "../../src/context/drop-exchanges.ts";
 import { createWireLedger, type WireLedger } from "../../src/context/wire-ledger.ts";
 import type { Message } from "../../src/session/messages.ts";
 import type { SessionEvent } from "../../src/session/session-event.ts";
-import { measuresOf, prefixOf, readMeasureFile, writeMeasures } from "../../src/store/measure-cache.ts";
+import { measuresOf, prefixOf, readMeasureFile, writeMeasures, type MeasuresToStore } from "../../src/store/measure-cache.ts";
 import { prng, randomHistory, type Rng } from "../support/random-history.ts";
 import { tempDir } from "../support/run-shiro.ts";
 
@@ -34,13 +34,27 @@ const spec = (rng: Rng, model: string): RequestSpec => {
   return { model, instructions: "i".repeat(rng.int(0, 5_000)), tools: [], params: { stream: true } as RequestSpec["params"], limits: { threshold: rng.int(300, window), window }, harder: rng.chance(0.1) };
 };
 
-/** Measures of `history` written and read back as a resume reads them, for the log `log`. */
-async function stored(history: readonly Message[], model: string, path: string, log = logOf("the log as the run opened it\n", 3), flat?: (f: readonly number[]) => number[]) {
+/** Measures of `history` written and read back as a resume reads them, for the log `log` (with the region of a request composed by `spec`, if given). */
+async function stored(history: readonly Message[], model: string, path: string, log = logOf("the log as the run opened it\n", 3), flat?: (f: readonly number[]) => number[], opts: { spec?: RequestSpec; edit?: (m: MeasuresToStore) => MeasuresToStore } = {}) {
   const ledger = createWireLedger();
-  ledger.sync(history, model);
-  const rows = measuresToStore(ledger, history)!;
-  writeMeasures(path, BUILD, prefixOf(log.text, log.events.length), { ...rows, flat: flat ? flat(rows.flat) : rows.flat });
+  if (opts.spec) composeRequest(history, opts.spec, ledger);
+  else ledger.sync(history, model);
+  const rows = measuresToStore(ledger, history, 1, composedRegion(ledger))!;
+  const edited = opts.edit ? opts.edit(rows) : rows;
+  writeMeasures(path, BUILD, prefixOf(log.text, log.events.length), { ...edited, flat: flat ? flat(edited.flat) : edited.flat });
   return readMeasures(path, BUILD, log);
+}
+
+/** Known measures that count the regions whose notes' sizes they give. */
+function counted(measures: NonNullable<Awaited<ReturnType<typeof stored>>>, opened: readonly Message[]) {
+  const known = knownMeasures(measures, opened);
+  const used = { regions: 0 };
+  const noteChars = (l: WireLedger, drop: number) => {
+    const told = known.noteChars(l, drop);
+    if (told) used.regions++;
+    return told;
+  };
+  return { used, known: { entry: known.entry, noteChars } };
 }
 
 /** Every figure of every entry (and what a note of each exchange would take), items included. */
@@ -116,8 +130,8 @@ test("stored measures are used — and any that do not surely hold are not: anot
     ["a flipped bit in its numbers", Uint8Array.from(file, (b, i) => (i === file.length - 5 ? b ^ 1 : b))],
     ["cut short", file.subarray(0, file.length - 6)],
     ["its header not JSON", header(() => "{not json")],
-    ["another version of it", header((h) => h.replace('"v":1', '"v":2'))],
-    ["a key it does not know", header((h) => h.replace('{"v":1', '{"v":1,"more":0'))],
+    ["another version of it", header((h) => h.replace('"v":2', '"v":1'))],
+    ["a key it does not know", header((h) => h.replace('{"v":2', '{"v":2,"more":0'))],
     ["empty", new Uint8Array()],
   ];
   for (const [what, bytes] of damaged) {
@@ -129,4 +143,68 @@ test("stored measures are used — and any that do not surely hold are not: anot
   const again = await stored(history, "gpt-5", path, log, forged);
   expect(body(history, s, createWireLedger(knownMeasures(again!, structuredClone(history))))).toBe(measured);
   expect(body(history, { ...s, model: "o3" }, createWireLedger(knownMeasures(again!, history)))).toBe(body(structuredClone(history), { ...s, model: "o3" }));
+});
+
+test("the sizes of the notes a run dropped steps behind are taken from the file by a resume that drops as many, and the request is what composing gives (100 random histories)", async () => {
+  const failures: string[] = [];
+  let reused = 0;
+  for (let seed = 1; seed <= 100 && failures.length < 3; seed++) {
+    const rng = prng(1000 + seed);
+    const history = randomHistory(rng, rng.int(20, 80));
+    const model = rng.chance(0.8) ? "gpt-5" : "o3";
+    // Thresholds low enough that old steps are dropped; the same plan most of the time, another now and then.
+    const s: RequestSpec = { ...spec(rng, model), limits: { threshold: rng.int(300, 4_000), window: 300_000 }, harder: false };
+    const measures = await stored(history, model, join(dir, `r${seed}.measures`), undefined, undefined, { spec: s });
+    const opened = [...history];
+    if (rng.chance(0.5)) history.push({ role: "user", text: `go on ${seed}` });
+    const asked = rng.chance(0.7) ? s : { ...s, limits: { ...s.limits, threshold: rng.int(300, 4_000) } };
+    const { used, known } = counted(measures!, opened);
+    const [a, b] = [composeRequest(history, asked, createWireLedger(known)), composeRequest(structuredClone(history), asked)];
+    if (JSON.stringify(a) !== JSON.stringify(b)) failures.push(`seed ${seed}: the request`);
+    reused += used.regions;
+  }
+  expect(failures).toEqual([]);
+  expect(reused).toBeGreaterThan(30);
+}, 30_000);
+
+test("stored note sizes are used only for the very steps they stood for: not for another drop, other messages, another model, nor when their section is damaged", async () => {
+  const rng = prng(11);
+  const history = randomHistory(rng, 60);
+  const s: RequestSpec = { model: "gpt-5", instructions: "", tools: [], params: { stream: true } as RequestSpec["params"], limits: { threshold: 1_500, window: 300_000 }, harder: false };
+  // What a request is: its bytes and what it is estimated to weigh (a note's size only counts there).
+  const composed = (h: readonly Message[], x: RequestSpec, ledger = createWireLedger()) => {
+    const c = composeRequest(h, x, ledger);
+    return { body: JSON.stringify(c.body), tokens: c.tokens, compaction: c.compaction };
+  };
+  const measured = composed(structuredClone(history), s);
+  expect(measured.body).toContain("left out of this request");
+  const path = join(dir, "region.measures");
+  // Each note taken as a hundred times its size: used, the request is estimated the heavier.
+  const forge = (m: MeasuresToStore): MeasuresToStore => ({ ...m, region: { ...m.region!, chars: m.region!.chars.map((c) => c * 100) } });
+  const forged = await stored(history, "gpt-5", path, undefined, undefined, { spec: s, edit: forge });
+  const used = composed(history, s, createWireLedger(knownMeasures(forged!, history)));
+  expect(used.body).toBe(measured.body);
+  expect(used.tokens).toBeGreaterThan(measured.tokens * 10);
+
+  const dropOf = (x: RequestSpec) => {
+    const ledger = createWireLedger();
+    composeRequest(structuredClone(history), x, ledger);
+    return composedRegion(ledger)?.drop;
+  };
+  // A threshold that drops fewer steps, but some.
+  const fewer = [10_000, 20_000, 30_000, 40_000].map((threshold) => ({ ...s, limits: { ...s.limits, threshold } })).find((x) => (dropOf(x) ?? 0) > 0 && dropOf(x) !== dropOf(s))!;
+  expect(fewer).toBeDefined();
+  expect(composed(history, fewer, createWireLedger(knownMeasures(forged!, history)))).toEqual(composed(structuredClone(history), fewer));
+  expect(composed(history, s, createWireLedger(knownMeasures(forged!, structuredClone(history))))).toEqual(measured);
+  const o3 = { ...s, model: "o3" };
+  expect(composed(history, o3, createWireLedger(knownMeasures(forged!, history)))).toEqual(composed(structuredClone(history), o3));
+  const damaged: [string, (m: MeasuresToStore) => MeasuresToStore][] = [
+    ["a size that is no number", (m) => ({ ...forge(m), region: { ...forge(m).region!, chars: ["42" as never, ...forge(m).region!.chars.slice(1)] } })],
+    ["a note fewer than the gaps", (m) => ({ ...forge(m), region: { ...forge(m).region!, chars: forge(m).region!.chars.slice(1) } })],
+    ["beyond the steps stored", (m) => ({ ...forge(m), region: { ...forge(m).region!, end: m.from + (m.texts.length + 1) } })],
+  ];
+  for (const [what, edit] of damaged) {
+    const read = await stored(history, "gpt-5", path, undefined, undefined, { spec: s, edit });
+    expect([what, composed(history, s, createWireLedger(knownMeasures(read!, history)))]).toEqual([what, measured]);
+  }
 });
