@@ -35,6 +35,7 @@ import { permissionRules } from "./permission-rules.ts";
 import { createRuntime, type Runtime } from "./runtime.ts";
 import { loadPrompt } from "./load-prompt.ts";
 import { openMcp, type Mcp } from "../mcp/open-mcp.ts";
+import { unknownServerRules } from "../mcp/rule-servers.ts";
 import { confineWith } from "../mcp/confine-server.ts";
 import { openById, openSession, resolveId } from "./open-session.ts";
 import { createCommandCalls } from "./command-calls.ts";
@@ -164,6 +165,7 @@ export async function startRuntime(opts: StartOptions): Promise<Runtime> {
     warn: (line) => warn(redactor.text(line)),
     confine: confineWith(sandbox),
   }));
+  unknownServerRules(rules, mcp.known).forEach(warn);
   const runtime: Runtime = createRuntime({
     config: { ...config, ...(opts.textFormat ? { textFormat: opts.textFormat } : {}), ...(flags.maxCost !== undefined ? { maxCostUsd: flags.maxCost } : {}) },
     cwd,
