@@ -105,6 +105,10 @@ export function startStdioTransport(def: StdioDef, events: TransportEvents): Tra
     const decoder = new TextDecoder();
     for await (const chunk of proc.stderr) tail.push(decoder.decode(chunk, { stream: true }));
   })().catch(() => {});
+  // Its stdout at an end while it lives on: no answer can come any more, so its calls end now, not at their timeout.
+  void stdout.then(async () => {
+    if (!(await exitedWithin(200))) end("closed its stdout and cannot answer any more");
+  });
   void proc.exited.then(async (code) => {
     // What it wrote just before exiting is read first (a child holding a pipe open does not stall this).
     await Promise.race([Promise.all([stdout, stderr]), Bun.sleep(200)]);

@@ -128,6 +128,18 @@ describe("a hostile stdio server ends in one clear line, never a hang", () => {
     expect(((await client.callTool("big", {}).catch((e) => e)) as McpError).kind).toBe("closed");
   });
 
+  test("a server that closes its stdout and lives on: the call ends at once, not at its timeout, and the process is gone", async () => {
+    const client = await connect("plain");
+    const reasons: string[] = [];
+    client.onClose((reason) => reasons.push(reason));
+    const started = Date.now();
+    const err = (await client.callTool("mute", {}, { timeoutMs: 20_000 }).catch((e) => e)) as McpError;
+    expect(err.kind).toBe("closed");
+    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(reasons).toHaveLength(1);
+    await waitUntil(() => isGone(client.pid!), "the server's process ends");
+  });
+
   test("a server ignoring SIGTERM is killed, with everything it started", async () => {
     const client = await connect("ignore-term");
     await waitUntil(() => /child \d+/.test(client.stderrTail()), "the server started its child");
