@@ -61,8 +61,17 @@ export async function mcpCommand(args: string[], config: Config, io: { out: (lin
       io.out(`✗ ${name}: ${view.error ?? view.status}`);
       return 1;
     }
+    // Up and listed is not yet answering: a ping after the handshake says it still takes requests.
+    const answered = await mcp.servers.ping(name!).then(
+      (ms) => ({ ms }),
+      (err: Error) => ({ error: err.message }),
+    );
+    if ("error" in answered) {
+      io.out(`✗ ${name}: it started and listed its tools, then did not answer a ping: ${answered.error}`);
+      return 1;
+    }
     const tools = mcp.servers.tools().map((t) => t.name);
-    io.out(`✓ ${name}: ${view.serverInfo?.name ?? "?"}${view.serverInfo?.version ? ` ${view.serverInfo.version}` : ""}, protocol ${view.protocolVersion}, ${plural(tools.length, "tool")} offered${view.listed !== tools.length ? ` (of ${view.listed} listed)` : ""}${tools.length ? `: ${tools.join(", ")}` : ""}`);
+    io.out(`✓ ${name}: ${view.serverInfo?.name ?? "?"}${view.serverInfo?.version ? ` ${view.serverInfo.version}` : ""}, protocol ${view.protocolVersion}, ping ${Math.max(1, Math.round(answered.ms))} ms, ${plural(tools.length, "tool")} offered${view.listed !== tools.length ? ` (of ${view.listed} listed)` : ""}${tools.length ? `: ${tools.join(", ")}` : ""}`);
     return 0;
   } finally {
     await mcp.servers.close();

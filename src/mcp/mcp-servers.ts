@@ -3,6 +3,7 @@ import { definitionHash } from "../store/approvals.ts";
 import { clipLine } from "../text/one-line.ts";
 import type { AnyTool } from "../tools/tool.ts";
 import { toolSchema } from "../wire/tool-schema.ts";
+import type { McpError } from "./mcp-error.ts";
 import type { McpClient } from "./mcp-client.ts";
 import type { McpServerDef } from "./mcp-types.ts";
 import { mcpTool } from "./mcp-tool.ts";
@@ -39,6 +40,8 @@ export type McpServers = {
   add(plan: ServerPlan): void;
   /** The program lines of the stdio servers started (their program, arguments and folder). */
   programs(): { argv: string[]; cwd: string }[];
+  /** How long a connected server took to answer a `ping` (given its `startupTimeout`), in ms; rejects with why it did not (`shiro mcp test`). */
+  ping(name: string): Promise<number>;
   /** Stops offering a tool the API refused; true when it was one of these. */
   drop(name: string): boolean;
   /** Closes every server (stdin, then SIGTERM, then SIGKILL); never rejects. */
@@ -163,6 +166,18 @@ export function startMcpServers(plans: readonly ServerPlan[], opts: { connect: C
       queued.splice(0).forEach(cb);
     },
     latestEvents: () => [...latest.values()],
+    async ping(name) {
+      const slot = slots.find((s) => s.plan.name === name);
+      const client = slot?.client;
+      if (!client) throw new Error(`MCP server "${name}" is not connected`);
+      const timeoutMs = slot.plan.startupTimeoutMs;
+      const started = performance.now();
+      // An error answer is an answer: the server is there and takes requests.
+      await client.ping({ timeoutMs }).catch((err: McpError) => {
+        if (err.kind !== "rpc") throw err;
+      });
+      return performance.now() - started;
+    },
     drop(name) {
       if (!offered.some((t) => t.name === name)) return false;
       dropped.add(name);

@@ -209,7 +209,7 @@ describe("the tool list changes only when a server's does", () => {
 describe("where people look", () => {
   test("shiro mcp list shows each server's state; shiro mcp test gives a verdict and its exit code", async () => {
     const project = dir("mcp-list");
-    writeFileSync(join(project, "s.json"), JSON.stringify({ mcpServers: { ok: toolServer([2]), broken: { command: "/nonexistent/mcp" }, boxed: boxedToolServer(project, [1], { sandbox: "read-only" }) } }));
+    writeFileSync(join(project, "s.json"), JSON.stringify({ mcpServers: { ok: toolServer([2]), broken: { command: "/nonexistent/mcp" }, boxed: boxedToolServer(project, [1], { sandbox: "read-only" }), deaf: toolServer([1, "--no-ping"], { startupTimeout: 1 }) } }));
     const list = await runShiro(["mcp", "list", "--mcp-config", "s.json"], { cwd: project });
     expect(list.code).toBe(0);
     const rows = list.stdout.trimEnd().split("\n");
@@ -217,7 +217,13 @@ describe("where people look", () => {
     expect(rows[1]).toMatch(/^broken +failed +MCP server "broken" did not start: /);
     expect(rows[2]).toMatch(/^boxed +connected +1 tools +tool-server 1 \(2025-11-25\)$/);
     const good = await runShiro(["mcp", "test", "ok", "--mcp-config", "s.json"], { cwd: project });
-    expect(good).toMatchObject({ code: 0, stdout: "✓ ok: tool-server 1, protocol 2025-11-25, 2 tools offered: mcp__ok__t1, mcp__ok__t2\n" });
+    expect(good.code).toBe(0);
+    expect(good.stdout).toMatch(/^✓ ok: tool-server 1, protocol 2025-11-25, ping \d+ ms, 2 tools offered: mcp__ok__t1, mcp__ok__t2\n$/);
+    // Started and listed, then deaf: the ping (given its startupTimeout) says it no longer answers.
+    const deaf = await runShiro(["mcp", "test", "deaf", "--mcp-config", "s.json"], { cwd: project });
+    expect(deaf.code).toBe(1);
+    expect(deaf.stdout).toStartWith("✗ deaf: ");
+    expect(deaf.stdout).toContain("ping");
     const bad = await runShiro(["mcp", "test", "broken", "--mcp-config", "s.json"], { cwd: project });
     expect(bad.code).toBe(1);
     expect(bad.stdout).toStartWith('✗ broken: MCP server "broken" did not start: ');
