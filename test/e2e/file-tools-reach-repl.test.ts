@@ -28,7 +28,8 @@ test("--yolo asks before reading a home file; y gives it to the model, n does no
   const mark = repl.mark();
   await repl.send("go");
   await repl.waitFor(`[a]lways for ${join(l.home, "notes/todo.md")}: `, { since: mark });
-  await repl.send("y");
+  // One key answers (no Enter): an Enter after it would land on the next question, asked at once.
+  repl.write("y");
   await repl.waitFor(`[a]lways for ${join(l.home, ".bashrc")}: `, { since: mark });
   await repl.send("n");
   await repl.idle(mark);
