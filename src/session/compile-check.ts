@@ -57,13 +57,18 @@ function bodyOf(def: Def, out: Out): string | undefined {
       const inner = compile(defOf(def.innerType), out);
       return `return v === undefined || ${inner}(v);`;
     }
+    case "nullable": {
+      const inner = compile(defOf(def.innerType), out);
+      return `return v === null || ${inner}(v);`;
+    }
     case "array": {
+      if (def.checks?.length) return undefined;
       const element = compile(defOf(def.element), out);
       return `if (!Array.isArray(v)) return false;\nfor (let i = 0; i < v.length; i++) if (!${element}(v[i])) return false;\nreturn true;`;
     }
     case "record": {
       const key = defOf(def.keyType);
-      if (key.type !== "string" || key.checks?.length) return undefined;
+      if (def.checks?.length || key.type !== "string" || key.checks?.length) return undefined;
       const value = compile(defOf(def.valueType), out);
       return `if (${NOT_OBJECT}) return false;\nfor (const k in v) if (!${value}(v[k])) return false;\nreturn true;`;
     }

@@ -1,4 +1,5 @@
 import type { z } from "zod";
+import { compileCheck, type Check } from "../session/compile-check.ts";
 
 export type ReadResult<T> =
   | { ok: true; value: T }
@@ -24,9 +25,18 @@ export function parseJson<S extends z.ZodType>(text: string, schema: S, path: st
   } catch (err) {
     return { ok: false, reason: "corrupt", message: `${path} is not valid JSON (${(err as Error).message})` };
   }
+  // A file as shiro wrote it is taken by the compiled check: zod's first parse of a schema costs milliseconds in a cold process.
+  if (checkOf(schema)(raw)) return { ok: true, value: raw as z.infer<S> };
   const parsed = schema.safeParse(raw);
   if (!parsed.success) return { ok: false, reason: "corrupt", message: `${path} does not match its schema${firstIssue(parsed.error)}` };
   return { ok: true, value: parsed.data };
+}
+
+const checks = new WeakMap<z.ZodType, Check>();
+function checkOf(schema: z.ZodType): Check {
+  let check = checks.get(schema);
+  if (!check) checks.set(schema, (check = compileCheck(schema)));
+  return check;
 }
 
 /** Where in a value a zod issue lies, written as code would: `[0].decision`, `deny[2].tools`; "" for the top level. */

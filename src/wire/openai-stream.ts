@@ -1,3 +1,4 @@
+import type { ResponseStreamEvent } from "openai/resources/responses/responses";
 import type { AssistantMessage } from "../session/messages.ts";
 import type { ModelError } from "./model-error.ts";
 import type { ModelEvent, ModelStream, RequestBody } from "./model-stream.ts";
@@ -42,9 +43,11 @@ export function createOpenAIStream(opts: OpenAIStreamOptions): ModelStream {
     } catch (err) {
       return yield { type: "error", error: { message: oneLine(`model call failed: ${String(err)}`), retryable: false } };
     }
+    // Serialised once, here: the SDK's own encoder would pass every value of the body through a replacer (to find `stream`), milliseconds for a long history's.
+    const json = JSON.stringify(body);
     let counts: FaultCounts = {};
     for (let attempt = 1; ; attempt++) {
-      const outcome: Attempt = yield* tryOnce(loaded, body, signal);
+      const outcome: Attempt = yield* tryOnce(loaded, body, json, signal);
       if ("ended" in outcome) return yield outcome.ended;
       const error = outcome.failed;
       const plan = error.retryable ? planRetry({ kind: error.fault ?? "server", retryAfterMs: error.retryAfterMs, attempt, counts, reached }) : undefined;
@@ -60,8 +63,8 @@ export function createOpenAIStream(opts: OpenAIStreamOptions): ModelStream {
     }
   };
 
-  /** One request and its stream, watched for silence; yields the deltas, returns how it ended. */
-  async function* tryOnce(loaded: Sdk, body: RequestBody, signal: AbortSignal): AsyncGenerator<ModelEvent, Attempt> {
+  /** One request (`body` as `json`) and its stream, watched for silence; yields the deltas, returns how it ended. */
+  async function* tryOnce(loaded: Sdk, body: RequestBody, json: string, signal: AbortSignal): AsyncGenerator<ModelEvent, Attempt> {
     const assembler = createResponseAssembler(body.model ?? "");
     const idle = createIdleWatchdog(opts.idleTimeoutMs);
     const client = new loaded.OpenAI({
@@ -74,7 +77,12 @@ export function createOpenAIStream(opts: OpenAIStreamOptions): ModelStream {
     let started = false;
     let failure: ModelError | undefined;
     try {
-      const events = await client.responses.create(body, { signal: AbortSignal.any([signal, idle.signal]) });
+      const events = await client.post<AsyncIterable<ResponseStreamEvent>>("/responses", {
+        body: json,
+        headers: { "content-type": "application/json" },
+        stream: true,
+        signal: AbortSignal.any([signal, idle.signal]),
+      });
       started = true;
       for await (const event of events) {
         const out = assembler.push(event);

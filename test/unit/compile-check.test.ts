@@ -1,5 +1,7 @@
 import { expect, test } from "bun:test";
+import { z } from "zod";
 import { compileCheck } from "../../src/session/compile-check.ts";
+import { indexEntrySchema } from "../../src/store/session-index.ts";
 import { sessionEventSchema, type SessionEvent } from "../../src/session/session-event.ts";
 import { everyKind } from "../support/session-fixtures.ts";
 import { prng, randomHistory, type Rng } from "../support/random-history.ts";
@@ -65,4 +67,24 @@ test("the compiled check takes a value only when zod takes it unchanged, and tak
 test("what it does not compile is left to zod: a task list (its text is trimmed) is never taken as it is", () => {
   expect(isEvent({ type: "todos", todos: [{ content: "  write tests ", status: "pending" }] })).toBe(false);
   expect(sessionEventSchema.parse({ type: "todos", todos: [{ content: "  write tests ", status: "pending" }] })).toEqual({ type: "todos", todos: [{ content: "write tests", status: "pending" }] });
+});
+
+test("a listing entry as written is taken, its cost a number or null; anything else is zod's to judge", () => {
+  const isEntry = compileCheck(indexEntrySchema);
+  const usage = { inputTokens: 1, cachedTokens: 0, outputTokens: 1, reasoningTokens: 0 };
+  const entry = { id: "s", cwd: "/p", model: "gpt-5", title: "t", createdAt: at, updatedAt: at, messageCount: 2, usage, costUsd: null, state: "answered", bytes: 10 };
+  expect(isEntry(entry)).toBe(true);
+  expect(isEntry({ ...entry, costUsd: 0.25 })).toBe(true);
+  for (const costUsd of ["0.25", undefined]) {
+    expect(isEntry({ ...entry, costUsd })).toBe(false);
+    expect(indexEntrySchema.safeParse({ ...entry, costUsd }).success).toBe(false);
+  }
+});
+
+test("an array or a record with checks of its own is never taken by the compiled check", () => {
+  const tags = z.object({ tags: z.array(z.string()).min(1) });
+  expect(compileCheck(tags)({ tags: [] })).toBe(false);
+  expect(tags.safeParse({ tags: [] }).success).toBe(false);
+  expect(compileCheck(z.record(z.string(), z.number()).refine((r) => Object.keys(r).length > 0))({})).toBe(false);
+  expect(compileCheck(z.array(z.string()))([])).toBe(true);
 });

@@ -81,6 +81,16 @@ test("a character split between two TCP chunks arrives whole", async () => {
   expect(doneText(events)).toBe("猫");
 });
 
+test("the body goes on the wire as its JSON, byte for byte, as JSON and with the caller's key", async () => {
+  let headers: Headers | undefined;
+  const stream = serve((_, req) => ((headers = req.headers), sse([toSse(textEvents("ok"))])));
+  const body = request([{ role: "user", text: "naïve → café" }]);
+  expect(doneText(await collect(stream, body))).toBe("ok");
+  expect(bodies).toEqual([JSON.stringify(body)]);
+  expect(headers?.get("content-type")).toBe("application/json");
+  expect(headers?.get("authorization")).toBe("Bearer test-key");
+});
+
 test("429 with retry-after: 0 is retried at once (ours, not the SDK's) and then succeeds", async () => {
   const stream = serve((n) => (n === 1 ? jsonError(429, { message: "Rate limit reached", code: "rate_limit_exceeded" }, { "retry-after": "0" }) : sse([toSse(textEvents("ok"))])));
   const events = await collect(stream);
