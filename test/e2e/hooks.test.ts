@@ -36,6 +36,21 @@ const bash = (command: string): PlannedCall => ({ name: "bash", arguments: { com
 const ARGS = ["--yolo", "--sandbox", "off"];
 
 describe("PreToolUse hooks decide before the call runs", () => {
+  test("a matcher brought from Claude Code (`Edit|Write`) guards shiro's write_file and apply_patch: neither file is written", async () => {
+    const { root, home } = setup(() => ({ hooks: { PreToolUse: [{ matcher: "Edit|Write", hooks: [{ type: "command", command: "echo 'no writes today' >&2; exit 2" }] }] } }));
+    const job = await scriptedJob(
+      [
+        { name: "write_file", arguments: { path: "canary.txt", content: "overwritten\n" } },
+        { name: "apply_patch", arguments: { patch: "*** Begin Patch\n*** Add File: new.txt\n+made\n*** End Patch" } },
+      ],
+      { cwd: root, home, args: ARGS },
+    );
+    expect(job.code).toBe(4);
+    expect(readFileSync(join(root, "canary.txt"), "utf8")).toBe("still here\n");
+    expect(existsSync(join(root, "new.txt"))).toBe(false);
+    expect(job.requests.at(-1)!.raw).toContain("no writes today");
+  });
+
   test("exit 2 blocks `rm`: the model reads the hook's stderr in the next request, the canary stays; the hook got the call as JSON on stdin, and no API key", async () => {
     const { root, home } = setup(({ home }) => ({
       ...pre(`cat > ${home}/seen.json; env > ${home}/env.txt; grep -q '"rm ' ${home}/seen.json && { echo 'no rm here: move it to trash/ instead' >&2; exit 2; }; exit 0`),

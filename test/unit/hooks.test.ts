@@ -16,6 +16,15 @@ describe("matchesTool", () => {
     expect(matchesTool("mcp__github__*", "mcp__github__create_issue")).toBe(true);
     expect(matchesTool("mcp__github__*", "mcp__gitlab__create_issue")).toBe(false);
     expect(matchesTool("mcp__*__delete*", "mcp__db__delete_row")).toBe(true);
+    // A matcher brought from Claude Code: its tool names stand for shiro's, its `.*` for `*`.
+    expect(matchesTool("Edit|Write", "edit_file")).toBe(true);
+    expect(matchesTool("Edit|Write", "write_file")).toBe(true);
+    expect(matchesTool("Edit", "apply_patch")).toBe(true);
+    expect(matchesTool("Edit|Write", "read_file")).toBe(false);
+    expect(matchesTool("Read", "read_file")).toBe(true);
+    expect(matchesTool("mcp__github__.*", "mcp__github__create_issue")).toBe(true);
+    expect(matchesTool("mcp__github__.*", "mcp__gitlab__create_issue")).toBe(false);
+    expect(matchesTool(".*", "bash")).toBe(true);
     expect(matchesTool("a*a", "a")).toBe(false);
     for (const all of [undefined, "", "*", " * "]) expect(matchesTool(all, "anything")).toBe(true);
     expect(matchesTool("Bash", "bash")).toBe(true);
