@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { confineWith } from "../mcp/confine-server.ts";
 import { openMcp } from "../mcp/open-mcp.ts";
+import { lazyApprovals } from "../store/approvals.ts";
 import { createSandbox } from "../sandbox/create-sandbox.ts";
 import { UsageError } from "../exit/usage-error.ts";
 import { didYouMean } from "../text/nearest.ts";
@@ -33,9 +34,8 @@ export async function mcpCommand(args: string[], config: Config, io: { out: (lin
   const servers = await mcpServers(own, join(config.home, "config.json"), files);
   const mcp = await openMcp({
     mcp: { enabled: true, explicit: files.length > 0, servers },
-    home: config.home,
     cwd: io.cwd,
-    save: false,
+    approvals: lazyApprovals({ home: config.home, save: false, warn: (line) => io.err(`! ${line}`) }),
     baseEnv: toolEnv(process.env, config.envPass).env,
     env: process.env,
     interactive: false,

@@ -3,7 +3,7 @@ import { shownAsIs } from "../text/terminal-text.ts";
 import { ATTACH_CAP, attachMentions } from "../context/attach-mentions.ts";
 import { cutWords, fitInput } from "../context/fit-input.ts";
 import { folderSignature } from "../registry/folder-signature.ts";
-import { openApprovals, type Approvals } from "../store/approvals.ts";
+import type { Approvals } from "../store/approvals.ts";
 import { expandCommand } from "./expand-command.ts";
 import { commandFolders, loadCommands, type SavedCommand } from "./load-commands.ts";
 
@@ -15,8 +15,8 @@ export type SavedCommandsDeps = {
   root: string;
   /** The built-in commands' names and aliases: a saved one cannot take them. */
   builtins: readonly string[];
-  /** Whether an approval is kept in `$SHIRO_HOME/approvals.json` (not with `--ephemeral`). */
-  saveApprovals: boolean;
+  /** Where a project command's approval is found and kept (`$SHIRO_HOME/approvals.json`, read on first need). */
+  approvals: () => Promise<Approvals>;
   warn: (line: string) => void;
   /** Runs a command as a `bash` tool call would be run. */
   run: (command: string, signal: AbortSignal) => Promise<ShellOutcome>;
@@ -44,7 +44,6 @@ export function createSavedCommands(deps: SavedCommandsDeps): SavedCommands {
   const builtins = new Set(deps.builtins);
   const reported = new Set<string>();
   let loaded: { signature: string; commands: Promise<SavedCommand[]> } | undefined;
-  let approvals: Promise<Approvals> | undefined;
 
   const list = async () => {
     const signature = (await Promise.all(folders.map((folder) => folderSignature(folder, true)))).join("\n\n");
@@ -62,8 +61,7 @@ export function createSavedCommands(deps: SavedCommandsDeps): SavedCommands {
 
   async function approved(command: SavedCommand, how: RunHow): Promise<string | undefined> {
     if (command.scope === "user") return undefined;
-    approvals ??= openApprovals({ home: deps.home, save: deps.saveApprovals, warn: deps.warn });
-    const store = await approvals;
+    const store = await deps.approvals();
     if (store.has("command", deps.root, command.name, command.hash)) return undefined;
     const where = relative(deps.root, command.path);
     if (!how.confirm) return `/${command.name} is a project command (${where}) not approved yet: run it once in the REPL (shiro, then /${command.name}) to read and approve it`;

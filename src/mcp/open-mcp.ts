@@ -1,5 +1,5 @@
 import { realpathSync } from "node:fs";
-import { openApprovals } from "../store/approvals.ts";
+import type { Approvals } from "../store/approvals.ts";
 import type { SandboxLevel } from "../session/sandbox-level.ts";
 import { confinedServer, type Confine } from "./confine-server.ts";
 import { connectMcpServer } from "./connect-server.ts";
@@ -22,10 +22,9 @@ export type Mcp = {
 
 export type OpenMcpOptions = {
   mcp: { enabled: boolean; explicit: boolean; servers: readonly McpServerEntry[] };
-  home: string;
   cwd: string;
-  /** Whether approvals are kept (false: `--ephemeral`, a home that cannot be written). */
-  save: boolean;
+  /** Where a project's servers approved before are found, and a new approval kept (read only when a `.mcp.json` is there). */
+  approvals: () => Promise<Approvals>;
   /** What every command's environment holds (the allow-list): a program server gets it and its own `env`. */
   baseEnv: Readonly<Record<string, string>>;
   env: Readonly<Record<string, string | undefined>>;
@@ -48,8 +47,7 @@ export async function openMcp(opts: OpenMcpOptions): Promise<Mcp> {
   const root = realpathSync(opts.cwd);
   const own = opts.mcp.servers;
   const readProject = opts.mcp.enabled && !opts.mcp.explicit;
-  const approvals = readProject ? await openApprovals({ home: opts.home, save: opts.save, warn: opts.warn }) : undefined;
-  const project = approvals ? await projectServers({ root, approvals, own: own.map((s) => s.name), warn: opts.warn }) : { approved: [], unapproved: [] };
+  const project = readProject ? await projectServers({ root, approvals: opts.approvals, own: own.map((s) => s.name), warn: opts.warn }) : { approved: [], unapproved: [] };
   const levels = new Map<string, SandboxLevel>();
   const plan = (entry: McpServerEntry) => {
     const planned = planServer(entry, { cwd: opts.cwd, env: opts.env, baseEnv: opts.baseEnv });
@@ -76,7 +74,7 @@ export async function openMcp(opts: OpenMcpOptions): Promise<Mcp> {
     known: [...own, ...project.approved, ...project.unapproved.map((s) => s.entry)].map((e) => e.name),
     question: approvalQuestion,
     async approve(server) {
-      await approvals?.add("mcp-server", root, server.entry.name, server.hash);
+      await (await opts.approvals()).add("mcp-server", root, server.entry.name, server.hash);
       plan(server.entry).forEach(servers.add);
     },
   };

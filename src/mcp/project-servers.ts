@@ -19,7 +19,7 @@ export type UnapprovedServer = { entry: McpServerEntry; hash: string };
 // so its tools' names (`mcp__<server>__<tool>`) can match no rule or name of another server's.
 const PLAIN_NAME = /^[A-Za-z0-9-]+(?:_[A-Za-z0-9-]+)*$/;
 
-export async function projectServers(opts: { root: string; approvals: Approvals; own: readonly string[]; warn: (line: string) => void }): Promise<{ approved: McpServerEntry[]; unapproved: UnapprovedServer[] }> {
+export async function projectServers(opts: { root: string; approvals: () => Promise<Approvals>; own: readonly string[]; warn: (line: string) => void }): Promise<{ approved: McpServerEntry[]; unapproved: UnapprovedServer[] }> {
   const path = join(opts.root, PROJECT_FILE);
   const read = await readJson(path, mcpFileSchema);
   if (!read.ok) {
@@ -28,6 +28,7 @@ export async function projectServers(opts: { root: string; approvals: Approvals;
   }
   const approved: McpServerEntry[] = [];
   const unapproved: UnapprovedServer[] = [];
+  const approvals = await opts.approvals();
   const ownPrefixes = opts.own.map(serverPrefix);
   for (const [name, config] of Object.entries(read.value.mcpServers)) {
     if (opts.own.includes(name)) continue;
@@ -46,7 +47,7 @@ export async function projectServers(opts: { root: string; approvals: Approvals;
     }
     const entry: McpServerEntry = { name, config, origin: path, project: true };
     const hash = definitionHash(config);
-    if (opts.approvals.has("mcp-server", opts.root, name, hash)) approved.push(entry);
+    if (approvals.has("mcp-server", opts.root, name, hash)) approved.push(entry);
     else unapproved.push({ entry, hash });
   }
   return { approved, unapproved };

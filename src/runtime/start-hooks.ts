@@ -2,7 +2,7 @@ import { realpathSync } from "node:fs";
 import { createHooks, type Hooks } from "../hooks/create-hooks.ts";
 import { loadHooks, PROJECT_HOOKS } from "../hooks/load-hooks.ts";
 import type { HookRun } from "../session/hook-run.ts";
-import { openApprovals } from "../store/approvals.ts";
+import type { Approvals } from "../store/approvals.ts";
 import { API_KEY_VAR, toolEnv } from "../tools/tool-env.ts";
 import { findTrusted } from "../tools/trusted-program.ts";
 import type { Config, Flags } from "./settings.ts";
@@ -11,8 +11,8 @@ export type StartHooksOptions = {
   flags: Flags;
   config: Config;
   cwd: string;
-  /** Whether approvals may be saved (not with --ephemeral or a read-only home). */
-  saves: boolean;
+  /** Where a project's hooks approved before are found, and a new approval kept (read on first need). */
+  approvals: () => Promise<Approvals>;
   warn: (line: string) => void;
   /** Shows a project's unapproved hooks and asks (the REPL); without it they are skipped. */
   approve?: (lines: readonly string[]) => Promise<boolean>;
@@ -24,8 +24,7 @@ export type StartHooksOptions = {
 export async function startHooks(opts: StartHooksOptions): Promise<Hooks | undefined> {
   const { flags, config, warn } = opts;
   const root = realpathSync(opts.cwd);
-  const approvals = () => openApprovals({ home: config.home, save: opts.saves, warn });
-  const loaded = await loadHooks({ ...(config.hooks ? { config: config.hooks } : {}), notify: config.notify, files: flags.hooksFiles, root, approvals, warn });
+  const loaded = await loadHooks({ ...(config.hooks ? { config: config.hooks } : {}), notify: config.notify, files: flags.hooksFiles, root, approvals: opts.approvals, warn });
   const { unapproved } = loaded;
   const approve = unapproved && opts.approve;
   if (unapproved && !approve) warn(`project hooks in ${PROJECT_HOOKS} skipped: not approved (approve them in an interactive shiro here, or run with --hooks ${PROJECT_HOOKS})`);

@@ -36,6 +36,7 @@ import { createRuntime, type Runtime } from "./runtime.ts";
 import { loadPrompt } from "./load-prompt.ts";
 import { openMcp, type Mcp } from "../mcp/open-mcp.ts";
 import { unknownServerRules } from "../mcp/rule-servers.ts";
+import { lazyApprovals } from "../store/approvals.ts";
 import { confineWith } from "../mcp/confine-server.ts";
 import { openById, openSession, resolveId } from "./open-session.ts";
 import { createCommandCalls } from "./command-calls.ts";
@@ -122,7 +123,9 @@ export async function startRuntime(opts: StartOptions): Promise<Runtime> {
   await refuseUnavailableBackend(config, sandbox);
   // The file tools reach the project and the added folders; `$SHIRO_HOME` only opens to a person.
   const reach = { writable: config.writableDirs, readable: config.readableDirs, shiroHome: config.home, programs };
-  const hooks = (running.hooks = flags.noHooks ? undefined : await startHooks({ flags, config, cwd, saves: store.saves, warn, ...(opts.approveHooks ? { approve: opts.approveHooks } : {}), sessionId: () => runtime.session.id, record: (run) => runtime.logHook(run) }));
+  // Read once, and only when a project brings a server, hooks or a command to approve.
+  const approvals = lazyApprovals({ home: config.home, save: store.saves, warn });
+  const hooks = (running.hooks = flags.noHooks ? undefined : await startHooks({ flags, config, cwd, approvals, warn, ...(opts.approveHooks ? { approve: opts.approveHooks } : {}), sessionId: () => runtime.session.id, record: (run) => runtime.logHook(run) }));
   // An approval waiting is what Notification hooks are for (a desktop notification while the person is away).
   const ask = opts.ask && (async (request: AskRequest) => (hooks?.notify(`shiro needs your approval: ${request.summary}`), opts.ask!(request)));
   const gate = createAuthorize({ rules, reach, extraChecks: plugins.checks, yolo: flags.yolo, sessionAllows: new SessionAllows(), ...(ask ? { ask } : {}), confine: sandbox.canConfine, secrets: secretFiles });
@@ -148,7 +151,7 @@ export async function startRuntime(opts: StartOptions): Promise<Runtime> {
     home: config.home,
     root: cwd,
     builtins: opts.builtinCommands ?? [],
-    saveApprovals: store.saves,
+    approvals,
     warn,
     ...createCommandCalls({ tools: () => runtime.prompt.tools, authorize, root: cwd, host, ...(hooks ? { hooks } : {}), inTurn: (run) => runtime.inNextTurn(run) }),
   });
@@ -156,9 +159,8 @@ export async function startRuntime(opts: StartOptions): Promise<Runtime> {
   // A server's stderr (in its failure line) may print a secret it was given: redacted like any output.
   const mcp = (running.mcp = await openMcp({
     mcp: config.mcp,
-    home: config.home,
     cwd,
-    save: store.saves,
+    approvals,
     baseEnv: secrets.env,
     env: process.env,
     interactive: opts.ask !== undefined,

@@ -23,6 +23,15 @@ const entrySchema = z.object({ kind: z.string(), root: z.string(), subject: z.st
 const fileSchema = z.object({ version: z.literal(1), approvals: z.array(entrySchema) });
 type Entry = z.infer<typeof entrySchema>;
 
+/**
+ * The approvals a run reads at most once, on first need: MCP servers, hooks and saved commands share
+ * it, and a run whose project brings none of them never reads the file.
+ */
+export function lazyApprovals(opts: { home: string; save: boolean; warn: (line: string) => void }): () => Promise<Approvals> {
+  let opened: Promise<Approvals> | undefined;
+  return () => (opened ??= openApprovals(opts));
+}
+
 export const approvalsPath = (home: string) => join(home, "approvals.json");
 
 /** A definition's hash: its JSON with keys sorted, so reformatting the file is not a change. */

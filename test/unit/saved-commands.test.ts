@@ -2,6 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { commandName, parseCommandFile } from "../../src/commands/command-file.ts";
 import { expandCommand, type ExpandedPart } from "../../src/commands/expand-command.ts";
 import { createSavedCommands, type ShellOutcome } from "../../src/commands/saved-commands.ts";
+import { lazyApprovals } from "../../src/store/approvals.ts";
 import { join } from "node:path";
 import { tempProject } from "../support/temp-project.ts";
 
@@ -85,7 +86,7 @@ describe("preparing a saved command (the shell and the read check injected)", ()
       home,
       root: project.root,
       builtins: ["help"],
-      saveApprovals: false,
+      approvals: lazyApprovals({ home, save: false, warn: () => {} }),
       warn: () => {},
       run: async (command) => (ran.push(command), outputs[command] ?? { output: "", failed: false }),
       readRefused: async () => undefined,
