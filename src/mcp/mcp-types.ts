@@ -2,7 +2,8 @@ import { z } from "zod";
 
 /** How to reach a server. The caller computes a stdio server's whole environment and an HTTP server's final headers. */
 export type McpServerDef =
-  | { kind: "stdio"; command: string; args: string[]; cwd: string; env: Record<string, string> }
+  /** `fd4`: bytes the program reads on fd 4 (the OS sandbox's options, kept out of /proc/<pid>/cmdline). */
+  | { kind: "stdio"; command: string; args: string[]; cwd: string; env: Record<string, string>; fd4?: Uint8Array }
   | { kind: "http"; url: string; headers: Record<string, string> };
 
 // Only what shiro reads is checked; the rest of what a server sends is kept as it came.

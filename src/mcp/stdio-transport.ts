@@ -2,6 +2,7 @@ import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import { clipLine } from "../text/one-line.ts";
 import { commandArgv, LIFELINE } from "../tools/command-argv.ts";
+import { feedPipe } from "../tools/feed-pipe.ts";
 import { holdLifeline } from "../tools/lifeline.ts";
 import { readMessages, type RpcMessage } from "./json-rpc.ts";
 import { McpError } from "./mcp-error.ts";
@@ -9,7 +10,7 @@ import { readLines } from "./read-lines.ts";
 import { StderrTail } from "./stderr-tail.ts";
 import type { Transport, TransportEvents } from "./transport.ts";
 
-export type StdioDef = { command: string; args: string[]; cwd: string; env: Record<string, string> };
+export type StdioDef = { command: string; args: string[]; cwd: string; env: Record<string, string>; fd4?: Uint8Array };
 
 // After stdin closes, how long a server gets to exit by itself; then after SIGTERM, before SIGKILL.
 const EXIT_GRACE_MS = 1500;
@@ -43,12 +44,13 @@ export function startStdioTransport(def: StdioDef, events: TransportEvents): Tra
     proc = Bun.spawn(commandArgv([program, ...def.args]), {
       cwd: def.cwd,
       env: def.env,
-      stdio: ["pipe", "pipe", "pipe", LIFELINE ? "pipe" : "ignore"],
+      stdio: ["pipe", "pipe", "pipe", LIFELINE ? "pipe" : "ignore", def.fd4 ? "pipe" : "ignore"],
       detached: true,
     }) as unknown as Bun.Subprocess<"pipe", "pipe", "pipe">;
   } catch (err) {
     throw new McpError("startup", `could not start ${program}: ${(err as Error).message}`);
   }
+  if (def.fd4) feedPipe(proc.stdio[4] as number, def.fd4);
   const lifeline = holdLifeline((proc.stdio[3] as number | undefined) ?? null);
   const tail = new StderrTail();
   // Why the connection ended, set once: the first of a protocol breach, an exit, or close().

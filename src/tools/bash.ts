@@ -1,9 +1,10 @@
-import { closeSync, readSync, writeSync } from "node:fs";
+import { closeSync, readSync } from "node:fs";
 import { z } from "zod";
 import { RUN_TIMEOUT } from "../session/stop-reason.ts";
 import { defineTool, type PreparedCommand } from "./tool.ts";
 import { CappedOutput } from "./capped-output.ts";
 import { commandArgv, LIFELINE, shellArgv } from "./command-argv.ts";
+import { feedPipe } from "./feed-pipe.ts";
 import { holdLifeline } from "./lifeline.ts";
 import { looksOffline, OFFLINE_NOTE } from "./network-failure.ts";
 
@@ -46,7 +47,7 @@ export const bash = defineTool({
       stdio: ["ignore", "pipe", "pipe", LIFELINE ? "pipe" : "ignore", prepared.fd4 ? "pipe" : "ignore", prepared.listsPrivateWrites ? "pipe" : "ignore"],
       detached: true,
     });
-    if (prepared.fd4) feed(proc.stdio[4] as number, prepared.fd4);
+    if (prepared.fd4) feedPipe(proc.stdio[4] as number, prepared.fd4);
     const listing = prepared.listsPrivateWrites ? (proc.stdio[5] as number) : undefined;
     const lifeline = holdLifeline(proc.stdio[3] ?? null);
     const signalGroup = (signal: NodeJS.Signals) => {
@@ -108,22 +109,6 @@ export const bash = defineTool({
     }
   },
 });
-
-/** Writes `bytes` into a pipe and closes it; the reader (bwrap) takes them at once, so a full pipe only waits a moment. */
-function feed(fd: number, bytes: Uint8Array): void {
-  try {
-    for (let at = 0; at < bytes.length; ) {
-      try {
-        at += writeSync(fd, bytes, at);
-      } catch (err) {
-        if ((err as NodeJS.ErrnoException).code !== "EAGAIN") throw err;
-        Bun.sleepSync(1);
-      }
-    }
-  } finally {
-    closeSync(fd);
-  }
-}
 
 /**
  * What waits in a pipe now: the command's shell wrote it before it exited, and the lifeline watcher (which
