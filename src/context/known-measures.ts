@@ -83,7 +83,7 @@ class KnownEntry implements WireEntry {
 
   get noteLines(): readonly string[] | undefined {
     const lines = this.stored.texts()?.[this.k];
-    return lines && this.noteChars === lineChars(lines) ? lines : undefined;
+    return Array.isArray(lines) && this.noteChars === lineChars(lines) ? lines : undefined;
   }
 
   // The results as they were measured: one that comes later makes the ledger measure the message anew.

@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { readdir, rename } from "node:fs/promises";
 import { join } from "node:path";
 import { eventsFromV1 } from "./convert-v1.ts";
@@ -112,7 +113,8 @@ export async function convertLegacy(dir: string, id: string, events: readonly Se
 
 async function readText(path: string): Promise<{ kind: "text"; text: string } | { kind: "missing" } | { kind: "error"; message: string }> {
   try {
-    return { kind: "text", text: await Bun.file(path).text() };
+    // Read at once: the async read of a long log costs half as much again, and nothing else waits on it.
+    return { kind: "text", text: readFileSync(path, "utf8") };
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === "ENOENT") return { kind: "missing" };
     return { kind: "error", message: (err as Error).message };

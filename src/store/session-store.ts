@@ -153,6 +153,7 @@ export function createSessionStore(dir: string, options: SessionStoreOptions = {
       const release = () => held?.held && held.release();
       if (held && !held.held && opts?.copyIfOpen === false)
         return { ok: false, error: { kind: "busy", message: `session ${id} is open in another shiro${held.pid ? ` (pid ${held.pid})` : ""}; use /undo there, or end it first` } };
+      collectBeforeLongLog(sizeOf(id));
       const read = await readSessionLog(dir, id, options.measuresBuild ? { measuresBuild: options.measuresBuild } : {});
       if (!read.ok) {
         release();
@@ -246,6 +247,18 @@ export function createSessionStore(dir: string, options: SessionStoreOptions = {
     stopSaving: (err) => lost(err),
   };
   return store;
+}
+
+// Past this, a log's objects outgrow the collector's first allowance of a cold process.
+const LONG_LOG_BYTES = 1 << 20;
+
+/**
+ * Before a long log is read, a full collection while the heap holds little more than the loaded
+ * code (~3 ms): left to itself, the collector's first full one comes mid-request with the whole log
+ * in memory (~10 ms), and the collections after this one are young ones.
+ */
+function collectBeforeLongLog(bytes: number | undefined) {
+  if (bytes !== undefined && bytes > LONG_LOG_BYTES) Bun.gc(true);
 }
 
 const damagedWords = (id: string, damaged: { line: number; reason: string }) => `session ${id} is damaged at line ${damaged.line} of its log (${damaged.reason})`;
