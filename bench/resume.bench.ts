@@ -4,10 +4,11 @@
  * -p` in an empty home) — aim: within 1.5× a new session at 1,000 turns (a 2.5 MB log), ≤ 150 ms at
  * 5,000. It reads the folder's index, opens and reduces the log, and composes the first request
  * over the whole history (at 5,000 turns its notes alone overflow gpt-5's window, so the first
- * request is the summary it asks for) — with the wire measures the last run left beside the log
- * (`<id>.measures`, as any run that resumed the session leaves them), and without.
+ * request is the summary it asks for). Each resume takes the session as a run left it: the log, and
+ * beside it what that run kept for the next resume — the wire measures (`<id>.measures`) and the
+ * state of the log's lines (`<id>.state`) — and again without them.
  */
-import { cpSync, existsSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { BINARY, ensureBinary } from "../test/support/binary.ts";
 import { writeLongSession } from "../test/support/long-session.ts";
@@ -55,26 +56,26 @@ export async function bench(): Promise<string[]> {
     for (const turns of [100, 1_000, 5_000]) {
       const home = tempDir("bench-resume-home");
       const cwd = tempDir("bench-resume-cwd");
-      const pristine = tempDir("bench-resume-pristine");
+      const left = tempDir("bench-resume-left");
       try {
         const id = await writeLongSession(home, cwd, turns);
-        // Each run continues the same session: a run appends to the log (and may summarise it).
         const sessions = join(home, "sessions");
-        cpSync(sessions, pristine, { recursive: true });
-        const size = statSync(join(sessions, `${id}.jsonl`)).size;
-        // What a run leaves beside the log for the next resume: its history's wire measures.
+        // The session as a run left it, to resume again and again (a run appends to the log, and may summarise it):
+        // its log, one turn longer, and beside it what the run kept for the next resume (the wire measures, the state).
         await firstRequestOf(["-c", "-p", "go on"], cwd, home);
-        const measures = join(sessions, `${id}.measures`);
-        const left = existsSync(measures) ? readFileSync(measures) : undefined;
+        cpSync(sessions, left, { recursive: true });
+        const size = statSync(join(sessions, `${id}.jsonl`)).size;
+        const caches = [`${id}.measures`, `${id}.state`].filter((name) => existsSync(join(left, name)));
+        const kept = caches.map((name) => name.slice(id.length + 1)).join(" and ");
         // Each resume beside a new session run just before it, so that the ratio holds as the machine's speed drifts.
-        const resume = async (file: Buffer | undefined) => {
+        const resume = async (withCaches: boolean) => {
           const firstRequest: number[] = [];
           const ratio: number[] = [];
           const cpu: number[] = [];
           for (let run = 0; run <= RUNS; run++) {
             rmSync(sessions, { recursive: true, force: true });
-            cpSync(pristine, sessions, { recursive: true });
-            if (file) writeFileSync(measures, file);
+            cpSync(left, sessions, { recursive: true });
+            if (!withCaches) for (const name of caches) rmSync(join(sessions, name));
             const started = await newSession();
             const resumed = await firstRequestOf(["-c", "-p", "go on"], cwd, home);
             if (run === 0) continue; // warm-up: the page cache, the binary
@@ -88,12 +89,12 @@ export async function bench(): Promise<string[]> {
         const label = `-c -p on a ${turns.toLocaleString("en-US")}-turn session (${(size / 1e6).toFixed(1)} MB log)`;
         const figures = ({ at, ratio, cpu }: { at: number; ratio: number; cpu: number }) =>
           `first request after ${ms(at)} (${ratio.toFixed(2)}× a new session, pair by pair; medians of ${RUNS}); whole run ${ms(cpu)} CPU`;
-        lines.push(`${label}, measured by the last run: ${left ? figures(await resume(left)) : "no measures left (a short history)"}${aim}`);
-        lines.push(`${label}, measuring it itself: ${figures(await resume(undefined))}`);
+        lines.push(`${label}, with what the last run kept (${kept || "nothing: a short history"}): ${figures(await resume(true))}${aim}`);
+        lines.push(`${label}, without it: ${figures(await resume(false))}`);
       } finally {
         rmSync(home, { recursive: true, force: true });
         rmSync(cwd, { recursive: true, force: true });
-        rmSync(pristine, { recursive: true, force: true });
+        rmSync(left, { recursive: true, force: true });
       }
     }
     return lines;

@@ -1,4 +1,5 @@
 import type { ResponseInputItem } from "openai/resources/responses/responses";
+import { knowItemsJson } from "../wire/body-json.ts";
 import { droppedRegion } from "./drop-exchanges.ts";
 import type { WireLedger } from "./wire-ledger.ts";
 
@@ -30,6 +31,8 @@ export function assembleInput(ledger: WireLedger, plan: WirePlan): { items: Resp
       items.push(slot.item);
       chars += slot.chars;
     }
+    // Read back from its JSON: serialised as that text, not again.
+    if (region.json !== undefined) knowItemsJson(items, region.items.length, region.json);
     unchanged = region.unchanged;
     k = region.end;
   }

@@ -2,6 +2,7 @@ import type { FunctionTool } from "openai/resources/responses/responses";
 import type { Message } from "../session/messages.ts";
 import type { Compaction } from "./compaction.ts";
 import type { RequestBody } from "../wire/model-stream.ts";
+import { carryItemsJson } from "../wire/body-json.ts";
 import { trailerItem, type RequestParams } from "../wire/build-request.ts";
 import { compactForWire, overflowsEveryPlan, type CompactOptions } from "./compact.ts";
 import { sized, type SizedItem } from "./wire-entry.ts";
@@ -58,12 +59,14 @@ export function surelyNeedsSummary(messages: readonly Message[], spec: RequestSp
 export function composeRequest(messages: readonly Message[], spec: RequestSpec, ledger: WireLedger = createWireLedger()): ComposedRequest {
   const trailer = spec.trailer === undefined ? undefined : sized(trailerItem(spec.trailer));
   const compacted = compactForWire(messages, compactOptions(spec, trailer), ledger);
+  const input = trailer ? [...compacted.input, trailer.item] : compacted.input;
+  carryItemsJson(compacted.input, input);
   const body = {
     model: spec.model,
     instructions: spec.instructions,
     tools: [...spec.tools],
     ...spec.params,
-    input: trailer ? [...compacted.input, trailer.item] : compacted.input,
+    input,
   } as RequestBody;
   return {
     body,

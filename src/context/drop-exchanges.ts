@@ -31,8 +31,8 @@ export function outcomeLines(assistant: AssistantMessage, tool: ToolMessage | un
 
 /** An exchange measured for dropping: `last` is its newest entry as measured (a re-measured one is a new object); its note lines are told when first needed. */
 type Row = { from: number; to: number; last: WireEntry; lines?: readonly string[] };
-/** What the oldest `drop` exchanges leave on the wire: `items` stand for entries [0, end), `unchanged` of them sent as they are; `notes` are the gaps'. */
-export type DroppedRegion = { items: SizedItem[]; unchanged: number; end: number; notes: readonly SizedItem[] };
+/** What the oldest `drop` exchanges leave on the wire: `items` stand for entries [0, end), `unchanged` of them sent as they are; `notes` are the gaps'; `json`, the items' JSON when an earlier run's region was read back. */
+export type DroppedRegion = { items: readonly SizedItem[]; unchanged: number; end: number; notes: readonly SizedItem[]; json?: string };
 /** A region made, with the entries it was made of (it holds for a ledger with these very entries). */
 type Region = DroppedRegion & { drop: number; of: readonly WireEntry[] };
 /** Adjacent exchanges [first, first + count): dropped, they share one note (`note` for its first `count`). */
@@ -116,16 +116,11 @@ export function noteLineChars(ledger: WireLedger, x: number): number {
 
 export { lineChars };
 
-/**
- * The note in place of a gap's first `count` exchanges, listing every call they made with its
- * outcome; measured, unless an earlier run's size of it is known (a thousand notes' JSON is
- * milliseconds of a resume).
- */
-function noteOf(ledger: WireLedger, table: DropTable, gap: Gap, count: number, chars?: number): SizedItem {
+/** The note in place of a gap's first `count` exchanges, listing every call they made with its outcome. */
+function noteOf(ledger: WireLedger, table: DropTable, gap: Gap, count: number): SizedItem {
   if (gap.note?.count !== count) {
     const lines = table.rows.slice(gap.first, gap.first + count).flatMap((row) => linesOf(ledger, row));
-    const item = userItem(`${NOTE_HEAD(count)}\n${lines.join("\n")}]`);
-    gap.note = { count, item: chars === undefined ? sized(item) : { item, chars } };
+    gap.note = { count, item: sized(userItem(`${NOTE_HEAD(count)}\n${lines.join("\n")}]`)) };
   }
   return gap.note.item;
 }
@@ -133,8 +128,9 @@ function noteOf(ledger: WireLedger, table: DropTable, gap: Gap, count: number, c
 /**
  * The wire from the active start to the end of the oldest `drop` exchanges: the user messages and
  * markers among them, and in each gap a note listing every dropped call with its outcome, told from
- * the real outputs. `unchanged` counts the messages kept as they were. Each gap's note is made once,
- * and measured only when no earlier run's size holds (`known-measures.ts`).
+ * the real outputs. `unchanged` counts the messages kept as they were. Each gap's note is made once;
+ * the whole region is read back instead when an earlier run made it of these very entries
+ * (`known-measures.ts`: a thousand notes' lines and JSON are milliseconds of a resume).
  */
 export function droppedRegion(ledger: WireLedger, drop: number): DroppedRegion {
   const table = tableOf(ledger);
@@ -142,17 +138,22 @@ export function droppedRegion(ledger: WireLedger, drop: number): DroppedRegion {
   rowOf(ledger, table, drop - 1);
   const { exchanges, entries } = ledger;
   const gaps = table.gaps.filter((gap) => gap.first < drop);
-  const known = ledger.known?.noteChars(ledger, drop);
-  const sizes = known?.length === gaps.length ? known : undefined;
+  // An earlier run's region of these very entries, read back: the same items, not made again.
+  const known = ledger.known?.region(ledger, drop);
+  if (known && known.notes.length === gaps.length) {
+    const { items, end, json } = known;
+    table.region = { drop, items, unchanged: items.length - gaps.length, end, notes: known.notes.map((n) => items[n]!), of: entries.slice(0, end), json };
+    return table.region;
+  }
   const items: SizedItem[] = [];
   const notes: SizedItem[] = [];
   let unchanged = 0;
   let k = 0;
-  for (const [g, gap] of gaps.entries()) {
+  for (const gap of gaps) {
     // A user message or the marker: every response in the region is in an exchange.
     for (; k < exchanges[gap.first]!.from; k++, unchanged++) items.push(entries[k]!.slots[0]!);
     const count = Math.min(gap.count, drop - gap.first);
-    const note = noteOf(ledger, table, gap, count, sizes?.[g]);
+    const note = noteOf(ledger, table, gap, count);
     items.push(note);
     notes.push(note);
     k = exchanges[gap.first + count - 1]!.to + 1;

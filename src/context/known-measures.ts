@@ -17,8 +17,8 @@ type Recorded = WireEntry & { [RECORD]?: { flat: ArrayLike<number>; o: number } 
 /**
  * An earlier run's measures as the ledger takes them: for a message of the history this session
  * opened with — that very object, so an undo or another session never gets them — with as many
- * results as it had then, and the model they were measured for; and the sizes of the notes of the
- * steps that run dropped, for a ledger whose entries they stand for are all of these.
+ * results as it had then, and the model they were measured for; and the region of the steps that
+ * run dropped, its items as it sent them, for a ledger whose entries it stands for are all of these.
  */
 export function knownMeasures(stored: StoredMeasures, opened: readonly Message[]): KnownMeasures {
   const { flat, offsets } = stored;
@@ -30,14 +30,22 @@ export function knownMeasures(stored: StoredMeasures, opened: readonly Message[]
       const o = offsets[k]!;
       return results.length === flat[o] ? new KnownEntry(messages[i]!, model, results, stored, k) : undefined;
     },
-    noteChars(ledger, drop) {
+    region(ledger, drop) {
       const region = stored.region();
       const { entries, exchanges } = ledger;
       if (!region || region.drop !== drop || ledger.model !== stored.model || ledger.start !== stored.from) return undefined;
       // The same exchanges, each entry read from this file for the very message opened.
       if (exchanges.length < drop || exchanges[drop - 1]!.to !== region.end - 1) return undefined;
       for (let k = 0; k < region.end; k++) if ((entries[k] as Recorded)[RECORD]?.flat !== flat || entries[k]!.message !== opened[stored.from + k]) return undefined;
-      return region.chars;
+      const json = stored.regionItems();
+      let items: unknown;
+      try {
+        items = json === undefined ? undefined : JSON.parse(json);
+      } catch {
+        return undefined;
+      }
+      if (!Array.isArray(items) || items.length !== region.chars.length) return undefined;
+      return { items: items.map((item, j) => ({ item, chars: region.chars[j]! })), notes: region.notes, end: region.end, json: json! };
     },
   };
 }
@@ -134,11 +142,12 @@ export function measuresToStore(
 }
 
 /** A region made of the first entries stored, as they are (one made of entries measured since is not). */
-function regionToStore(composed: DroppedRegion & { drop: number; of: readonly WireEntry[] }, entries: readonly WireEntry[], count: number): StoredRegion | undefined {
-  const { drop, end, notes, of } = composed;
+function regionToStore(composed: DroppedRegion & { drop: number; of: readonly WireEntry[] }, entries: readonly WireEntry[], count: number): (StoredRegion & { items: string }) | undefined {
+  const { drop, end, items, notes, of } = composed;
   if (end > count || of.length !== end) return undefined;
   for (let k = 0; k < end; k++) if (of[k] !== entries[k]) return undefined;
-  return { drop, end, chars: notes.map((n) => n.chars) };
+  const noteSet = new Set(notes);
+  return { drop, end, chars: items.map((i) => i.chars), notes: items.flatMap((i, j) => (noteSet.has(i) ? [j] : [])), items: composed.json ?? JSON.stringify(items.map((i) => i.item)) };
 }
 
 function recordOf(entry: Recorded, noteChars: number): number[] {

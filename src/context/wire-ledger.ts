@@ -1,15 +1,18 @@
 import type { Message } from "../session/messages.ts";
 import { activeStart } from "../wire/serialise-input.ts";
-import { wireEntry, type WireEntry } from "./wire-entry.ts";
+import { wireEntry, type SizedItem, type WireEntry } from "./wire-entry.ts";
 
 
 /** Measures known without serialising (an earlier run's, `known-measures.ts`). */
 export type KnownMeasures = {
   /** The entry of `messages[i]` for `model`, if known. */
   entry(messages: readonly Message[], i: number, model: string): WireEntry | undefined;
-  /** The sizes of the notes dropping the ledger's oldest `drop` exchanges leaves (one per gap, in order), if known to hold for its entries as they are. */
-  noteChars(ledger: WireLedger, drop: number): readonly number[] | undefined;
+  /** What dropping the ledger's oldest `drop` exchanges leaves on the wire, as an earlier run made it, if known to hold for its entries as they are. */
+  region(ledger: WireLedger, drop: number): KnownRegion | undefined;
 };
+
+/** A dropped region read back: its items with their sizes, which of them are notes, and the items' JSON (an array's) that made them. */
+export type KnownRegion = { items: readonly SizedItem[]; notes: readonly number[]; end: number; json: string };
 
 /** One response and the results of its calls (entry indices): dropped together or not at all. */
 export type Exchange = { from: number; to: number };

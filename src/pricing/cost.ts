@@ -38,6 +38,7 @@ export const PRICES: Readonly<Record<string, Price>> = {
 export type Pricing = Readonly<Record<string, { input: number; cachedInput?: number; output: number }>>;
 
 let configured: Readonly<Record<string, Price>> = {};
+let key: string | undefined;
 
 /**
  * The prices config.json sets, which win over the list. Set once by the CLI, like the environment,
@@ -45,7 +46,11 @@ let configured: Readonly<Record<string, Price>> = {};
  */
 export function configurePrices(pricing: Pricing): void {
   configured = Object.fromEntries(Object.entries(pricing).map(([model, p]) => [model, price(p.input, p.cachedInput ?? p.input, p.output)]));
+  key = undefined;
 }
+
+/** Which prices are in force (a hash of them): a cost summed under other prices is summed again. */
+export const pricesKey = (): string => (key ??= Bun.hash(JSON.stringify([PRICES, configured])).toString(36));
 
 /** Dated snapshots ("gpt-4.1-2025-04-14") cost what their alias costs; nothing else is guessed. */
 export function priceOf(model: string): Price | undefined {

@@ -27,8 +27,10 @@ export function measureKeeper(session: LiveSession) {
       if (m?.opened && !taken) taken = take(ledger);
     },
     close(ledger: WireLedger) {
-      const measured = m?.opened ? taken : take(ledger);
-      if (!m || !measured || !session.saving) return;
+      if (!m || !session.saving) return;
+      m.keepState(session.state);
+      const measured = m.opened ? taken : take(ledger);
+      if (!measured) return;
       const { stored } = m;
       const same = stored && stored.model === measured.model && stored.from === measured.start;
       const region = composedRegion(ledger);

@@ -126,7 +126,7 @@ export function createRuntime(opts: RuntimeOptions): Runtime {
     acceptSummary((await runtime.ask(buildSummaryRequestText(live.state.messages, focus), signal)) ?? undefined);
   let measures = measureKeeper(live);
   // Whichever session is current: its stored measures.
-  const ledger = createWireLedger({ entry: (messages, i, model) => measures.known?.entry(messages, i, model), noteChars: (l, drop) => measures.known?.noteChars(l, drop) });
+  const ledger = createWireLedger({ entry: (messages, i, model) => measures.known?.entry(messages, i, model), region: (l, drop) => measures.known?.region(l, drop) });
   const requests = createRequestBuilder({
     session: () => live,
     prompt: () => runtime.prompt,

@@ -29,6 +29,8 @@ export type SessionState = {
   started: Set<string>;
   /** Lines applied. */
   events: number;
+  /** The line of the newest undo, if any: what was measured of the history before it may be taken back. */
+  undoneAt?: number;
 };
 
 export type LiveTurn = { turn: number; start: number; text: string; at: string };
@@ -51,8 +53,8 @@ export class SessionLogError extends Error {
  * about an unknown call, after the event that closed its call, referring to what the log lacks —
  * throws a SessionLogError naming its line, and the state is left as it was before that event.
  */
-export function createSessionReducer() {
-  let state: SessionState | undefined;
+export function createSessionReducer(from?: SessionState) {
+  let state: SessionState | undefined = from;
   const fail = (reason: string): never => {
     throw new SessionLogError((state?.events ?? 0) + 1, reason);
   };
@@ -99,6 +101,7 @@ export function createSessionReducer() {
         for (const call of s.callLog.calls) if (call.messageCount > start && !call.history) call.history = s.messages.slice(0, call.messageCount);
         s.messages.length = start;
         s.turns.length = from;
+        s.undoneAt = s.events + 1;
         closeTurn(s);
         break;
       }
@@ -211,11 +214,12 @@ export function reducerOf(events: Iterable<SessionEvent>): SessionReducer & { st
 }
 
 /**
- * A reducer that has applied the longest sound beginning of a log: it stops before the first event
- * that could not have happened, and says which line that is. Throws only when there is no line at all.
+ * A reducer that has applied the longest sound beginning of a log — after `from`, the state of the
+ * lines before these (a snapshot's) — : it stops before the first event that could not have
+ * happened, and says which line that is. Throws only when there is no line at all.
  */
-export function reducerOfPrefix(events: readonly SessionEvent[]): { reducer: SessionReducer & { state: SessionState }; damaged?: SessionLogError } {
-  const reducer = createSessionReducer();
+export function reducerOfPrefix(events: readonly SessionEvent[], from?: SessionState): { reducer: SessionReducer & { state: SessionState }; damaged?: SessionLogError } {
+  const reducer = createSessionReducer(from);
   let damaged: SessionLogError | undefined;
   for (const event of events)
     try {

@@ -20,11 +20,12 @@ export type ParsedLog = {
  * newline that does not parse (a write cut short) is dropped and reported as torn; any other bad
  * line is reported as damage, with the events of the lines before it — the valid part. The first
  * `checked` lines are known to be events already (this build checked those very bytes before): parsed, not checked again.
+ * `before`: the text goes on from that many lines of the log (a snapshot's): lines are numbered from there, and `goodBytes` counts this text's.
  */
-export function parseLog(text: string, checked = 0): ParsedLog {
+export function parseLog(text: string, checked = 0, before = 0): ParsedLog {
   const events: SessionEvent[] = [];
   let start = 0;
-  let line = 0;
+  let line = before;
   while (start < text.length) {
     const end = text.indexOf("\n", start);
     line++;

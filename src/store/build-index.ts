@@ -5,14 +5,15 @@ import type { SessionState } from "../session/reduce-session.ts";
 import { runStateOf, type RunState } from "../session/run-state.ts";
 import { readSessionLog, sessionIds, type ReadLog } from "./session-files.ts";
 import type { IndexEntry, SessionIndex } from "./session-index.ts";
-import { sessionTotals } from "../pricing/session-totals.ts";
+import { pricesKey } from "../pricing/cost.ts";
+import { sessionTotals, type SessionTotals } from "../pricing/session-totals.ts";
 
 /** A listed session: its index entry and what became of its last run. */
 export type SessionMeta = IndexEntry & { state: RunState };
 
-/** A session's listing entry, from its state (and the size of the log it was read from). */
-export function entryOf(state: SessionState, opts: { damaged?: boolean; bytes?: number } = {}): SessionMeta {
-  const totals = sessionTotals(state.messages);
+/** A session's listing entry, from its state (and the size of the log it was read from); `totals`, its messages' when already summed. */
+export function entryOf(state: SessionState, opts: { damaged?: boolean; bytes?: number; totals?: SessionTotals } = {}): SessionMeta {
+  const totals = opts.totals ?? sessionTotals(state.messages);
   return {
     id: state.id,
     cwd: resolve(state.cwd),
@@ -23,6 +24,7 @@ export function entryOf(state: SessionState, opts: { damaged?: boolean; bytes?: 
     messageCount: state.messages.length,
     usage: totals.usage,
     costUsd: totals.costUsd ?? null,
+    prices: pricesKey(),
     answered: state.answered,
     state: opts.damaged ? "damaged" : runStateOf(state),
     ...(opts.bytes !== undefined ? { bytes: opts.bytes } : {}),

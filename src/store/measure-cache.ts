@@ -1,9 +1,10 @@
-import { readFileSync } from "node:fs";
+import { readFileSync, statSync } from "node:fs";
 import { z } from "zod";
 import type { Message } from "../session/messages.ts";
-import type { SessionEvent } from "../session/session-event.ts";
+import type { SessionState } from "../session/reduce-session.ts";
 import { compileCheck, type Check } from "../session/compile-check.ts";
 import { atomicWriteSync } from "./atomic-write.ts";
+import { snapshotDue, writeStateSnapshot } from "./state-snapshot.ts";
 
 /**
  * What a run measured of its history on the wire, kept beside the log (`<id>.measures`) so that the
@@ -14,8 +15,9 @@ import { atomicWriteSync } from "./atomic-write.ts";
  *
  * The file: a line of JSON (the header), then 32-bit numbers: per message from `from` on, a record
  * (what it holds is `known-measures.ts`'s), its length first; then a JSON array of each message's
- * texts (its lines in a note); then, if its request dropped old steps, the sizes of their notes as
- * JSON. `offsets[k]`: where message from + k's record begins.
+ * texts (its lines in a note); then, if its request dropped old steps, that region as JSON (the
+ * size of each of its items, which of them are notes) and its items' JSON as the request sent them.
+ * `offsets[k]`: where message from + k's record begins.
  */
 export type StoredMeasures = {
   model: string;
@@ -24,25 +26,28 @@ export type StoredMeasures = {
   offsets: readonly number[];
   /** Per message, its texts; parsed when first asked for (undefined: the section is not what it should be). */
   texts(): readonly (readonly string[])[] | undefined;
-  /** The notes' sizes of the steps a run dropped of these messages; parsed when first asked for (undefined: none, or not what it should be). */
+  /** The region of the steps a run dropped of these messages; parsed when first asked for (undefined: none, or not what it should be). */
   region(): StoredRegion | undefined;
+  /** That region's items, as the JSON of an array; read when first asked for. */
+  regionItems(): string | undefined;
 };
 /** What a run stores: the records, flat, each message's texts, and the sizes of the notes its request dropped steps behind. */
-export type MeasuresToStore = { model: string; from: number; flat: readonly number[]; texts: readonly (readonly string[])[]; region?: StoredRegion };
-/** The log text a run opened (`chars` of it, its first `events` lines): what a cache it writes is measured from. */
-export type LogPrefix = { chars: number; hash: string; events: number };
+export type MeasuresToStore = { model: string; from: number; flat: readonly number[]; texts: readonly (readonly string[])[]; region?: StoredRegion & { items: string } };
+/** The log a run opened (`bytes` of it, its first `events` lines): what a cache it writes is measured from. */
+export type LogPrefix = { bytes: number; hash: string; events: number };
 
 let isHeader: Check | undefined;
 const headerSchema = z.object({
-  v: z.literal(2),
+  v: z.literal(3),
   build: z.string(),
   model: z.string(),
-  chars: z.number().int().nonnegative(),
+  bytes: z.number().int().nonnegative(),
   hash: z.string(),
   events: z.number().int().nonnegative(),
   from: z.number().int().nonnegative(),
   numbers: z.number().int().nonnegative(),
   texts: z.number().int().nonnegative(),
+  region: z.number().int().nonnegative(),
   check: z.string(),
 });
 const isArray: Check = (value) => Array.isArray(value);
@@ -50,26 +55,26 @@ const regionSchema = z.object({
   drop: z.number().int().positive(),
   end: z.number().int().positive(),
   chars: z.array(z.number().int().positive()),
+  notes: z.array(z.number().int().nonnegative()),
 });
-/** The notes standing for the oldest `drop` exchanges on the wire (`drop-exchanges.ts`): of each, in order, its item's characters (its text is told from the texts). They stand for entries [0, end). */
+/** What the oldest `drop` exchanges left on the wire (`drop-exchanges.ts`), standing for entries [0, end): each item's characters, in order, and which items are the notes. */
 export type StoredRegion = z.infer<typeof regionSchema>;
 let isRegion: Check | undefined;
 
 export const measurePath = (logPath: string) => logPath.replace(/\.jsonl$/, ".measures");
-// Of a string, its UTF-8: the same text hashes the same however the runtime holds it.
-const hashOf = (data: Uint8Array | string): string => Bun.hash(data).toString(36);
+const hashOf = (data: Uint8Array): string => Bun.hash(data).toString(36);
 
-/** A whole log's text as a prefix (a log with a torn last line has none: nothing is stored for it). */
-export const prefixOf = (log: string, events: number): LogPrefix => ({ chars: log.length, hash: hashOf(log), events });
+/** A whole log's bytes as a prefix (a log with a torn last line has none: nothing is stored for it). */
+export const prefixOf = (log: Uint8Array, events: number): LogPrefix => ({ bytes: log.length, hash: hashOf(log), events });
 
 /** A measures file that holds for a log's first `events` lines: its text is that measured, by this build. */
-export type MeasureFile = { model: string; from: number; events: number; numbers: Uint8Array; texts: Uint8Array; region: Uint8Array };
+export type MeasureFile = { model: string; from: number; events: number; numbers: Uint8Array; texts: Uint8Array; region: Uint8Array; items: Uint8Array };
 
 /**
  * The measures file of a log whose text is `log`, when it surely holds for it (read before the log
  * is parsed: the lines it vouches for were checked by this very build, and are not checked again).
  */
-export async function readMeasureFile(path: string, build: string, log: string): Promise<MeasureFile | undefined> {
+export async function readMeasureFile(path: string, build: string, log: Uint8Array): Promise<MeasureFile | undefined> {
   let file: Uint8Array;
   try {
     file = readFileSync(path);
@@ -87,17 +92,17 @@ export async function readMeasureFile(path: string, build: string, log: string):
   // The schema compiled (zod's own first parse of a schema costs milliseconds in a cold process); anything else, no cache.
   if (!(isHeader ??= compileCheck(headerSchema))(header)) return undefined;
   const body = file.subarray(cut + 1);
-  if (header.build !== build || header.numbers % 4 !== 0 || header.numbers + header.texts > body.length || hashOf(body) !== header.check) return undefined;
-  // The log must go on from exactly the text measured.
-  if (header.chars > log.length || hashOf(header.chars === log.length ? log : log.slice(0, header.chars)) !== header.hash) return undefined;
+  if (header.build !== build || header.numbers % 4 !== 0 || header.numbers + header.texts + header.region > body.length || hashOf(body) !== header.check) return undefined;
+  // The log must go on from exactly the bytes measured.
+  if (header.bytes > log.length || hashOf(log.subarray(0, header.bytes)) !== header.hash) return undefined;
   const regionAt = header.numbers + header.texts;
-  return { model: header.model, from: header.from, events: header.events, numbers: body.subarray(0, header.numbers), texts: body.subarray(header.numbers, regionAt), region: body.subarray(regionAt) };
+  const itemsAt = regionAt + header.region;
+  return { model: header.model, from: header.from, events: header.events, numbers: body.subarray(0, header.numbers), texts: body.subarray(header.numbers, regionAt), region: body.subarray(regionAt, itemsAt), items: body.subarray(itemsAt) };
 }
 
-/** The file's measures for the log's events, unless an undo since may have taken back the messages measured. */
-export function measuresOf(file: MeasureFile, events: readonly SessionEvent[]): StoredMeasures | undefined {
-  if (file.events > events.length) return undefined;
-  for (let e = file.events; e < events.length; e++) if (events[e]!.type === "undo") return undefined;
+/** The file's measures for the log a state was read from, unless an undo since may have taken back the messages measured. */
+export function measuresOf(file: MeasureFile, log: Pick<SessionState, "events" | "undoneAt">): StoredMeasures | undefined {
+  if (file.events > log.events || (log.undoneAt ?? 0) > file.events) return undefined;
   const flat = new Uint32Array(new Uint8Array(file.numbers).buffer); // a copy of its own: aligned for the view (a Buffer's slice would be a view)
   const offsets: number[] = [];
   let o = 0;
@@ -105,8 +110,10 @@ export function measuresOf(file: MeasureFile, events: readonly SessionEvent[]): 
   if (o !== flat.length) return undefined;
   // The file's check hash vouches for every string this build wrote: the texts' shape alone is checked (thousands of lines, in a cold process).
   const texts = parsedOnce(file.texts, () => isArray, (parsed: string[][]) => parsed.length === offsets.length);
-  const region = parsedOnce(file.region, () => (isRegion ??= compileCheck(regionSchema)), (parsed: StoredRegion) => parsed.end <= offsets.length);
-  return { model: file.model, from: file.from, flat, offsets, texts, region };
+  const region = parsedOnce(file.region, () => (isRegion ??= compileCheck(regionSchema)), (parsed: StoredRegion) => parsed.end <= offsets.length && parsed.notes.every((n) => n < parsed.chars.length));
+  let items: string | undefined | null = null;
+  const regionItems = () => (items === null ? (items = file.items.length ? new TextDecoder().decode(file.items) : undefined) : items);
+  return { model: file.model, from: file.from, flat, offsets, texts, region, regionItems };
 }
 
 /** A section's JSON, parsed and checked when first asked for: undefined when empty or not what it should be. */
@@ -129,8 +136,10 @@ function parsedOnce<T>(bytes: Uint8Array, check: () => Check, holds: (parsed: T)
 export function writeMeasures(path: string, build: string, prefix: LogPrefix, m: MeasuresToStore): void {
   const numbers = new Uint8Array(Uint32Array.from(m.flat).buffer);
   const texts = Buffer.from(JSON.stringify(m.texts));
-  const body = Buffer.concat([numbers, texts, Buffer.from(m.region ? JSON.stringify(m.region) : "")]);
-  const header = { v: 2, build, model: m.model, chars: prefix.chars, hash: prefix.hash, events: prefix.events, from: m.from, numbers: numbers.length, texts: texts.length, check: hashOf(body) };
+  const { items, ...region } = m.region ?? { items: "" };
+  const regionJson = Buffer.from(m.region ? JSON.stringify(region) : "");
+  const body = Buffer.concat([numbers, texts, regionJson, Buffer.from(items)]);
+  const header = { v: 3, build, model: m.model, bytes: prefix.bytes, hash: prefix.hash, events: prefix.events, from: m.from, numbers: numbers.length, texts: texts.length, region: regionJson.length, check: hashOf(body) };
   atomicWriteSync(path, Buffer.concat([Buffer.from(`${JSON.stringify(header)}\n`), body]));
 }
 
@@ -140,6 +149,8 @@ export type SessionMeasures = {
   /** A resumed session's history as opened: stored measures hold only for these very messages, and it stores theirs. A new one: none, and it stores its whole log's. */
   opened: readonly Message[] | undefined;
   save(m: MeasuresToStore): void;
+  /** At the close of a session that wrote every event it applied: its state, kept for the next resume when the log is long (`state-snapshot.ts`). */
+  keepState(state: SessionState): void;
 };
 
 /** A new log's (a new session, a copy): measures are stored for the whole log as it stands when they are. */
@@ -148,22 +159,39 @@ export function newSessionMeasures(logPath: string, build: string): SessionMeasu
     stored: undefined,
     opened: undefined,
     save(m) {
-      const text = readFileSync(logPath, "utf8");
+      const log = readFileSync(logPath);
       let lines = 0;
-      for (let at = text.indexOf("\n"); at >= 0; at = text.indexOf("\n", at + 1)) lines++;
-      if (text.endsWith("\n")) writeMeasures(measurePath(logPath), build, prefixOf(text, lines), m);
+      for (let at = log.indexOf(0x0a); at >= 0; at = log.indexOf(0x0a, at + 1)) lines++;
+      if (log.at(-1) === 0x0a) writeMeasures(measurePath(logPath), build, prefixOf(log, lines), m);
     },
+    keepState: (state) => keepState(logPath, build, state, undefined),
   };
 }
 
-export function sessionMeasures(logPath: string, build: string, read: { text: string; goodBytes?: number; events: readonly SessionEvent[]; state: { messages: readonly Message[] }; measureFile?: MeasureFile }): SessionMeasures {
-  const prefix = read.goodBytes === undefined ? prefixOf(read.text, read.events.length) : undefined;
-  const stored = read.measureFile && measuresOf(read.measureFile, read.events);
+/** A resumed session's: `bytes`, the log as read (`snapshot`: the bytes of the state snapshot it was read with, if any). */
+export function sessionMeasures(
+  logPath: string,
+  build: string,
+  read: { bytes: Uint8Array; goodBytes?: number; state: SessionState; measureFile?: MeasureFile; snapshot?: number },
+): SessionMeasures {
+  const { bytes, state } = read;
+  const events = state.events;
+  const stored = read.measureFile && measuresOf(read.measureFile, state);
   return {
     stored,
-    opened: read.state.messages.slice(),
+    opened: state.messages.slice(),
     save: (m) => {
-      if (prefix) writeMeasures(measurePath(logPath), build, prefix, m);
+      // Hashed only now: a resume's first request does not wait for it.
+      if (read.goodBytes === undefined) writeMeasures(measurePath(logPath), build, prefixOf(bytes, events), m);
     },
+    keepState: (now) => keepState(logPath, build, now, read.snapshot),
   };
+}
+
+function keepState(logPath: string, build: string, state: SessionState, had: number | undefined) {
+  try {
+    if (snapshotDue(statSync(logPath).size, had)) writeStateSnapshot(logPath, build, state);
+  } catch {
+    // Only a cache: the next resume reads the log.
+  }
 }

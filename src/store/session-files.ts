@@ -7,6 +7,7 @@ import type { SessionEvent } from "../session/session-event.ts";
 import { parseLog } from "../session/session-log.ts";
 import { atomicWrite } from "./atomic-write.ts";
 import { measurePath, readMeasureFile, type MeasureFile } from "./measure-cache.ts";
+import { readStateSnapshot, statePath } from "./state-snapshot.ts";
 import { parseSchema1File } from "./schema1-file.ts";
 
 const ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -17,13 +18,15 @@ export const legacyPath = (dir: string, id: string) => join(dir, `${id}.json`);
 export type ReadLog =
   | {
       ok: true;
-      /** The events read: every line's, or with `damaged` those of the lines before the bad one. */
-      events: SessionEvent[];
+      /** The events read: every line's, or with `damaged` those of the lines before the bad one (parsed when first asked for, after a snapshot). */
+      readonly events: SessionEvent[];
       state: SessionState;
-      /** The log's text as read (a schema-1 file's: none). */
-      text?: string;
-      /** Its measures file, when asked for and it holds for this text (`measure-cache.ts`). */
+      /** The log's bytes as read (a schema-1 file's: none). */
+      bytes?: Uint8Array;
+      /** Its measures file, when asked for and it holds for these bytes (`measure-cache.ts`). */
       measureFile?: MeasureFile;
+      /** The bytes of the state snapshot the state was read from, when there was one (`state-snapshot.ts`). */
+      snapshot?: number;
       reducer: SessionReducer;
       goodBytes?: number;
       warnings: string[];
@@ -53,21 +56,28 @@ export async function sessionIds(dir: string): Promise<string[]> {
 /**
  * A session's events and state, from its log or, for a session from before logs, from its schema-1
  * file converted in memory. A torn last line is dropped with a warning; anything else wrong is `corrupt`.
+ * With `measuresBuild`, the caches that build left beside the log are used when they hold for it:
+ * the state of its first lines (those are then neither parsed nor folded) and the wire measures.
  */
 export async function readSessionLog(dir: string, id: string, opts: { measuresBuild?: string } = {}): Promise<ReadLog> {
   if (!ID.test(id)) return { ok: false, kind: "missing", message: `"${id}" is not a session id` };
   const path = logPath(dir, id);
-  const text = await readText(path);
-  if (text.kind === "error") return { ok: false, kind: "corrupt", message: `cannot read ${path}: ${text.message}` };
-  if (text.kind === "missing") return readLegacy(dir, id);
-  const measureFile = opts.measuresBuild ? await readMeasureFile(measurePath(path), opts.measuresBuild, text.text) : undefined;
-  const parsed = parseLog(text.text, measureFile?.events);
+  const read = readBytes(path);
+  if (read.kind === "error") return { ok: false, kind: "corrupt", message: `cannot read ${path}: ${read.message}` };
+  if (read.kind === "missing") return readLegacy(dir, id);
+  const { bytes } = read;
+  const build = opts.measuresBuild;
+  const snapshot = build ? readStateSnapshot(statePath(path), build, bytes) : undefined;
+  const measureFile = build ? await readMeasureFile(measurePath(path), build, bytes) : undefined;
+  const skipped = snapshot?.bytes ?? 0;
+  const decode = (from: number) => new TextDecoder().decode(bytes.subarray(from));
+  const parsed = parseLog(decode(skipped), measureFile?.events, snapshot?.events);
   // Created but not yet (or never) written whole: there is no session to read yet.
-  if (parsed.events.length === 0 && !parsed.damaged) return { ok: false, kind: "missing", message: `session ${id} has no complete line yet` };
+  if (!snapshot && parsed.events.length === 0 && !parsed.damaged) return { ok: false, kind: "missing", message: `session ${id} has no complete line yet` };
   let damaged = parsed.damaged;
   let reduced: ReturnType<typeof reducerOfPrefix>;
   try {
-    reduced = reducerOfPrefix(parsed.events);
+    reduced = reducerOfPrefix(parsed.events, snapshot?.state);
   } catch (err) {
     if (!(err instanceof SessionLogError)) throw err;
     // Not even the first line stands: there is nothing to go on from.
@@ -79,10 +89,26 @@ export async function readSessionLog(dir: string, id: string, opts: { measuresBu
   if (state.id !== id) return { ok: false, kind: "corrupt", message: `${path} holds session ${state.id}, not ${id}` };
   // An impossible event comes before any unreadable line: the session ends before it.
   if (reduced.damaged) damaged = { line: reduced.damaged.line, reason: reduced.damaged.reason };
-  const events = reduced.damaged ? parsed.events.slice(0, reduced.damaged.line - 1) : parsed.events;
+  const count = state.events;
+  // After a snapshot, the lines it stands for are parsed only if asked for (a copy of the session).
+  let events: SessionEvent[] | undefined = snapshot ? undefined : parsed.events.slice(0, count);
   const torn = parsed.tornLine !== undefined && !damaged;
   const warnings = torn ? [`the last line of session ${id} was cut short (shiro was stopped mid-write) and is dropped`] : [];
-  return { ok: true, events, state, reducer, text: text.text, ...(measureFile ? { measureFile } : {}), ...(torn ? { goodBytes: parsed.goodBytes } : {}), warnings, legacy: false, ...(damaged ? { damaged } : {}) };
+  return {
+    ok: true,
+    get events() {
+      return (events ??= parseLog(decode(0)).events.slice(0, count));
+    },
+    state,
+    reducer,
+    bytes,
+    ...(measureFile ? { measureFile } : {}),
+    ...(snapshot ? { snapshot: snapshot.bytes } : {}),
+    ...(torn ? { goodBytes: skipped + parsed.goodBytes } : {}),
+    warnings,
+    legacy: false,
+    ...(damaged ? { damaged } : {}),
+  };
 }
 
 async function readLegacy(dir: string, id: string): Promise<ReadLog> {
@@ -111,12 +137,17 @@ export async function convertLegacy(dir: string, id: string, events: readonly Se
   await rename(legacyPath(dir, id), join(dir, `${id}.schema1.json`));
 }
 
-async function readText(path: string): Promise<{ kind: "text"; text: string } | { kind: "missing" } | { kind: "error"; message: string }> {
+// Read at once: nothing else waits on it, and an async read of a long log costs half as much again.
+function readBytes(path: string): { kind: "bytes"; bytes: Uint8Array } | { kind: "missing" } | { kind: "error"; message: string } {
   try {
-    // Read at once: the async read of a long log costs half as much again, and nothing else waits on it.
-    return { kind: "text", text: readFileSync(path, "utf8") };
+    return { kind: "bytes", bytes: readFileSync(path) };
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === "ENOENT") return { kind: "missing" };
     return { kind: "error", message: (err as Error).message };
   }
+}
+
+async function readText(path: string): Promise<{ kind: "text"; text: string } | { kind: "missing" } | { kind: "error"; message: string }> {
+  const read = readBytes(path);
+  return read.kind === "bytes" ? { kind: "text", text: new TextDecoder().decode(read.bytes) } : read;
 }

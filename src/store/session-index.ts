@@ -17,6 +17,8 @@ export const indexEntrySchema = z.object({
   state: z.enum(RUN_STATES as [RunState, ...RunState[]]).optional(),
   /** The log's size when this entry was written: a log of another size has changed since, and is read again to list it. */
   bytes: z.number().int().nonnegative().optional(),
+  /** The prices its cost was summed with (`pricesKey`). */
+  prices: z.string().optional(),
 });
 export type IndexEntry = z.infer<typeof indexEntrySchema>;
 

@@ -1,13 +1,14 @@
 import { existsSync, statSync } from "node:fs";
 import { resolve } from "node:path";
 import type { SessionState } from "../session/reduce-session.ts";
+import { createTotalsMemo } from "./totals-memo.ts";
 import { INTERRUPTED_OUTPUT } from "../session/messages.ts";
 import { holdLock, type HeldLock } from "./file-lock.ts";
 import { newSessionMeasures, sessionMeasures } from "./measure-cache.ts";
 import { liveSession, sessionLine, type LiveSession, type LiveSessionOptions } from "./live-session.ts";
 import { buildIndex, collectEntries, entryOf, entryOfRead, metaOf, type SessionMeta } from "./build-index.ts";
 import { convertLegacy, legacyPath, logPath, readSessionLog, sessionIds, type ReadLog } from "./session-files.ts";
-import { createSessionIndex, newestFirst } from "./session-index.ts";
+import { createSessionIndex, newestFirst, type IndexEntry } from "./session-index.ts";
 import { isFsError } from "./writable-dir.ts";
 
 export type { SessionMeta } from "./build-index.ts";
@@ -80,6 +81,9 @@ export function createSessionStore(dir: string, options: SessionStoreOptions = {
   };
   /** Logs this process entered in the index. */
   const remembered = new Set<string>();
+  const totals = createTotalsMemo();
+  /** The entry `-c` chose a session by, until it is opened. */
+  const listedAs = new Map<string, IndexEntry>();
   const sizeOf = (id: string): number | undefined => {
     try {
       return statSync(logPath(dir, id)).size;
@@ -160,6 +164,9 @@ export function createSessionStore(dir: string, options: SessionStoreOptions = {
         return { ok: false, error: { kind: read.kind, message: read.message } };
       }
       const { damaged, state } = read;
+      const listing = listedAs.get(id);
+      listedAs.delete(id);
+      if (listing && read.bytes) totals.listed(listing, read.bytes.length, state);
       if (damaged && opts?.copyIfOpen === false) {
         release();
         return { ok: false, error: { kind: "damaged", message: `${damagedWords(id, damaged)}; shiro -r ${id} continues the lines before it as a new session` } };
@@ -176,7 +183,9 @@ export function createSessionStore(dir: string, options: SessionStoreOptions = {
             lost(err);
           });
         const build = options.measuresBuild;
-        const measures = build && read.text !== undefined && !read.legacy ? { measures: sessionMeasures(path, build, { ...read, text: read.text }) } : {};
+        // Not spread: `events` is parsed when first asked for.
+        const { bytes, goodBytes, measureFile, snapshot } = read;
+        const measures = build && bytes !== undefined && !read.legacy ? { measures: sessionMeasures(path, build, { bytes, state, ...(goodBytes !== undefined ? { goodBytes } : {}), ...(measureFile ? { measureFile } : {}), ...(snapshot !== undefined ? { snapshot } : {}) }) } : {};
         session = live(path, { existing: read.reducer, ...(read.goodBytes !== undefined ? { goodBytes: read.goodBytes } : {}), ...measures }, saving ? held : undefined);
       } else {
         release();
@@ -209,6 +218,7 @@ export function createSessionStore(dir: string, options: SessionStoreOptions = {
       warnings.forEach(warn);
       // Opened, not read first to see whether it can be: a long log is read once.
       for (const meta of entries) {
+        listedAs.set(meta.id, meta);
         const opened = await store.open(meta.id, warn);
         if (opened.ok || opened.error.kind !== "missing") return opened;
         warn(`skipping session ${meta.id}: ${opened.error.message}`);
@@ -236,7 +246,7 @@ export function createSessionStore(dir: string, options: SessionStoreOptions = {
       if (await ensureIndex()) return; // the index could not be made: listed from the logs
       const bytes = sizeOf(state.id);
       try {
-        await index.put(entryOf(state, bytes === undefined ? {} : { bytes }));
+        await index.put(entryOf(state, { ...(bytes === undefined ? {} : { bytes }), totals: totals.of(state) }));
         remembered.add(logPath(dir, state.id));
       } catch (err) {
         if (!isFsError(err)) throw err;

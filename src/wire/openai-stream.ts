@@ -3,6 +3,7 @@ import type { AssistantMessage } from "../session/messages.ts";
 import type { ModelError } from "./model-error.ts";
 import type { ModelEvent, ModelStream, RequestBody } from "./model-stream.ts";
 import { createResponseAssembler } from "./assemble-response.ts";
+import { bodyJson } from "./body-json.ts";
 import { createIdleWatchdog } from "./idle-watchdog.ts";
 import { planRetry, type FaultCounts } from "./retry-policy.ts";
 import { sdkErrorToModelError } from "./sdk-error.ts";
@@ -44,7 +45,7 @@ export function createOpenAIStream(opts: OpenAIStreamOptions): ModelStream {
       return yield { type: "error", error: { message: oneLine(`model call failed: ${String(err)}`), retryable: false } };
     }
     // Serialised once, here: the SDK's own encoder would pass every value of the body through a replacer (to find `stream`), milliseconds for a long history's.
-    const json = JSON.stringify(body);
+    const json = bodyJson(body);
     let counts: FaultCounts = {};
     for (let attempt = 1; ; attempt++) {
       const outcome: Attempt = yield* tryOnce(loaded, body, json, signal);

@@ -86,22 +86,25 @@ test("a resume sends the same bytes with the measures a run left, with them dama
   expect(readdirSync(sessions).filter((n) => n !== "index" && !n.startsWith(id))).toEqual([]);
 }, 120_000);
 
-test("a resume that drops the same old steps takes their notes' sizes from the file", async () => {
+test("a resume that drops the same old steps takes their region from the file: its items as the last run sent them", async () => {
   // Compacted from 5k tokens on: old steps are dropped behind notes.
   const dropping = ["--compact-at", "5000"];
   restore();
   const measured = await goOn(...dropping);
   expect(measured.includes("left out of this request")).toBe(true);
   expect(measured.includes("Summarise the coding session")).toBe(false);
-  // The file as left, with each note taken as a thousand times its size: a resume that takes them finds the history over the window and asks for a summary first.
+  // The file as left, with its notes' words changed: a resume that takes the region from it sends them so.
   const left = readFileSync(measures);
   const header = JSON.parse(left.subarray(0, left.indexOf(0x0a)).toString());
-  const text = readFileSync(join(pristine, `${id}.jsonl`), "utf8");
-  const stored = measuresOf((await readMeasureFile(measures, header.build, text))!, parseLog(text).events)!;
+  const log = readFileSync(join(pristine, `${id}.jsonl`));
+  const stored = measuresOf((await readMeasureFile(measures, header.build, log))!, { events: parseLog(log.toString()).events.length })!;
   const region = stored.region()!;
   restore();
-  writeMeasures(measures, header.build, header, { model: stored.model, from: stored.from, flat: Array.from(stored.flat), texts: stored.texts()!, region: { ...region, chars: region.chars.map((c) => c * 1000) } });
-  expect((await goOn(...dropping)).includes("Summarise the coding session")).toBe(true);
+  const items = stored.regionItems()!.replaceAll("left out of this request", "LEFT OUT of this request");
+  writeMeasures(measures, header.build, header, { model: stored.model, from: stored.from, flat: Array.from(stored.flat), texts: stored.texts()!, region: { ...region, items } });
+  const forged = await goOn(...dropping);
+  expect(forged.includes("LEFT OUT of this request")).toBe(true);
+  expect(forged.replaceAll("LEFT OUT of this request", "left out of this request")).toBe(measured);
   // As left, they give what measuring gives.
   restore(left);
   expect((await goOn(...dropping)) === measured).toBe(true);
@@ -122,8 +125,8 @@ test("a new session's run leaves the measures of its whole log, and its first re
     // It holds for the log as the run left it: the same text, every message of it measured.
     const text = kept.log.toString();
     const build = JSON.parse(kept.file.subarray(0, kept.file.indexOf(0x0a)).toString()).build;
-    const holds = await readMeasureFile(file, build, text);
-    expect(holds && measuresOf(holds, parseLog(text).events)?.offsets.length).toBeGreaterThanOrEqual(256);
+    const holds = await readMeasureFile(file, build, kept.log);
+    expect(holds && measuresOf(holds, { events: parseLog(text).events.length })?.offsets.length).toBeGreaterThanOrEqual(256);
     const resume = async (withFile: boolean) => {
       writeFileSync(join(dir, log!), kept.log);
       rmSync(file, { force: true });

@@ -1,3 +1,4 @@
+import { bodyJson } from "../../src/wire/body-json.ts";
 import { afterAll, expect, test } from "bun:test";
 import { rmSync } from "node:fs";
 import { join } from "node:path";
@@ -24,8 +25,10 @@ const BUILD = "build-a";
 const events = (n: number, ...more: SessionEvent["type"][]) => [...Array.from({ length: n }, () => ({ type: "user" })), ...more.map((type) => ({ type }))] as SessionEvent[];
 /** As a resume reads them: the file, checked against the log's text before it is parsed, then against its events. */
 async function readMeasures(path: string, build: string, log: { text: string; events: SessionEvent[] }) {
-  const file = await readMeasureFile(path, build, log.text);
-  return file && measuresOf(file, log.events);
+  const file = await readMeasureFile(path, build, Buffer.from(log.text));
+  // What the reducer tells of those events: how many lines, and where the newest undo was.
+  const undo = log.events.findLastIndex((e) => e.type === "undo");
+  return file && measuresOf(file, { events: log.events.length, ...(undo >= 0 ? { undoneAt: undo + 1 } : {}) });
 }
 const logOf = (text: string, n: number) => ({ text, events: events(n) });
 
@@ -41,20 +44,20 @@ async function stored(history: readonly Message[], model: string, path: string, 
   else ledger.sync(history, model);
   const rows = measuresToStore(ledger, history, 1, composedRegion(ledger))!;
   const edited = opts.edit ? opts.edit(rows) : rows;
-  writeMeasures(path, BUILD, prefixOf(log.text, log.events.length), { ...edited, flat: flat ? flat(edited.flat) : edited.flat });
+  writeMeasures(path, BUILD, prefixOf(Buffer.from(log.text), log.events.length), { ...edited, flat: flat ? flat(edited.flat) : edited.flat });
   return readMeasures(path, BUILD, log);
 }
 
-/** Known measures that count the regions whose notes' sizes they give. */
+/** Known measures that count the regions they give back. */
 function counted(measures: NonNullable<Awaited<ReturnType<typeof stored>>>, opened: readonly Message[]) {
   const known = knownMeasures(measures, opened);
   const used = { regions: 0 };
-  const noteChars = (l: WireLedger, drop: number) => {
-    const told = known.noteChars(l, drop);
+  const region = (l: WireLedger, drop: number) => {
+    const told = known.region(l, drop);
     if (told) used.regions++;
     return told;
   };
-  return { used, known: { entry: known.entry, noteChars } };
+  return { used, known: { entry: known.entry, region } };
 }
 
 /** Every figure of every entry (and what a note of each exchange would take), items included. */
@@ -130,8 +133,8 @@ test("stored measures are used — and any that do not surely hold are not: anot
     ["a flipped bit in its numbers", Uint8Array.from(file, (b, i) => (i === file.length - 5 ? b ^ 1 : b))],
     ["cut short", file.subarray(0, file.length - 6)],
     ["its header not JSON", header(() => "{not json")],
-    ["another version of it", header((h) => h.replace('"v":2', '"v":1'))],
-    ["a key it does not know", header((h) => h.replace('{"v":2', '{"v":2,"more":0'))],
+    ["another version of it", header((h) => h.replace('"v":3', '"v":2'))],
+    ["a key it does not know", header((h) => h.replace('{"v":3', '{"v":3,"more":0'))],
     ["empty", new Uint8Array()],
   ];
   for (const [what, bytes] of damaged) {
@@ -145,7 +148,7 @@ test("stored measures are used — and any that do not surely hold are not: anot
   expect(body(history, { ...s, model: "o3" }, createWireLedger(knownMeasures(again!, history)))).toBe(body(structuredClone(history), { ...s, model: "o3" }));
 });
 
-test("the sizes of the notes a run dropped steps behind are taken from the file by a resume that drops as many, and the request is what composing gives (100 random histories)", async () => {
+test("the region a run dropped steps behind is taken from the file by a resume that drops as many, and the request is what composing gives (100 random histories)", async () => {
   const failures: string[] = [];
   let reused = 0;
   for (let seed = 1; seed <= 100 && failures.length < 3; seed++) {
@@ -161,13 +164,15 @@ test("the sizes of the notes a run dropped steps behind are taken from the file 
     const { used, known } = counted(measures!, opened);
     const [a, b] = [composeRequest(history, asked, createWireLedger(known)), composeRequest(structuredClone(history), asked)];
     if (JSON.stringify(a) !== JSON.stringify(b)) failures.push(`seed ${seed}: the request`);
+    // The bytes sent: the region read back goes in as its stored JSON.
+    if (bodyJson(a.body) !== JSON.stringify(b.body)) failures.push(`seed ${seed}: the bytes sent`);
     reused += used.regions;
   }
   expect(failures).toEqual([]);
   expect(reused).toBeGreaterThan(30);
 }, 30_000);
 
-test("stored note sizes are used only for the very steps they stood for: not for another drop, other messages, another model, nor when their section is damaged", async () => {
+test("a stored region is used only for the very steps it stood for: not for another drop, other messages, another model, nor when its section is damaged", async () => {
   const rng = prng(11);
   const history = randomHistory(rng, 60);
   const s: RequestSpec = { model: "gpt-5", instructions: "", tools: [], params: { stream: true } as RequestSpec["params"], limits: { threshold: 1_500, window: 300_000 }, harder: false };
@@ -180,7 +185,7 @@ test("stored note sizes are used only for the very steps they stood for: not for
   expect(measured.body).toContain("left out of this request");
   const path = join(dir, "region.measures");
   // Each note taken as a hundred times its size: used, the request is estimated the heavier.
-  const forge = (m: MeasuresToStore): MeasuresToStore => ({ ...m, region: { ...m.region!, chars: m.region!.chars.map((c) => c * 100) } });
+  const forge = (m: MeasuresToStore): MeasuresToStore => ({ ...m, region: { ...m.region!, chars: m.region!.chars.map((c, j) => (m.region!.notes.includes(j) ? c * 100 : c)) } });
   const forged = await stored(history, "gpt-5", path, undefined, undefined, { spec: s, edit: forge });
   const used = composed(history, s, createWireLedger(knownMeasures(forged!, history)));
   expect(used.body).toBe(measured.body);
@@ -202,6 +207,9 @@ test("stored note sizes are used only for the very steps they stood for: not for
     ["a size that is no number", (m) => ({ ...forge(m), region: { ...forge(m).region!, chars: ["42" as never, ...forge(m).region!.chars.slice(1)] } })],
     ["a note fewer than the gaps", (m) => ({ ...forge(m), region: { ...forge(m).region!, chars: forge(m).region!.chars.slice(1) } })],
     ["beyond the steps stored", (m) => ({ ...forge(m), region: { ...forge(m).region!, end: m.from + (m.texts.length + 1) } })],
+    ["its items cut short", (m) => ({ ...forge(m), region: { ...forge(m).region!, items: forge(m).region!.items.slice(0, -10) } })],
+    ["an item fewer", (m) => ({ ...forge(m), region: { ...forge(m).region!, items: JSON.stringify(JSON.parse(forge(m).region!.items).slice(1)) } })],
+    ["a note that is no item", (m) => ({ ...forge(m), region: { ...forge(m).region!, notes: [forge(m).region!.chars.length] } })],
   ];
   for (const [what, edit] of damaged) {
     const read = await stored(history, "gpt-5", path, undefined, undefined, { spec: s, edit });
