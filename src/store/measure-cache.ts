@@ -9,8 +9,8 @@ import { snapshotDue, writeStateSnapshot } from "./state-snapshot.ts";
 /**
  * What a run measured of its history on the wire, kept beside the log (`<id>.measures`) so that the
  * next resume need not serialise every message again to know its size. Only a cache: it names the
- * build that wrote it and the exact log text it was measured from (its length and hash), and
- * anything that does not match — another binary, a log that is not a continuation of that text,
+ * build that wrote it and the exact log bytes it was measured from (their length and hash), and
+ * anything that does not match — another binary, a log that is not a continuation of those bytes,
  * an undo since, a damaged file — makes it unknown, and the history is measured as before.
  *
  * The file: a line of JSON (the header), then 32-bit numbers: per message from `from` on, a record
@@ -31,7 +31,7 @@ export type StoredMeasures = {
   /** That region's items, as the JSON of an array; read when first asked for. */
   regionItems(): string | undefined;
 };
-/** What a run stores: the records, flat, each message's texts, and the sizes of the notes its request dropped steps behind. */
+/** What a run stores: the records, flat, each message's texts, and the region its request dropped steps behind, with the items' JSON. */
 export type MeasuresToStore = { model: string; from: number; flat: readonly number[]; texts: readonly (readonly string[])[]; region?: StoredRegion & { items: string } };
 /** The log a run opened (`bytes` of it, its first `events` lines): what a cache it writes is measured from. */
 export type LogPrefix = { bytes: number; hash: string; events: number };
@@ -51,15 +51,14 @@ const headerSchema = z.object({
   check: z.string(),
 });
 const isArray: Check = (value) => Array.isArray(value);
-const regionSchema = z.object({
-  drop: z.number().int().positive(),
-  end: z.number().int().positive(),
-  chars: z.array(z.number().int().positive()),
-  notes: z.array(z.number().int().nonnegative()),
-});
 /** What the oldest `drop` exchanges left on the wire (`drop-exchanges.ts`), standing for entries [0, end): each item's characters, in order, and which items are the notes. */
-export type StoredRegion = z.infer<typeof regionSchema>;
-let isRegion: Check | undefined;
+export type StoredRegion = { drop: number; end: number; chars: number[]; notes: number[] };
+// Checked by hand: a compiled schema's first use costs more than the thousands of numbers it checks.
+const count = (n: unknown): n is number => Number.isInteger(n) && (n as number) >= 0;
+const isRegion: Check = (v) => {
+  const r = v as StoredRegion;
+  return typeof v === "object" && v !== null && count(r.drop) && r.drop > 0 && count(r.end) && r.end > 0 && Array.isArray(r.chars) && r.chars.every((c) => count(c) && c > 0) && Array.isArray(r.notes) && r.notes.every((n) => count(n) && n < r.chars.length);
+};
 
 export const measurePath = (logPath: string) => logPath.replace(/\.jsonl$/, ".measures");
 const hashOf = (data: Uint8Array): string => Bun.hash(data).toString(36);
@@ -67,11 +66,11 @@ const hashOf = (data: Uint8Array): string => Bun.hash(data).toString(36);
 /** A whole log's bytes as a prefix (a log with a torn last line has none: nothing is stored for it). */
 export const prefixOf = (log: Uint8Array, events: number): LogPrefix => ({ bytes: log.length, hash: hashOf(log), events });
 
-/** A measures file that holds for a log's first `events` lines: its text is that measured, by this build. */
+/** A measures file that holds for a log's first `events` lines: their bytes are those measured, by this build. */
 export type MeasureFile = { model: string; from: number; events: number; numbers: Uint8Array; texts: Uint8Array; region: Uint8Array; items: Uint8Array };
 
 /**
- * The measures file of a log whose text is `log`, when it surely holds for it (read before the log
+ * The measures file of a log whose bytes are `log`, when it surely holds for it (read before the log
  * is parsed: the lines it vouches for were checked by this very build, and are not checked again).
  */
 export async function readMeasureFile(path: string, build: string, log: Uint8Array): Promise<MeasureFile | undefined> {
@@ -110,7 +109,7 @@ export function measuresOf(file: MeasureFile, log: Pick<SessionState, "events" |
   if (o !== flat.length) return undefined;
   // The file's check hash vouches for every string this build wrote: the texts' shape alone is checked (thousands of lines, in a cold process).
   const texts = parsedOnce(file.texts, () => isArray, (parsed: string[][]) => parsed.length === offsets.length);
-  const region = parsedOnce(file.region, () => (isRegion ??= compileCheck(regionSchema)), (parsed: StoredRegion) => parsed.end <= offsets.length && parsed.notes.every((n) => n < parsed.chars.length));
+  const region = parsedOnce(file.region, () => isRegion, (parsed: StoredRegion) => parsed.end <= offsets.length);
   let items: string | undefined | null = null;
   const regionItems = () => (items === null ? (items = file.items.length ? new TextDecoder().decode(file.items) : undefined) : items);
   return { model: file.model, from: file.from, flat, offsets, texts, region, regionItems };
