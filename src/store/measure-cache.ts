@@ -4,6 +4,7 @@ import type { Message } from "../session/messages.ts";
 import type { SessionState } from "../session/reduce-session.ts";
 import { compileCheck, type Check } from "../session/compile-check.ts";
 import { atomicWriteSync } from "./atomic-write.ts";
+import { hashOfLog } from "./log-hash.ts";
 import { snapshotDue, writeStateSnapshot } from "./state-snapshot.ts";
 
 /**
@@ -64,16 +65,17 @@ export const measurePath = (logPath: string) => logPath.replace(/\.jsonl$/, ".me
 const hashOf = (data: Uint8Array): string => Bun.hash(data).toString(36);
 
 /** A whole log's bytes as a prefix (a log with a torn last line has none: nothing is stored for it). */
-export const prefixOf = (log: Uint8Array, events: number): LogPrefix => ({ bytes: log.length, hash: hashOf(log), events });
-
-/** A measures file that holds for a log's first `events` lines: their bytes are those measured, by this build. */
-export type MeasureFile = { model: string; from: number; events: number; numbers: Uint8Array; texts: Uint8Array; region: Uint8Array; items: Uint8Array };
+export const prefixOf = (log: Uint8Array, events: number): LogPrefix => ({ bytes: log.length, hash: hashOfLog(log), events });
 
 /**
- * The measures file of a log whose bytes are `log`, when it surely holds for it (read before the log
- * is parsed: the lines it vouches for were checked by this very build, and are not checked again).
+ * A measures file this build wrote, whole: it holds for a log whose first `bytes` bytes hash to `hash`
+ * (`log-hash.ts`), and vouches for that log's first `events` lines (checked by this very build, and
+ * not checked again).
  */
-export async function readMeasureFile(path: string, build: string, log: Uint8Array): Promise<MeasureFile | undefined> {
+export type MeasureFile = { bytes: number; hash: string; model: string; from: number; events: number; numbers: Uint8Array; texts: Uint8Array; region: Uint8Array; items: Uint8Array };
+
+/** The measures file at `path`, when it is whole and this build's (which log it holds for is the caller's to check: `bytes`, `hash`). */
+export function readMeasureFile(path: string, build: string): MeasureFile | undefined {
   let file: Uint8Array;
   try {
     file = readFileSync(path);
@@ -92,11 +94,9 @@ export async function readMeasureFile(path: string, build: string, log: Uint8Arr
   if (!(isHeader ??= compileCheck(headerSchema))(header)) return undefined;
   const body = file.subarray(cut + 1);
   if (header.build !== build || header.numbers % 4 !== 0 || header.numbers + header.texts + header.region > body.length || hashOf(body) !== header.check) return undefined;
-  // The log must go on from exactly the bytes measured.
-  if (header.bytes > log.length || hashOf(log.subarray(0, header.bytes)) !== header.hash) return undefined;
   const regionAt = header.numbers + header.texts;
   const itemsAt = regionAt + header.region;
-  return { model: header.model, from: header.from, events: header.events, numbers: body.subarray(0, header.numbers), texts: body.subarray(header.numbers, regionAt), region: body.subarray(regionAt, itemsAt), items: body.subarray(itemsAt) };
+  return { bytes: header.bytes, hash: header.hash, model: header.model, from: header.from, events: header.events, numbers: body.subarray(0, header.numbers), texts: body.subarray(header.numbers, regionAt), region: body.subarray(regionAt, itemsAt), items: body.subarray(itemsAt) };
 }
 
 /** The file's measures for the log a state was read from, unless an undo since may have taken back the messages measured. */
@@ -167,21 +167,15 @@ export function newSessionMeasures(logPath: string, build: string): SessionMeasu
   };
 }
 
-/** A resumed session's: `bytes`, the log as read (`snapshot`: the bytes of the state snapshot it was read with, if any). */
-export function sessionMeasures(
-  logPath: string,
-  build: string,
-  read: { bytes: Uint8Array; goodBytes?: number; state: SessionState; measureFile?: MeasureFile; snapshot?: number },
-): SessionMeasures {
-  const { bytes, state } = read;
-  const events = state.events;
+/** A resumed session's: `prefix`, the log as read (none with a torn last line); `snapshot`, the bytes of the state snapshot it was read with, if any. */
+export function sessionMeasures(logPath: string, build: string, read: { prefix?: LogPrefix; state: SessionState; measureFile?: MeasureFile; snapshot?: number }): SessionMeasures {
+  const { prefix, state } = read;
   const stored = read.measureFile && measuresOf(read.measureFile, state);
   return {
     stored,
     opened: state.messages.slice(),
     save: (m) => {
-      // Hashed only now: a resume's first request does not wait for it.
-      if (read.goodBytes === undefined) writeMeasures(measurePath(logPath), build, prefixOf(bytes, events), m);
+      if (prefix) writeMeasures(measurePath(logPath), build, prefix, m);
     },
     keepState: (now) => keepState(logPath, build, now, read.snapshot),
   };

@@ -1,4 +1,3 @@
-import { readFileSync } from "node:fs";
 import { readdir, rename } from "node:fs/promises";
 import { join } from "node:path";
 import { eventsFromV1 } from "./convert-v1.ts";
@@ -6,8 +5,8 @@ import { reducerOf, reducerOfPrefix, SessionLogError, type SessionReducer, type 
 import type { SessionEvent } from "../session/session-event.ts";
 import { parseLog } from "../session/session-log.ts";
 import { atomicWrite } from "./atomic-write.ts";
-import { measurePath, readMeasureFile, type MeasureFile } from "./measure-cache.ts";
-import { readStateSnapshot, statePath } from "./state-snapshot.ts";
+import { readCached, readRange, readWhole } from "./cached-log.ts";
+import type { LogPrefix, MeasureFile } from "./measure-cache.ts";
 import { parseSchema1File } from "./schema1-file.ts";
 
 const ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -21,8 +20,8 @@ export type ReadLog =
       /** The events read: every line's, or with `damaged` those of the lines before the bad one (parsed when first asked for, after a snapshot). */
       readonly events: SessionEvent[];
       state: SessionState;
-      /** The log's bytes as read (a schema-1 file's: none). */
-      bytes?: Uint8Array;
+      /** The log as read, for the caches a run keeps beside it: when read with them, and not cut short or damaged. */
+      prefix?: LogPrefix;
       /** Its measures file, when asked for and it holds for these bytes (`measure-cache.ts`). */
       measureFile?: MeasureFile;
       /** The bytes of the state snapshot the state was read from, when there was one (`state-snapshot.ts`). */
@@ -56,22 +55,18 @@ export async function sessionIds(dir: string): Promise<string[]> {
 /**
  * A session's events and state, from its log or, for a session from before logs, from its schema-1
  * file converted in memory. A torn last line is dropped with a warning; anything else wrong is `corrupt`.
- * With `measuresBuild`, the caches that build left beside the log are used when they hold for it:
- * the state of its first lines (those are then neither parsed nor folded) and the wire measures.
+ * With `measuresBuild`, the caches that build left beside the log are used when they hold for it
+ * (`cached-log.ts`): the state of its first lines (those are then neither parsed nor folded) and the wire measures.
  */
 export async function readSessionLog(dir: string, id: string, opts: { measuresBuild?: string } = {}): Promise<ReadLog> {
   if (!ID.test(id)) return { ok: false, kind: "missing", message: `"${id}" is not a session id` };
   const path = logPath(dir, id);
-  const read = readBytes(path);
+  const read = opts.measuresBuild ? readCached(path, opts.measuresBuild) : readWhole(path);
   if (read.kind === "error") return { ok: false, kind: "corrupt", message: `cannot read ${path}: ${read.message}` };
   if (read.kind === "missing") return readLegacy(dir, id);
-  const { bytes } = read;
-  const build = opts.measuresBuild;
-  const snapshot = build ? readStateSnapshot(statePath(path), build, bytes) : undefined;
-  const measureFile = build ? await readMeasureFile(measurePath(path), build, bytes) : undefined;
+  const { snapshot, measureFile } = read;
   const skipped = snapshot?.bytes ?? 0;
-  const decode = (from: number) => new TextDecoder().decode(bytes.subarray(from));
-  const parsed = parseLog(decode(skipped), measureFile?.events, snapshot?.events);
+  const parsed = parseLog(decode(read.tail), measureFile?.events, snapshot?.events);
   // Created but not yet (or never) written whole: there is no session to read yet.
   if (!snapshot && parsed.events.length === 0 && !parsed.damaged) return { ok: false, kind: "missing", message: `session ${id} has no complete line yet` };
   let damaged = parsed.damaged;
@@ -90,18 +85,18 @@ export async function readSessionLog(dir: string, id: string, opts: { measuresBu
   // An impossible event comes before any unreadable line: the session ends before it.
   if (reduced.damaged) damaged = { line: reduced.damaged.line, reason: reduced.damaged.reason };
   const count = state.events;
-  // After a snapshot, the lines it stands for are parsed only if asked for (a copy of the session).
+  // After a snapshot, the lines it stands for are read and parsed only if asked for (a copy of the session).
   let events: SessionEvent[] | undefined = snapshot ? undefined : parsed.events.slice(0, count);
   const torn = parsed.tornLine !== undefined && !damaged;
   const warnings = torn ? [`the last line of session ${id} was cut short (shiro was stopped mid-write) and is dropped`] : [];
   return {
     ok: true,
     get events() {
-      return (events ??= parseLog(decode(0)).events.slice(0, count));
+      return (events ??= parseLog(decode(readRange(path, 0, read.size))).events.slice(0, count));
     },
     state,
     reducer,
-    bytes,
+    ...(read.hash !== undefined && !torn && !damaged ? { prefix: { bytes: read.size, hash: read.hash, events: count } } : {}),
     ...(measureFile ? { measureFile } : {}),
     ...(snapshot ? { snapshot: snapshot.bytes } : {}),
     ...(torn ? { goodBytes: skipped + parsed.goodBytes } : {}),
@@ -137,17 +132,9 @@ export async function convertLegacy(dir: string, id: string, events: readonly Se
   await rename(legacyPath(dir, id), join(dir, `${id}.schema1.json`));
 }
 
-// Read at once: nothing else waits on it, and an async read of a long log costs half as much again.
-function readBytes(path: string): { kind: "bytes"; bytes: Uint8Array } | { kind: "missing" } | { kind: "error"; message: string } {
-  try {
-    return { kind: "bytes", bytes: readFileSync(path) };
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === "ENOENT") return { kind: "missing" };
-    return { kind: "error", message: (err as Error).message };
-  }
-}
+const decode = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
 
 async function readText(path: string): Promise<{ kind: "text"; text: string } | { kind: "missing" } | { kind: "error"; message: string }> {
-  const read = readBytes(path);
-  return read.kind === "bytes" ? { kind: "text", text: new TextDecoder().decode(read.bytes) } : read;
+  const read = readWhole(path);
+  return read.kind === "log" ? { kind: "text", text: decode(read.tail) } : read;
 }

@@ -166,7 +166,7 @@ export function createSessionStore(dir: string, options: SessionStoreOptions = {
       const { damaged, state } = read;
       const listing = listedAs.get(id);
       listedAs.delete(id);
-      if (listing && read.bytes) totals.listed(listing, read.bytes.length, state);
+      if (listing && read.prefix) totals.listed(listing, read.prefix.bytes, state);
       if (damaged && opts?.copyIfOpen === false) {
         release();
         return { ok: false, error: { kind: "damaged", message: `${damagedWords(id, damaged)}; shiro -r ${id} continues the lines before it as a new session` } };
@@ -184,8 +184,8 @@ export function createSessionStore(dir: string, options: SessionStoreOptions = {
           });
         const build = options.measuresBuild;
         // Not spread: `events` is parsed when first asked for.
-        const { bytes, goodBytes, measureFile, snapshot } = read;
-        const measures = build && bytes !== undefined && !read.legacy ? { measures: sessionMeasures(path, build, { bytes, state, ...(goodBytes !== undefined ? { goodBytes } : {}), ...(measureFile ? { measureFile } : {}), ...(snapshot !== undefined ? { snapshot } : {}) }) } : {};
+        const { prefix, measureFile, snapshot } = read;
+        const measures = build && !read.legacy ? { measures: sessionMeasures(path, build, { state, ...(prefix ? { prefix } : {}), ...(measureFile ? { measureFile } : {}), ...(snapshot !== undefined ? { snapshot } : {}) }) } : {};
         session = live(path, { existing: read.reducer, ...(read.goodBytes !== undefined ? { goodBytes: read.goodBytes } : {}), ...measures }, saving ? held : undefined);
       } else {
         release();

@@ -4,6 +4,7 @@ import { z } from "zod";
 import type { SessionState } from "../session/reduce-session.ts";
 import { compileCheck, type Check } from "../session/compile-check.ts";
 import { atomicWriteSync } from "./atomic-write.ts";
+import { hashOfLog } from "./log-hash.ts";
 
 /**
  * A long session's state as the first `events` lines of its log reduce to, kept beside the log
@@ -35,8 +36,11 @@ let isHeader: Check | undefined;
 export const statePath = (logPath: string) => logPath.replace(/\.jsonl$/, ".state");
 const hashOf = (data: Uint8Array): string => Bun.hash(data).toString(36);
 
-/** The snapshot for the log whose bytes are `log`, when it surely holds for a beginning of them. */
-export function readStateSnapshot(path: string, build: string, log: Uint8Array): StateSnapshot | undefined {
+/** A snapshot file this build wrote, whole: it holds for a log whose first `bytes` bytes hash to `hash` (`log-hash.ts`). */
+export type StateFile = { bytes: number; hash: string; events: number; body: Uint8Array };
+
+/** The snapshot file at `path`, when it is whole and this build's (which log it holds for is the caller's to check). */
+export function readStateFile(path: string, build: string): StateFile | undefined {
   let file: Uint8Array;
   try {
     file = readFileSync(path);
@@ -50,9 +54,17 @@ export function readStateSnapshot(path: string, build: string, log: Uint8Array):
     if (!(isHeader ??= compileCheck(headerSchema))(header)) return undefined;
     const { build: by, bytes, hash, events, check } = header as z.infer<typeof headerSchema>;
     const body = file.subarray(cut + 1);
-    if (by !== build || bytes > log.length || log[bytes - 1] !== 0x0a || hashOf(body) !== check || hashOf(log.subarray(0, bytes)) !== hash) return undefined;
-    const state = deserialize(body) as SessionState;
-    return state?.events === events ? { bytes, events, state } : undefined;
+    return by === build && hashOf(body) === check ? { bytes, hash, events, body } : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The state a snapshot file holds (undefined: not what its header says). */
+export function stateOf(file: StateFile): StateSnapshot | undefined {
+  try {
+    const state = deserialize(file.body) as SessionState;
+    return state?.events === file.events ? { bytes: file.bytes, events: file.events, state } : undefined;
   } catch {
     return undefined;
   }
@@ -73,6 +85,6 @@ export function writeStateSnapshot(logPath: string, build: string, state: Sessio
   for (let at = log.indexOf(0x0a); at >= 0 && at < bytes; at = log.indexOf(0x0a, at + 1)) lines++;
   if (bytes === 0 || lines !== state.events) return;
   const body = serialize(state, { binaryType: "nodebuffer" });
-  const header = { v: 1, build, bytes, hash: hashOf(log.subarray(0, bytes)), events: state.events, check: hashOf(body) };
+  const header = { v: 1, build, bytes, hash: hashOfLog(log.subarray(0, bytes)), events: state.events, check: hashOf(body) };
   atomicWriteSync(statePath(logPath), Buffer.concat([Buffer.from(`${JSON.stringify(header)}\n`), body]));
 }

@@ -1,3 +1,4 @@
+import { hashOfLog } from "../../src/store/log-hash.ts";
 import { bodyJson } from "../../src/wire/body-json.ts";
 import { afterAll, expect, test } from "bun:test";
 import { rmSync } from "node:fs";
@@ -25,7 +26,10 @@ const BUILD = "build-a";
 const events = (n: number, ...more: SessionEvent["type"][]) => [...Array.from({ length: n }, () => ({ type: "user" })), ...more.map((type) => ({ type }))] as SessionEvent[];
 /** As a resume reads them: the file, checked against the log's text before it is parsed, then against its events. */
 async function readMeasures(path: string, build: string, log: { text: string; events: SessionEvent[] }) {
-  const file = await readMeasureFile(path, build, Buffer.from(log.text));
+  // As a resume takes it: whole, this build's, and for a log whose first bytes are those it names.
+  const bytes = Buffer.from(log.text);
+  const read = readMeasureFile(path, build);
+  const file = read && read.bytes <= bytes.length && read.hash === hashOfLog(bytes.subarray(0, read.bytes)) ? read : undefined;
   // What the reducer tells of those events: how many lines, and where the newest undo was.
   const undo = log.events.findLastIndex((e) => e.type === "undo");
   return file && measuresOf(file, { events: log.events.length, ...(undo >= 0 ? { undoneAt: undo + 1 } : {}) });
