@@ -1,5 +1,4 @@
 import type { ResponseInputItem } from "openai/resources/responses/responses";
-import { knowItemsJson } from "../wire/body-json.ts";
 import { droppedRegion } from "./drop-exchanges.ts";
 import type { WireLedger } from "./wire-ledger.ts";
 
@@ -18,21 +17,21 @@ export const NO_COMPACTION: WirePlan = { cut: 0, dropReasoning: false, drop: 0 }
 /**
  * The `input` a plan makes of a ledger's history, from each message's measured items: `chars` is
  * what they add to the body, `unchanged` how many of the messages went on the wire as they are.
+ * `head`: a dropped region read back from an earlier run comes first as the JSON it was sent as,
+ * and `items` are those after it.
  */
-export function assembleInput(ledger: WireLedger, plan: WirePlan): { items: ResponseInputItem[]; chars: number; unchanged: number } {
+export function assembleInput(ledger: WireLedger, plan: WirePlan): { items: ResponseInputItem[]; head?: Uint8Array; chars: number; unchanged: number } {
   const { entries } = ledger;
   const items: ResponseInputItem[] = [];
+  let head: Uint8Array | undefined;
   let chars = 0;
   let unchanged = 0;
   let k = 0;
   if (plan.drop > 0) {
     const region = droppedRegion(ledger, plan.drop);
-    for (const slot of region.items) {
-      items.push(slot.item);
-      chars += slot.chars;
-    }
-    // Read back from its JSON: serialised as that text, not again.
-    if (region.json !== undefined) knowItemsJson(items, region.items.length, region.json);
+    if (region.readBack) head = region.readBack.head;
+    else for (const slot of region.items) items.push(slot.item);
+    chars = region.chars;
     unchanged = region.unchanged;
     k = region.end;
   }
@@ -63,5 +62,5 @@ export function assembleInput(ledger: WireLedger, plan: WirePlan): { items: Resp
     }
     if (!changed) unchanged++;
   }
-  return { items, chars, unchanged };
+  return { items, ...(head ? { head } : {}), chars, unchanged };
 }

@@ -23,7 +23,9 @@ export type CompactOptions = {
 
 export type CompactResult = {
   /** The history's `input` items. The session's history is never changed. */
-  input: ResponseInputItem[];
+  readonly input: ResponseInputItem[];
+  /** The history as the wire takes it: its first items known only as JSON (`assembleInput`), then these. */
+  wire?: { head: Uint8Array; tail: ResponseInputItem[] };
   /** Estimated tokens of the request. */
   tokens: number;
   compaction?: Compaction;
@@ -82,8 +84,13 @@ export function compactForWire(messages: readonly Message[], opts: CompactOption
     if (tokens <= limit) break;
   }
   const changed = assembled.unchanged !== n || plan.drop > 0;
+  const { items, head } = assembled;
+  let input: ResponseInputItem[] | undefined = head ? undefined : items;
   return {
-    input: assembled.items,
+    get input() {
+      return (input ??= [...(JSON.parse(new TextDecoder().decode(head)) as ResponseInputItem[]), ...items]);
+    },
+    ...(head ? { wire: { head, tail: items } } : {}),
     tokens,
     ...(changed ? { compaction: { messagesBefore: n, messagesAfter: assembled.unchanged, tokensBefore, tokensAfter: tokens } } : {}),
     ...(tokens > limit ? { needsSummary: true } : {}),

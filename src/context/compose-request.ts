@@ -1,8 +1,8 @@
-import type { FunctionTool } from "openai/resources/responses/responses";
+import type { FunctionTool, ResponseInputItem } from "openai/resources/responses/responses";
 import type { Message } from "../session/messages.ts";
 import type { Compaction } from "./compaction.ts";
 import type { RequestBody } from "../wire/model-stream.ts";
-import { carryItemsJson } from "../wire/body-json.ts";
+import { bodyWithKnownInput } from "../wire/body-json.ts";
 import { trailerItem, type RequestParams } from "../wire/build-request.ts";
 import { compactForWire, overflowsEveryPlan, type CompactOptions } from "./compact.ts";
 import { sized, type SizedItem } from "./wire-entry.ts";
@@ -59,15 +59,11 @@ export function surelyNeedsSummary(messages: readonly Message[], spec: RequestSp
 export function composeRequest(messages: readonly Message[], spec: RequestSpec, ledger: WireLedger = createWireLedger()): ComposedRequest {
   const trailer = spec.trailer === undefined ? undefined : sized(trailerItem(spec.trailer));
   const compacted = compactForWire(messages, compactOptions(spec, trailer), ledger);
-  const input = trailer ? [...compacted.input, trailer.item] : compacted.input;
-  carryItemsJson(compacted.input, input);
-  const body = {
-    model: spec.model,
-    instructions: spec.instructions,
-    tools: [...spec.tools],
-    ...spec.params,
-    input,
-  } as RequestBody;
+  const rest = { model: spec.model, instructions: spec.instructions, tools: [...spec.tools], ...spec.params };
+  const after = (items: ResponseInputItem[]) => (trailer ? [...items, trailer.item] : items);
+  // A dropped region read back goes on the wire as the JSON it was stored as (`bodyJson`).
+  const { wire } = compacted;
+  const body = wire ? bodyWithKnownInput(rest, { head: wire.head, tail: after(wire.tail) }) : ({ ...rest, input: after(compacted.input) } as RequestBody);
   return {
     body,
     tokens: compacted.tokens,

@@ -1,10 +1,11 @@
+import type { ResponseInputItem } from "openai/resources/responses/responses";
 import type { AssistantMessage, ToolMessage } from "../session/messages.ts";
 import { formatCount } from "../text/format-count.ts";
 import { plural } from "../text/plural.ts";
 import { userItem } from "../wire/serialise-input.ts";
 import { describeSubject, firstLine, subjectOf } from "./describe-call.ts";
 import { sized, type SizedItem, type WireEntry } from "./wire-entry.ts";
-import type { WireLedger } from "./wire-ledger.ts";
+import type { KnownRegion, WireLedger } from "./wire-ledger.ts";
 
 const NOTE_HEAD = (n: number) =>
   `[shiro: ${plural(n, "earlier step")} left out of this request to fit the context window. ` +
@@ -31,8 +32,12 @@ export function outcomeLines(assistant: AssistantMessage, tool: ToolMessage | un
 
 /** An exchange measured for dropping: `last` is its newest entry as measured (a re-measured one is a new object); its note lines are told when first needed. */
 type Row = { from: number; to: number; last: WireEntry; lines?: readonly string[] };
-/** What the oldest `drop` exchanges leave on the wire: `items` stand for entries [0, end), `unchanged` of them sent as they are; `notes` are the gaps'; `json`, the items' JSON when an earlier run's region was read back. */
-export type DroppedRegion = { items: readonly SizedItem[]; unchanged: number; end: number; notes: readonly SizedItem[]; json?: string };
+/**
+ * What the oldest `drop` exchanges leave on the wire: `items` stand for entries [0, end), `chars`
+ * in all, `unchanged` of them sent as they are; `notes` are the gaps'. `readBack`: an earlier run's
+ * region of these very entries, its items as that run sent them — parsed only if `items` is read.
+ */
+export type DroppedRegion = { readonly items: readonly SizedItem[]; chars: number; unchanged: number; end: number; readonly notes: readonly SizedItem[]; readBack?: KnownRegion };
 /** A region made, with the entries it was made of (it holds for a ledger with these very entries). */
 type Region = DroppedRegion & { drop: number; of: readonly WireEntry[] };
 /** Adjacent exchanges [first, first + count): dropped, they share one note (`note` for its first `count`). */
@@ -141,8 +146,7 @@ export function droppedRegion(ledger: WireLedger, drop: number): DroppedRegion {
   // An earlier run's region of these very entries, read back: the same items, not made again.
   const known = ledger.known?.region(ledger, drop);
   if (known && known.notes.length === gaps.length) {
-    const { items, end, json } = known;
-    table.region = { drop, items, unchanged: items.length - gaps.length, end, notes: known.notes.map((n) => items[n]!), of: entries.slice(0, end), json };
+    table.region = readBackRegion(known, drop, entries.slice(0, known.end));
     return table.region;
   }
   const items: SizedItem[] = [];
@@ -158,8 +162,28 @@ export function droppedRegion(ledger: WireLedger, drop: number): DroppedRegion {
     notes.push(note);
     k = exchanges[gap.first + count - 1]!.to + 1;
   }
-  table.region = { drop, items, unchanged, end: k, notes, of: entries.slice(0, k) };
+  table.region = { drop, items, chars: items.reduce((n, i) => n + i.chars, 0), unchanged, end: k, notes, of: entries.slice(0, k) };
   return table.region;
+}
+
+/** A region read back, as one made here: its items (and notes) parsed from their JSON when first asked for. */
+function readBackRegion(known: KnownRegion, drop: number, of: readonly WireEntry[]): Region {
+  let items: SizedItem[] | undefined;
+  const parsed = () => (items ??= (JSON.parse(new TextDecoder().decode(known.head)) as ResponseInputItem[]).map((item, j) => ({ item, chars: known.chars[j]! })));
+  return {
+    drop,
+    get items() {
+      return parsed();
+    },
+    get notes() {
+      return known.notes.map((n) => parsed()[n]!);
+    },
+    chars: known.chars.reduce((n, c) => n + c, 0),
+    unchanged: known.chars.length - known.notes.length,
+    end: known.end,
+    of,
+    readBack: known,
+  };
 }
 
 /** The region the ledger's last compacted request dropped, with the entries it was made of: what a run stores for the next resume. */

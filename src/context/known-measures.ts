@@ -37,15 +37,9 @@ export function knownMeasures(stored: StoredMeasures, opened: readonly Message[]
       // The same exchanges, each entry read from this file for the very message opened.
       if (exchanges.length < drop || exchanges[drop - 1]!.to !== region.end - 1) return undefined;
       for (let k = 0; k < region.end; k++) if ((entries[k] as Recorded)[RECORD]?.flat !== flat || entries[k]!.message !== opened[stored.from + k]) return undefined;
-      const json = stored.regionItems();
-      let items: unknown;
-      try {
-        items = json === undefined ? undefined : JSON.parse(json);
-      } catch {
-        return undefined;
-      }
-      if (!Array.isArray(items) || items.length !== region.chars.length) return undefined;
-      return { items: items.map((item, j) => ({ item, chars: region.chars[j]! })), notes: region.notes, end: region.end, json: json! };
+      // Its items are sent as this build stored them (the file's check hash vouches for them), not parsed.
+      const head = stored.regionItems();
+      return head && { chars: region.chars, notes: region.notes, end: region.end, head };
     },
   };
 }
@@ -142,12 +136,14 @@ export function measuresToStore(
 }
 
 /** A region made of the first entries stored, as they are (one made of entries measured since is not). */
-function regionToStore(composed: DroppedRegion & { drop: number; of: readonly WireEntry[] }, entries: readonly WireEntry[], count: number): (StoredRegion & { items: string }) | undefined {
-  const { drop, end, items, notes, of } = composed;
+function regionToStore(composed: DroppedRegion & { drop: number; of: readonly WireEntry[] }, entries: readonly WireEntry[], count: number): (StoredRegion & { items: Uint8Array }) | undefined {
+  const { drop, end, of, readBack } = composed;
   if (end > count || of.length !== end) return undefined;
   for (let k = 0; k < end; k++) if (of[k] !== entries[k]) return undefined;
+  if (readBack) return { drop, end, chars: [...readBack.chars], notes: [...readBack.notes], items: readBack.head };
+  const { items, notes } = composed;
   const noteSet = new Set(notes);
-  return { drop, end, chars: items.map((i) => i.chars), notes: items.flatMap((i, j) => (noteSet.has(i) ? [j] : [])), items: composed.json ?? JSON.stringify(items.map((i) => i.item)) };
+  return { drop, end, chars: items.map((i) => i.chars), notes: items.flatMap((i, j) => (noteSet.has(i) ? [j] : [])), items: Buffer.from(JSON.stringify(items.map((i) => i.item))) };
 }
 
 function recordOf(entry: Recorded, noteChars: number): number[] {

@@ -1,6 +1,6 @@
 import type { Message } from "../session/messages.ts";
 import { activeStart } from "../wire/serialise-input.ts";
-import { wireEntry, type SizedItem, type WireEntry } from "./wire-entry.ts";
+import { wireEntry, type WireEntry } from "./wire-entry.ts";
 
 
 /** Measures known without serialising (an earlier run's, `known-measures.ts`). */
@@ -11,8 +11,8 @@ export type KnownMeasures = {
   region(ledger: WireLedger, drop: number): KnownRegion | undefined;
 };
 
-/** A dropped region read back: its items with their sizes, which of them are notes, and the items' JSON (an array's) that made them. */
-export type KnownRegion = { items: readonly SizedItem[]; notes: readonly number[]; end: number; json: string };
+/** A dropped region read back: each item's size, which of them are notes, and the items as the UTF-8 JSON of an array (`head`: the request begins with them). */
+export type KnownRegion = { chars: readonly number[]; notes: readonly number[]; end: number; head: Uint8Array };
 
 /** One response and the results of its calls (entry indices): dropped together or not at all. */
 export type Exchange = { from: number; to: number };

@@ -29,11 +29,11 @@ export type StoredMeasures = {
   texts(): readonly (readonly string[])[] | undefined;
   /** The region of the steps a run dropped of these messages; parsed when first asked for (undefined: none, or not what it should be). */
   region(): StoredRegion | undefined;
-  /** That region's items, as the JSON of an array; read when first asked for. */
-  regionItems(): string | undefined;
+  /** That region's items, as the UTF-8 JSON of an array (undefined: none). */
+  regionItems(): Uint8Array | undefined;
 };
 /** What a run stores: the records, flat, each message's texts, and the region its request dropped steps behind, with the items' JSON. */
-export type MeasuresToStore = { model: string; from: number; flat: readonly number[]; texts: readonly (readonly string[])[]; region?: StoredRegion & { items: string } };
+export type MeasuresToStore = { model: string; from: number; flat: readonly number[]; texts: readonly (readonly string[])[]; region?: StoredRegion & { items: Uint8Array } };
 /** The log a run opened (`bytes` of it, its first `events` lines): what a cache it writes is measured from. */
 export type LogPrefix = { bytes: number; hash: string; events: number };
 
@@ -110,8 +110,7 @@ export function measuresOf(file: MeasureFile, log: Pick<SessionState, "events" |
   // The file's check hash vouches for every string this build wrote: the texts' shape alone is checked (thousands of lines, in a cold process).
   const texts = parsedOnce(file.texts, () => isArray, (parsed: string[][]) => parsed.length === offsets.length);
   const region = parsedOnce(file.region, () => isRegion, (parsed: StoredRegion) => parsed.end <= offsets.length);
-  let items: string | undefined | null = null;
-  const regionItems = () => (items === null ? (items = file.items.length ? new TextDecoder().decode(file.items) : undefined) : items);
+  const regionItems = () => (file.items.length ? file.items : undefined);
   return { model: file.model, from: file.from, flat, offsets, texts, region, regionItems };
 }
 
@@ -135,9 +134,9 @@ function parsedOnce<T>(bytes: Uint8Array, check: () => Check, holds: (parsed: T)
 export function writeMeasures(path: string, build: string, prefix: LogPrefix, m: MeasuresToStore): void {
   const numbers = new Uint8Array(Uint32Array.from(m.flat).buffer);
   const texts = Buffer.from(JSON.stringify(m.texts));
-  const { items, ...region } = m.region ?? { items: "" };
+  const { items, ...region } = m.region ?? { items: new Uint8Array() };
   const regionJson = Buffer.from(m.region ? JSON.stringify(region) : "");
-  const body = Buffer.concat([numbers, texts, regionJson, Buffer.from(items)]);
+  const body = Buffer.concat([numbers, texts, regionJson, items]);
   const header = { v: 3, build, model: m.model, bytes: prefix.bytes, hash: prefix.hash, events: prefix.events, from: m.from, numbers: numbers.length, texts: texts.length, region: regionJson.length, check: hashOf(body) };
   atomicWriteSync(path, Buffer.concat([Buffer.from(`${JSON.stringify(header)}\n`), body]));
 }

