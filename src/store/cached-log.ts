@@ -1,29 +1,31 @@
 import { closeSync, openSync, readFileSync, readSync, statSync } from "node:fs";
-import { hashesOfFile, hashOfLog } from "./log-hash.ts";
+import { hashesOfFile } from "./log-hash.ts";
 import { measurePath, readMeasureFile, type MeasureFile } from "./measure-cache.ts";
 import { readStateFile, stateOf, statePath, type StateSnapshot } from "./state-snapshot.ts";
 
 /**
- * A log's bytes still to parse (`tail`: after the state snapshot's, or all of them), its size and
- * hash as read (with caches), and the caches beside it that hold for it.
+ * A log's text still to parse (`tail`: after the state snapshot's lines, or all of it), its size
+ * and hash as read (with caches), and the caches beside it that hold for it.
  */
 export type LogRead =
-  | { kind: "log"; tail: Uint8Array; size: number; hash?: string; snapshot?: StateSnapshot; measureFile?: MeasureFile }
+  | { kind: "log"; tail: string; size: number; hash?: string; snapshot?: StateSnapshot; measureFile?: MeasureFile }
   | { kind: "missing" }
   | { kind: "error"; message: string };
 
 const failed = (err: unknown): LogRead =>
   (err as NodeJS.ErrnoException).code === "ENOENT" ? { kind: "missing" } : { kind: "error", message: (err as Error).message };
 
-/** The whole log, read at once: nothing else waits on it, and an async read of a long log costs half as much again. */
+/** The whole log's text, read at once: nothing else waits on it, and decoded as it is read (twice as quick as bytes decoded after). */
 export function readWhole(path: string): LogRead {
   try {
-    const bytes = readFileSync(path);
-    return { kind: "log", tail: bytes, size: bytes.length };
+    const text = readFileSync(path, "utf8");
+    return { kind: "log", tail: text, size: Buffer.byteLength(text) };
   } catch (err) {
     return failed(err);
   }
 }
+
+const decoder = new TextDecoder();
 
 /** Bytes [from, to) of a file (fewer if it is shorter). */
 export function readRange(path: string, from: number, to: number): Uint8Array {
@@ -56,13 +58,14 @@ export function readCached(path: string, build: string): LogRead {
     const snapshot = hashes?.get(stateFile.bytes) === stateFile.hash ? stateOf(stateFile) : undefined;
     if (snapshot) {
       const measureFile = measures && hashes!.get(measures.bytes) === measures.hash ? measures : undefined;
-      return { kind: "log", tail: readRange(path, snapshot.bytes, size), size, hash: hashes!.get(size)!, snapshot, ...(measureFile ? { measureFile } : {}) };
+      return { kind: "log", tail: decoder.decode(readRange(path, snapshot.bytes, size)), size, hash: hashes!.get(size)!, snapshot, ...(measureFile ? { measureFile } : {}) };
     }
   }
+  // No snapshot that holds: the text is read whole, and the log hashed a chunk at a time where the caches need it.
   const whole = readWhole(path);
   if (whole.kind !== "log") return whole;
-  const bytes = whole.tail;
-  const measureFile = within(measures, bytes.length);
-  const holds = measureFile !== undefined && hashOfLog(bytes.subarray(0, measureFile.bytes)) === measureFile.hash;
-  return { ...whole, hash: hashOfLog(bytes), ...(holds ? { measureFile } : {}) };
+  // Its size as the file's (held locked, it does not grow meanwhile): bytes the text cannot tell, were any not UTF-8.
+  const hashes = hashesOfFile(path, [size, ...(measures ? [measures.bytes] : [])]);
+  const measureFile = measures && hashes?.get(measures.bytes) === measures.hash ? measures : undefined;
+  return { ...whole, size, ...(hashes?.has(size) ? { hash: hashes.get(size)! } : {}), ...(measureFile ? { measureFile } : {}) };
 }

@@ -3,6 +3,9 @@ import { closeSync, openSync, readSync } from "node:fs";
 // A long log is hashed as it is read, a chunk at a time, into one small buffer: a resume need not hold its megabytes.
 const CHUNK = 1 << 18;
 
+/** What a cache file's own check is: the hash of its body. */
+export const hashOf = (data: Uint8Array): string => Bun.hash(data).toString(36);
+
 /** What the caches beside a log name it by: the hash of its first bytes (wyhash, chained chunk by chunk). */
 export function hashOfLog(bytes: Uint8Array): string {
   let h = 0n;

@@ -4,7 +4,7 @@ import type { Message } from "../session/messages.ts";
 import type { SessionState } from "../session/reduce-session.ts";
 import { compileCheck, type Check } from "../session/compile-check.ts";
 import { atomicWriteSync } from "./atomic-write.ts";
-import { hashOfLog } from "./log-hash.ts";
+import { hashOf, hashOfLog } from "./log-hash.ts";
 import { snapshotDue, writeStateSnapshot } from "./state-snapshot.ts";
 
 /**
@@ -62,7 +62,6 @@ const isRegion: Check = (v) => {
 };
 
 export const measurePath = (logPath: string) => logPath.replace(/\.jsonl$/, ".measures");
-const hashOf = (data: Uint8Array): string => Bun.hash(data).toString(36);
 
 /** A whole log's bytes as a prefix (a log with a torn last line has none: nothing is stored for it). */
 export const prefixOf = (log: Uint8Array, events: number): LogPrefix => ({ bytes: log.length, hash: hashOfLog(log), events });

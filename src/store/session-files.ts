@@ -66,7 +66,7 @@ export async function readSessionLog(dir: string, id: string, opts: { measuresBu
   if (read.kind === "missing") return readLegacy(dir, id);
   const { snapshot, measureFile } = read;
   const skipped = snapshot?.bytes ?? 0;
-  const parsed = parseLog(decode(read.tail), measureFile?.events, snapshot?.events);
+  const parsed = parseLog(read.tail, measureFile?.events, snapshot?.events);
   // Created but not yet (or never) written whole: there is no session to read yet.
   if (!snapshot && parsed.events.length === 0 && !parsed.damaged) return { ok: false, kind: "missing", message: `session ${id} has no complete line yet` };
   let damaged = parsed.damaged;
@@ -136,5 +136,5 @@ const decode = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
 
 async function readText(path: string): Promise<{ kind: "text"; text: string } | { kind: "missing" } | { kind: "error"; message: string }> {
   const read = readWhole(path);
-  return read.kind === "log" ? { kind: "text", text: decode(read.tail) } : read;
+  return read.kind === "log" ? { kind: "text", text: read.tail } : read;
 }

@@ -261,14 +261,16 @@ export function createSessionStore(dir: string, options: SessionStoreOptions = {
 
 // Past this, a log's objects outgrow the collector's first allowance of a cold process.
 const LONG_LOG_BYTES = 1 << 20;
+// Up to this, the heap is what start-up loaded: a full collection costs ~3 ms. Past it (a REPL's /resume, a process that did more), ~10 ms and more, and is left to the collector.
+const SMALL_HEAP_BYTES = 8 << 20;
 
 /**
- * Before a long log is read, a full collection while the heap holds little more than the loaded
- * code (~3 ms): left to itself, the collector's first full one comes mid-request with the whole log
- * in memory (~10 ms), and the collections after this one are young ones.
+ * Before a long log is read at start-up, a full collection while the heap holds little more than
+ * the loaded code (~3 ms): left to itself, the collector's first full one comes mid-request with
+ * the whole log in memory (~10 ms), and the collections after this one are young ones.
  */
 function collectBeforeLongLog(bytes: number | undefined) {
-  if (bytes !== undefined && bytes > LONG_LOG_BYTES) Bun.gc(true);
+  if (bytes !== undefined && bytes > LONG_LOG_BYTES && process.memoryUsage().heapUsed < SMALL_HEAP_BYTES) Bun.gc(true);
 }
 
 const damagedWords = (id: string, damaged: { line: number; reason: string }) => `session ${id} is damaged at line ${damaged.line} of its log (${damaged.reason})`;

@@ -4,7 +4,7 @@ import { z } from "zod";
 import type { SessionState } from "../session/reduce-session.ts";
 import { compileCheck, type Check } from "../session/compile-check.ts";
 import { atomicWriteSync } from "./atomic-write.ts";
-import { hashOfLog } from "./log-hash.ts";
+import { hashOf, hashOfLog } from "./log-hash.ts";
 
 /**
  * A long session's state as the first `events` lines of its log reduce to, kept beside the log
@@ -34,7 +34,6 @@ const headerSchema = z.object({
 let isHeader: Check | undefined;
 
 export const statePath = (logPath: string) => logPath.replace(/\.jsonl$/, ".state");
-const hashOf = (data: Uint8Array): string => Bun.hash(data).toString(36);
 
 /** A snapshot file this build wrote, whole: it holds for a log whose first `bytes` bytes hash to `hash` (`log-hash.ts`). */
 export type StateFile = { bytes: number; hash: string; events: number; body: Uint8Array };
