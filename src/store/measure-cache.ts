@@ -4,6 +4,7 @@ import type { Message } from "../session/messages.ts";
 import type { SessionState } from "../session/reduce-session.ts";
 import { compileCheck, type Check } from "../session/compile-check.ts";
 import { atomicWriteSync } from "./atomic-write.ts";
+import { readCacheFile } from "./cache-file.ts";
 import { hashOf, hashOfLog } from "./log-hash.ts";
 import { snapshotDue, writeStateSnapshot } from "./state-snapshot.ts";
 
@@ -75,24 +76,11 @@ export type MeasureFile = { bytes: number; hash: string; model: string; from: nu
 
 /** The measures file at `path`, when it is whole and this build's (which log it holds for is the caller's to check: `bytes`, `hash`). */
 export function readMeasureFile(path: string, build: string): MeasureFile | undefined {
-  let file: Uint8Array;
-  try {
-    file = readFileSync(path);
-  } catch {
-    return undefined;
-  }
-  const cut = file.indexOf(0x0a);
-  if (cut < 0) return undefined;
-  let header: z.infer<typeof headerSchema>;
-  try {
-    header = JSON.parse(new TextDecoder().decode(file.subarray(0, cut)));
-  } catch {
-    return undefined;
-  }
   // The schema compiled (zod's own first parse of a schema costs milliseconds in a cold process); anything else, no cache.
-  if (!(isHeader ??= compileCheck(headerSchema))(header)) return undefined;
-  const body = file.subarray(cut + 1);
-  if (header.build !== build || header.numbers % 4 !== 0 || header.numbers + header.texts + header.region > body.length || hashOf(body) !== header.check) return undefined;
+  const file = readCacheFile<z.infer<typeof headerSchema>>(path, build, () => (isHeader ??= compileCheck(headerSchema)));
+  if (!file) return undefined;
+  const { header, body } = file;
+  if (header.numbers % 4 !== 0 || header.numbers + header.texts + header.region > body.length) return undefined;
   const regionAt = header.numbers + header.texts;
   const itemsAt = regionAt + header.region;
   return { bytes: header.bytes, hash: header.hash, model: header.model, from: header.from, events: header.events, numbers: body.subarray(0, header.numbers), texts: body.subarray(header.numbers, regionAt), region: body.subarray(regionAt, itemsAt), items: body.subarray(itemsAt) };

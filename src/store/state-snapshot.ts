@@ -4,6 +4,7 @@ import { z } from "zod";
 import type { SessionState } from "../session/reduce-session.ts";
 import { compileCheck, type Check } from "../session/compile-check.ts";
 import { atomicWriteSync } from "./atomic-write.ts";
+import { readCacheFile } from "./cache-file.ts";
 import { hashOf, hashOfLog } from "./log-hash.ts";
 
 /**
@@ -40,23 +41,8 @@ export type StateFile = { bytes: number; hash: string; events: number; body: Uin
 
 /** The snapshot file at `path`, when it is whole and this build's (which log it holds for is the caller's to check). */
 export function readStateFile(path: string, build: string): StateFile | undefined {
-  let file: Uint8Array;
-  try {
-    file = readFileSync(path);
-  } catch {
-    return undefined;
-  }
-  const cut = file.indexOf(0x0a);
-  if (cut < 0) return undefined;
-  try {
-    const header: unknown = JSON.parse(new TextDecoder().decode(file.subarray(0, cut)));
-    if (!(isHeader ??= compileCheck(headerSchema))(header)) return undefined;
-    const { build: by, bytes, hash, events, check } = header as z.infer<typeof headerSchema>;
-    const body = file.subarray(cut + 1);
-    return by === build && hashOf(body) === check ? { bytes, hash, events, body } : undefined;
-  } catch {
-    return undefined;
-  }
+  const file = readCacheFile<z.infer<typeof headerSchema>>(path, build, () => (isHeader ??= compileCheck(headerSchema)));
+  return file && { bytes: file.header.bytes, hash: file.header.hash, events: file.header.events, body: file.body };
 }
 
 /** The state a snapshot file holds (undefined: not what its header says). */
