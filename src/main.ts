@@ -7,8 +7,9 @@ import { withoutRuntimeHint } from "./text/runtime-hint.ts";
 const ALONE = new Map([["--version", "version"], ["-v", "version"], ["--help", "help"], ["-h", "help"]]);
 
 async function main(argv: string[]): Promise<number> {
-  // The sandbox's own launcher (shiro re-executed by itself): nothing else of shiro loads.
-  if (argv[0] === "__landlock") (await import("./sandbox/landlock-launch.ts")).landlockLaunch();
+  // The sandbox's own launcher and the gate's filter (shiro re-executed by itself): nothing else of shiro loads.
+  if (argv[0] === "__landlock") await (await import("./sandbox/landlock-launch.ts")).landlockLaunch();
+  if (argv[0] === "__gate-exec") (await import("./sandbox/gate/gate-exec.ts")).gateExec(argv.slice(1), process.env as Record<string, string>);
   const alone = argv.length === 1 ? ALONE.get(argv[0]!) : undefined;
   const flags = alone ? undefined : (await import("./cli/args.ts")).parseFlags(argv);
   if (alone === "version" || flags?.version) return say(`shiro ${VERSION}`);

@@ -64,8 +64,8 @@ export type Sandbox = {
 
 // A burst of tool calls shares one scan; a file a person adds between them is seen within this long.
 const REUSE_SCAN_MS = 2000;
-// What a read-only command may still write: bwrap's private /tmp, Landlock's own TMPDIR (it cannot remount /tmp), macOS's temp folders.
-const WRITABLE = { bwrap: "only /tmp is writable, and it is private to this command", landlock: "only $TMPDIR is writable, and it is private to this command", "sandbox-exec": "only the temp folders are writable" };
+// What a read-only command may still write: bwrap's private /tmp and home, Landlock's own TMPDIR and home (it cannot remount them), macOS's temp folders.
+const WRITABLE = { bwrap: "only /tmp and $HOME are writable, and they are private to this command", landlock: "only $TMPDIR and $HOME are writable, and they are private to this command", "sandbox-exec": "only the temp folders are writable" };
 const readOnlyNote = (kind: keyof typeof WRITABLE) => `It ran in a read-only sandbox (nobody approved writes for it): ${WRITABLE[kind]}.`;
 // Enough for a parallel build or a test runner's workers; a runaway loop of forks stops here.
 export const MAX_PROCS = 1024;
@@ -141,9 +141,9 @@ export function createSandbox(opts: SandboxOptions): Sandbox {
           const aftermath = () => (writes ? commandAftermath({ root, quarantine, before, knownIds, after: scanNow(root) }) : { notes: [], denied: false });
           if (!confined) return { argv, check: aftermath };
           // What it left in its private folders is gone: said first, as it is about what the command did.
-          const checkWith = (left: string[], tmp?: string) => {
+          const checkWith = (left: string[], own?: { tmp: string; home?: string }) => {
             const after = aftermath();
-            const note = privateWritesNote(left, { home: opts.home, tmp, level });
+            const note = privateWritesNote(left, { home: own?.home ?? opts.home, tmp: own?.tmp, level });
             return note ? { ...after, notes: [note, ...after.notes] } : after;
           };
           const check = (listed = "") => checkWith(listed.split("\n").filter(Boolean));
@@ -165,17 +165,19 @@ export function createSandbox(opts: SandboxOptions): Sandbox {
             readOnly: git,
             setenv: (identity ??= gitIdentity(opts.home)),
             maxProcs: MAX_PROCS,
+            // Hidden unless the project is the home itself (the home's own repository).
+            ...(homes.includes(opts.home) && !isInside(opts.home, topOf(root)) ? { home: opts.home } : {}),
           };
           const told = { ...(level === "read-only" ? { note: readOnlyNote(s.kind) } : {}), ...(network ? {} : { offline: true }) };
           if (s.kind === "sandbox-exec") return { argv: [s.path, "-p", sandboxExecProfile(policy, macTempDirs()), ...argv], check, ...told };
           const group = pidsGroup(MAX_PROCS);
           const limit = group ? { group } : {};
           if (s.kind === "landlock") {
-            const landlock = landlockCommand(policy, argv, s.abi);
+            const landlock = landlockCommand(policy, argv, s.abi, s.gate === true);
             const checkThenTidy = () => {
-              const left = leftIn(landlock.tmp);
-              landlock.removeTmp();
-              return checkWith(left, landlock.tmp);
+              const left = leftIn(landlock.own.dir, new Set(landlock.own.made));
+              landlock.removeOwn();
+              return checkWith(left, landlock.own);
             };
             return { argv: landlock.argv, fd4: landlock.fd4, check: checkThenTidy, ...told, ...limit };
           }

@@ -1,11 +1,12 @@
 import { findTrusted, type TrustedLookup, type TrustedProgram } from "../tools/trusted-program.ts";
+import { gateSupport } from "./gate/gate-support.ts";
 import { landlockAbi } from "./landlock-syscalls.ts";
 
 /** Which OS sandbox this machine offers, found once per run; `none` says why and what to do about it. */
 export type SandboxSupport =
   | { kind: "bwrap"; path: string; program: TrustedProgram }
-  /** `passedOver`: why bubblewrap was not used (it is preferred where it runs). */
-  | { kind: "landlock"; abi: number; passedOver?: string }
+  /** `passedOver`: why bubblewrap was not used (it is preferred where it runs); `gate`: whether the gate runs here, or why not. */
+  | { kind: "landlock"; abi: number; passedOver?: string; gate: true | string }
   | { kind: "sandbox-exec"; path: string }
   | { kind: "none"; why: string; fix: string };
 
@@ -16,7 +17,7 @@ export const SANDBOX_BACKENDS: readonly SandboxBackend[] = ["auto", "bwrap", "la
 const SANDBOX_EXEC = "/usr/bin/sandbox-exec";
 const LANDLOCK_FIX = "use a kernel with Landlock (Linux 5.13 or later, the LSM enabled: lsm=…,landlock)";
 
-export type DetectOptions = { platform?: NodeJS.Platform; backend?: SandboxBackend; find?: (name: string) => TrustedLookup; abi?: () => number };
+export type DetectOptions = { platform?: NodeJS.Platform; backend?: SandboxBackend; find?: (name: string) => TrustedLookup; abi?: () => number; gate?: typeof gateSupport };
 
 /**
  * On Linux, bubblewrap where it can make its namespaces; else Landlock where the kernel has it (no
@@ -35,7 +36,10 @@ export async function detectSandbox(opts: DetectOptions = {}): Promise<SandboxSu
   const bwrap = backend === "landlock" ? undefined : probeBwrap(opts.find ?? findTrusted);
   if (bwrap?.kind === "bwrap" || backend === "bwrap") return bwrap!;
   const abi = (opts.abi ?? landlockAbi)();
-  if (abi > 0) return { kind: "landlock", abi, ...(bwrap ? { passedOver: bwrap.why } : {}) };
+  if (abi > 0) {
+    const gate = (opts.gate ?? gateSupport)();
+    return { kind: "landlock", abi, gate: gate.ok || gate.why, ...(bwrap ? { passedOver: bwrap.why } : {}) };
+  }
   if (backend === "landlock") return { kind: "none", why: "the kernel offers no Landlock", fix: LANDLOCK_FIX };
   return { kind: "none", why: `${bwrap!.why}, and the kernel offers no Landlock`, fix: `${bwrap!.fix}; or ${LANDLOCK_FIX}` };
 }

@@ -1,20 +1,36 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { isInside } from "../tools/resolve-path.ts";
 import { LAUNCHER, type LandlockPlan } from "./landlock-launch.ts";
 import { landlockRuleset } from "./landlock-plan.ts";
+import { makePrivateHome, type PrivateHome } from "./private-home.ts";
 import type { SandboxPolicy } from "./sandbox-policy.ts";
+import { shiroSelf } from "./shiro-self.ts";
 
-/** shiro itself, as the launcher: the compiled binary, or `bun src/main.ts` when run from the sources. */
-const self = () => (Bun.main.startsWith("/$bunfs/") ? [process.execPath] : [process.execPath, join(import.meta.dir, "../main.ts")]);
+/** One command under Landlock, as the sandbox runs it: the launcher's argv and plan, and its private folders. */
+export type LandlockCommand = {
+  argv: string[];
+  fd4: Uint8Array;
+  /** The command's own folders (its TMPDIR and home), and the links shiro made there (not the command's). */
+  own: { dir: string; tmp: string; home?: string; made: string[] };
+  removeOwn: () => void;
+};
 
 /**
- * One command under Landlock: shiro re-executed as its launcher, the plan on fd 4, a private temporary
- * folder (Landlock cannot remount /tmp: the command gets a folder of its own as TMPDIR), removed after.
+ * One command under Landlock: shiro re-executed as its launcher, the plan on fd 4, folders of its own
+ * (Landlock cannot remount /tmp or the home: the command gets a TMPDIR and a home of its own), removed
+ * after. With `gate`, a writable project is granted whole and the gate keeps its secrets and the
+ * places git and shiro run later (gate/).
  */
-export function landlockCommand(policy: SandboxPolicy, argv: readonly string[], abi: number): { argv: string[]; fd4: Uint8Array; tmp: string; removeTmp: () => void } {
-  const tmp = mkdtempSync(join(tmpdir(), "shiro-cmd-"));
-  const ruleset = landlockRuleset(policy, abi, tmp);
+export function landlockCommand(policy: SandboxPolicy, argv: readonly string[], abi: number, gate: boolean): LandlockCommand {
+  const dir = mkdtempSync(join(tmpdir(), "shiro-cmd-"));
+  const tmp = join(dir, "tmp");
+  mkdirSync(tmp);
+  const home: PrivateHome | undefined = policy.home ? { real: policy.home, private: join(dir, "home"), shown: policy.readable.filter((d) => isInside(d, policy.home!)) } : undefined;
+  const made = home ? makePrivateHome(home) : [];
+  const gated = gate && policy.level === "workspace-write";
+  const ruleset = landlockRuleset(policy, abi, dir, gated);
   const program = argv[0]!.startsWith("/") ? argv[0]! : (Bun.which(argv[0]!) ?? argv[0]!);
   const plan: LandlockPlan = {
     abi,
@@ -26,6 +42,13 @@ export function landlockCommand(policy: SandboxPolicy, argv: readonly string[], 
     setenv: { ...policy.setenv, TMPDIR: tmp },
     cwd: policy.root,
     maxProcs: policy.maxProcs,
+    ...(home ? { home } : {}),
+    ...(gated ? { gate: { secrets: [...policy.maskFiles], masked: [...policy.maskDirs], readOnly: [...policy.readOnly] } } : {}),
   };
-  return { argv: [...self(), LAUNCHER], fd4: new TextEncoder().encode(JSON.stringify(plan)), tmp, removeTmp: () => rmSync(tmp, { recursive: true, force: true }) };
+  return {
+    argv: [...shiroSelf(), LAUNCHER],
+    fd4: new TextEncoder().encode(JSON.stringify(plan)),
+    own: { dir, tmp, ...(home ? { home: home.private } : {}), made },
+    removeOwn: () => rmSync(dir, { recursive: true, force: true }),
+  };
 }

@@ -1,5 +1,8 @@
 import { readFileSync } from "node:fs";
-import { dropCapabilities, execve, limitProcesses, restrictSelf } from "./landlock-syscalls.ts";
+import { execve } from "./gate/gate-exec.ts";
+import { gateRules, launchGated, type GatePlan } from "./gate/launch-gated.ts";
+import { dropCapabilities, limitProcesses, restrictSelf } from "./landlock-syscalls.ts";
+import { privateHomeEnv, type PrivateHome } from "./private-home.ts";
 
 /** What the launcher is handed on fd 4: the ruleset (rights as decimal strings: JSON has no 64-bit integers), and the command. */
 export type LandlockPlan = {
@@ -14,6 +17,10 @@ export type LandlockPlan = {
   cwd: string;
   /** How many more processes the command may have than the user has now (without a pids cgroup: any user but root). */
   maxProcs?: number;
+  /** The person's home, hidden: the command gets a private one (private-home.ts). */
+  home?: PrivateHome;
+  /** Run the command behind the gate (gate/): what it keeps unreadable and read-only in a writable project. */
+  gate?: GatePlan;
 };
 
 // Checked by hand, not with zod: this runs before every command under Landlock, and loading zod is most of its start.
@@ -30,6 +37,9 @@ function planOf(raw: unknown): LandlockPlan {
   if (typeof p.setenv !== "object" || p.setenv === null || !Object.values(p.setenv).every((v) => typeof v === "string")) throw bad("setenv");
   if (!isText(p.cwd)) throw bad("cwd");
   if (p.maxProcs !== undefined && !(Number.isInteger(p.maxProcs) && p.maxProcs > 0)) throw bad("maxProcs");
+  const paths = (v: unknown) => Array.isArray(v) && v.every(isText);
+  if (p.home !== undefined && !(isText(p.home?.real) && isText(p.home?.private) && paths(p.home?.shown))) throw bad("home");
+  if (p.gate !== undefined && !(paths(p.gate?.secrets) && paths(p.gate?.masked) && paths(p.gate?.readOnly))) throw bad("gate");
   return p as LandlockPlan;
 }
 
@@ -39,11 +49,13 @@ export const LAUNCHER = "__landlock";
 /**
  * `shiro __landlock`: shiro re-executed as the sandbox's launcher. It reads its plan from fd 4 (not the
  * command line: /proc would show it), drops every capability, restricts itself to the ruleset and
- * `execve`s the command, which so starts inside the domain. Any failure ends it with exit 126 and one line, before the command runs.
+ * `execve`s the command, which so starts inside the domain — or, with a gate, starts it behind the
+ * gate and answers its watched calls. Any failure ends it with exit 126 and one line, before the command runs.
  */
-export function landlockLaunch(): never {
+export async function landlockLaunch(): Promise<never> {
   try {
     const plan = planOf(JSON.parse(readFileSync(4, "utf8")));
+    const rules = plan.gate && gateRules(plan.gate);
     process.chdir(plan.cwd);
     dropCapabilities();
     if (plan.maxProcs) limitProcesses(plan.maxProcs);
@@ -53,8 +65,10 @@ export function landlockLaunch(): never {
       scoped: BigInt(plan.scoped),
       rules: plan.rules.map((r) => ({ path: r.path, access: BigInt(r.access) })),
     });
-    const env = Object.fromEntries(Object.entries(process.env).filter((e): e is [string, string] => e[1] !== undefined));
-    execve(plan.argv, { ...env, ...plan.setenv });
+    const given = Object.fromEntries(Object.entries(process.env).filter((e): e is [string, string] => e[1] !== undefined));
+    const env = { ...(plan.home ? privateHomeEnv(given, plan.home) : given), ...plan.setenv };
+    if (rules) return await launchGated(rules, plan.argv, plan.cwd, env);
+    execve(plan.argv, env);
   } catch (err) {
     process.stderr.write(`shiro: the Landlock sandbox could not start the command: ${(err as Error).message.split("\n")[0]}\n`);
     process.exit(126);

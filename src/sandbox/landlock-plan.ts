@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { isInside } from "../tools/resolve-path.ts";
 import { FILE_RIGHTS, FS, fsRights, NET, SCOPE, type Ruleset } from "./landlock-syscalls.ts";
 import type { SandboxPolicy } from "./sandbox-policy.ts";
+import { shiroFiles } from "./shiro-self.ts";
 
 // What every command reads: the system's programs, libraries, settings, and the kernel's views.
 const SYSTEM = ["/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc", "/opt", "/nix", "/snap", "/proc", "/sys"];
@@ -18,22 +19,27 @@ type Rule = { path: string; access: bigint };
  * project) is granted only its listing, and each thing in it its own rights — the siblings of what is
  * masked. The cost, named by `shiro doctor`: nothing can be made or removed directly in a folder on
  * the way (in a git project, the top folder); its files are still written, its subfolders wholly.
- * `tmp` is the command's private temporary folder. The network, when cut, is TCP (ABI 4); abstract Unix
+ * `own` is the command's own folder (its TMPDIR and home). With `gated`, the project and the added
+ * folders are granted whole, holes and all: the gate (gate/) keeps what is masked or read-only in them,
+ * so a build can make its `dist/` at the top. The network, when cut, is TCP (ABI 4); abstract Unix
  * sockets and signals stay inside (ABI 6).
  */
-export function landlockRuleset(policy: SandboxPolicy, abi: number, tmp: string): Ruleset {
+export function landlockRuleset(policy: SandboxPolicy, abi: number, own: string, gated = false): Ruleset {
   const all = fsRights(abi);
   const work = policy.level === "workspace-write" ? all : READ;
   const holes = new Map<string, bigint>([...policy.maskFiles, ...policy.maskDirs].map((p) => [p, 0n]));
   if (policy.level === "workspace-write") for (const p of policy.readOnly) holes.set(p, READ);
+  const writeHoles = gated ? new Map<string, bigint>() : holes;
   const rules: Rule[] = [
     ...[...SYSTEM, ...(policy.network ? ["/run"] : [])].map((path) => ({ path, access: READ })),
     { path: "/dev", access: FS.READ_DIR },
     ...DEVICES.map((path) => ({ path, access: FS.READ_FILE | FS.WRITE_FILE | (abi >= 5 ? FS.IOCTL_DEV : 0n) })),
     ...["/dev/pts", "/dev/shm"].map((path) => ({ path, access: all })),
-    { path: tmp, access: all },
+    { path: own, access: all },
+    // shiro itself, which the launcher starts again behind the gate.
+    ...shiroFiles().map(({ file, dir }) => ({ path: file, access: dir ? READ : FS.EXECUTE | FS.READ_FILE })),
     ...policy.readable.flatMap((dir) => grant(dir, READ, holes)),
-    ...[policy.root, ...policy.writable].flatMap((dir) => grant(dir, work, holes)),
+    ...[policy.root, ...policy.writable].flatMap((dir) => grant(dir, work, writeHoles)),
   ];
   return {
     handledFs: all,

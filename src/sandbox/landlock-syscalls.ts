@@ -3,8 +3,8 @@ import { dlopen, ptr } from "bun:ffi";
 
 /**
  * Linux Landlock through libc's `syscall`, by bun:ffi (no dependency): the kernel's ABI version, a
- * ruleset of paths and what each may do, and restricting this process to it — then `execve`, so the
- * command runs in the domain. Nothing here runs unless asked: loading it opens no library.
+ * ruleset of paths and what each may do, and restricting this process to it (the launcher then starts
+ * the command, which so runs in the domain). Nothing here runs unless asked: loading it opens no library.
  */
 
 // x86-64 and aarch64 share these numbers (the syscalls are newer than the tables diverged).
@@ -58,7 +58,6 @@ function load() {
     // Every argument as a 64-bit integer (pointers too): one signature serves the three syscalls.
     syscall: { args: ["i64", "u64", "u64", "u64", "u64"], returns: "i64" },
     prctl: { args: ["i32", "u64", "u64", "u64", "u64"], returns: "i32" },
-    execve: { args: ["ptr", "ptr", "ptr"], returns: "i32" },
     capset: { args: ["ptr", "ptr"], returns: "i32" },
     getrlimit: { args: ["i32", "ptr"], returns: "i32" },
     setrlimit: { args: ["i32", "ptr"], returns: "i32" },
@@ -157,22 +156,4 @@ function processesOf(uid: number): number {
     if (statSync(`/proc/${name}`, { throwIfNoEntry: false })?.uid === uid) count++;
   }
   return count;
-}
-
-/** Replaces this process with `argv` (absolute program path first), in `env`; returns only on failure. */
-export function execve(argv: readonly string[], env: Readonly<Record<string, string>>): never {
-  const keep: Buffer[] = [];
-  const cArray = (strings: readonly string[]) => {
-    const pointers = new BigUint64Array(strings.length + 1);
-    strings.forEach((s, i) => {
-      const bytes = Buffer.from(`${s}\0`);
-      keep.push(bytes);
-      pointers[i] = BigInt(ptr(bytes));
-    });
-    return pointers;
-  };
-  const args = cArray(argv);
-  const envp = cArray(Object.entries(env).map(([k, v]) => `${k}=${v}`));
-  libc().execve(ptr(keep[0]!), ptr(args), ptr(envp));
-  throw new Error(`execve ${argv[0]} failed`);
 }

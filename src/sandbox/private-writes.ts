@@ -19,8 +19,8 @@ const NAMED = 5;
 export const listPrivateWrites = (dirs: readonly string[]): string =>
   `{ find ${quoteWords(dirs)} -xdev \\( -type f -o -type l \\) -print | head -n ${NAMED + 1} >&5; } 2>/dev/null`;
 
-/** The same for a folder shiro can read itself once the command has ended (Landlock's private TMPDIR). */
-export function leftIn(dir: string, found: string[] = []): string[] {
+/** The same for a folder shiro can read itself once the command has ended (Landlock's own folders); `skip`, what shiro put there. */
+export function leftIn(dir: string, skip: ReadonlySet<string> = new Set(), found: string[] = []): string[] {
   let names: string[];
   try {
     names = readdirSync(dir);
@@ -30,8 +30,9 @@ export function leftIn(dir: string, found: string[] = []): string[] {
   for (const name of names) {
     if (found.length > NAMED) break;
     const path = join(dir, name);
+    if (skip.has(path)) continue;
     const st = lstatSync(path, { throwIfNoEntry: false });
-    if (st?.isDirectory()) leftIn(path, found);
+    if (st?.isDirectory()) leftIn(path, skip, found);
     else if (st?.isFile() || st?.isSymbolicLink()) found.push(path);
   }
   return found;

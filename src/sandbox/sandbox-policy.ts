@@ -20,6 +20,8 @@ export type SandboxPolicy = {
   readOnly: readonly string[];
   /** Variables set inside (the person's git identity, which the hidden home's .gitconfig no longer gives). */
   setenv: Readonly<Record<string, string>>;
+  /** The person's home when it is hidden: under Landlock, which cannot show it empty, a command gets a home of its own instead. */
+  home?: string;
   /** The most processes the command may have at once (RLIMIT_NPROC; a pids cgroup where that does not bind). */
   maxProcs: number;
 };

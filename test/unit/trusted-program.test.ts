@@ -60,8 +60,8 @@ test("a bwrap that cannot make its namespaces (user namespaces refused) is no sa
 
 test("a bwrap refused its namespaces hands over to Landlock where the kernel has it, saying why it was passed over", async () => {
   const bin = fakeProgram("bwrap", "#!/bin/sh\necho 'bwrap: setting up uid map: Permission denied' >&2\nexit 1\n");
-  const support = await detectSandbox({ platform: "linux", find: () => ({ ok: true, program: { path: join(bin, "bwrap"), identity: "" } }), abi: () => 4 });
-  expect(support).toEqual({ kind: "landlock", abi: 4, passedOver: "bwrap cannot create its namespaces here (bwrap: setting up uid map: Permission denied)" });
+  const support = await detectSandbox({ platform: "linux", find: () => ({ ok: true, program: { path: join(bin, "bwrap"), identity: "" } }), abi: () => 4, gate: () => ({ ok: true }) });
+  expect(support).toEqual({ kind: "landlock", abi: 4, gate: true, passedOver: "bwrap cannot create its namespaces here (bwrap: setting up uid map: Permission denied)" });
   // Forced, bubblewrap is that or nothing.
   const forced = await detectSandbox({ platform: "linux", backend: "bwrap", find: () => ({ ok: true, program: { path: join(bin, "bwrap"), identity: "" } }), abi: () => 4 });
   expect(forced.kind).toBe("none");
