@@ -20,8 +20,8 @@ const argLow = (i: number) => 16 + 8 * i;
 const NAMESPACES = 0x00020000 | 0x02000000 | 0x04000000 | 0x08000000 | 0x10000000 | 0x20000000 | 0x40000000; // NEWNS, NEWCGROUP, NEWUTS, NEWIPC, NEWUSER, NEWPID, NEWNET
 const SECCOMP_FILTER_FLAG_NEW_LISTENER = 1 << 3;
 
-/** What the gate watches: every call that opens, makes, removes or renames by path. */
-export const WATCHED: readonly SyscallName[] = ["open", "creat", "openat", "openat2", "rename", "renameat", "renameat2", "link", "linkat", "unlink", "unlinkat", "rmdir", "mkdir", "mkdirat", "symlink", "symlinkat", "mknod", "mknodat", "truncate"];
+/** What the gate watches: every call that opens, makes, removes or renames by path, and umask (which files it makes take). */
+export const WATCHED: readonly SyscallName[] = ["umask", "open", "creat", "openat", "openat2", "rename", "renameat", "renameat2", "link", "linkat", "unlink", "unlinkat", "rmdir", "mkdir", "mkdirat", "symlink", "symlinkat", "mknod", "mknodat", "truncate"];
 const REFUSED: readonly SyscallName[] = ["io_uring_setup", "io_uring_enter", "io_uring_register", "uselib", "userfaultfd", "setns", "chroot", "pivot_root", "mount", "umount2", "open_tree", "move_mount", "fsopen", "fsconfig", "fsmount", "fspick", "mount_setattr"];
 
 type Insn = { code: number; jt: number | string; jf: number | string; k: number };

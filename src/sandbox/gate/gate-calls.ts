@@ -15,11 +15,13 @@ const O_PATH_DIR = 0o10000000 | 0o200000 | 0o2000000; // O_PATH | O_DIRECTORY | 
 /** A C string of a latin1 path (the bytes as they came). */
 export const pathBytes = (path: string): Buffer => Buffer.from(`${path}\0`, "latin1");
 
-export type Stat = { dev: bigint; ino: bigint; mode: number };
+/** Device and inode as numbers (exact below 2^53; beyond, two inodes could only look alike, never differ). */
+export type Stat = { dev: number; ino: number; mode: number };
 const statBuf = new BigUint64Array(18);
 const statView = new DataView(statBuf.buffer);
 const MODE_AT = process.arch === "arm64" ? 16 : 24;
-const readStat = (): Stat => ({ dev: statBuf[0]!, ino: statBuf[1]!, mode: statView.getUint32(MODE_AT, true) });
+const u64 = (at: number) => statView.getUint32(at, true) + statView.getUint32(at + 4, true) * 2 ** 32;
+const readStat = (): Stat => ({ dev: u64(0), ino: u64(8), mode: statView.getUint32(MODE_AT, true) });
 
 export function statFd(fd: number): Stat | number {
   return sys("fstat", fd, ptr(statBuf)) < 0 ? -errno() : readStat();
@@ -49,10 +51,13 @@ export function openPlain(dir: number, path: string, flags: number, mode = 0): n
   return fd < 0 ? -errno() : fd;
 }
 
+const how = new BigUint64Array(3);
 /** openat2 with `resolve` (RESOLVE_*): for paths a process gave, which must not cross /proc's magic links. */
 export function openResolved(dir: number, path: string, flags: number, mode: number, resolve: number): number {
   const bytes = pathBytes(path);
-  const how = new BigUint64Array([BigInt(flags >>> 0), BigInt(mode), BigInt(resolve)]);
+  how[0] = BigInt(flags >>> 0);
+  how[1] = BigInt(mode);
+  how[2] = BigInt(resolve);
   const fd = sys("openat2", dir, ptr(bytes), ptr(how), 24);
   return fd < 0 ? -errno() : fd;
 }

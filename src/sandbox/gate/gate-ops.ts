@@ -1,16 +1,16 @@
 import { readFileSync, statSync } from "node:fs";
-import { AT, AT_FDCWD, close, E, openResolved, pathBytes, realOf, result, S, statAt, statFd, type Stat } from "./gate-calls.ts";
+import { AT, AT_FDCWD, close, E, openPlain, openResolved, pathBytes, realOf, result, S, statAt, statFd, type Stat } from "./gate-calls.ts";
 import { libc, ptr, sys } from "./gate-libc.ts";
 import { changeRefusal, idOf, moveRefusal, needsRealPath, readRefusal, type GateRules } from "./gate-rules.ts";
 import type { OpenFlags } from "./open-flags.ts";
-import { entryAs, openAs, type Entry } from "./process-paths.ts";
+import { entryAs, openAs, translate, type Entry } from "./process-paths.ts";
 import { readBytes, readString } from "./remote.ts";
 import type { SyscallName } from "./syscall-table.ts";
 
 /** One watched call: who made it, which, and its six arguments (pointers and integers as numbers). */
 export type Call = { pid: number; name: SyscallName; args: readonly number[] };
-/** The gate's answer: an fd to place in the process, the call's return value, or an errno. */
-export type Answer = { fd: number; cloexec: boolean } | { value: number } | { error: number };
+/** The gate's answer: an fd to place in the process, the call's return value, an errno — or, for a call with no path to judge (umask), to run it. */
+export type Answer = { fd: number; cloexec: boolean } | { value: number } | { error: number } | { continue: true } | { later: { pinned: number; flags: number; cloexec: boolean } };
 
 const F_SETFL = 4;
 const int = (n: number) => n | 0; // an int argument: the register's low 32 bits, signed
@@ -26,18 +26,25 @@ export function createGateOps(rules: GateRules, flags: OpenFlags, stillValid: ()
 
   /** A file of the gate's own under /proc (its memory, its environment): never handed to a process. */
   const gatesOwn = (st: Stat, fd: number) => {
-    if (Number(st.dev) !== procDev) return false;
+    if (st.dev !== procDev) return false;
     const real = realOf(fd);
     const m = typeof real === "string" ? /^\/proc\/(\d+)(?:\/task\/(\d+))?(?:\/|$)/.exec(real) : null;
     return !!m && [m[1], m[2]].some((n) => n !== undefined && (Number(n) === process.pid || statSync(`/proc/self/task/${n}`, { throwIfNoEntry: false }) !== undefined));
   };
 
+  // Each process's umask, read once from /proc; a umask() call anywhere forgets them all (threads share one).
+  const umasks = new Map<number, number>();
   const umaskOf = (pid: number) => {
-    try {
-      return parseInt(/^Umask:\s*([0-7]+)/m.exec(readFileSync(`/proc/${pid}/status`, "latin1"))?.[1] ?? "22", 8);
-    } catch {
-      return 0o22;
+    let mask = umasks.get(pid);
+    if (mask === undefined) {
+      try {
+        mask = parseInt(/^Umask:\s*([0-7]+)/m.exec(readFileSync(`/proc/${pid}/status`, "latin1"))?.[1] ?? "22", 8);
+      } catch {
+        mask = 0o22;
+      }
+      umasks.set(pid, mask);
     }
+    return mask;
   };
 
   function read(pid: number, dirfd: number, path: string, openFlags: number, mode: number, resolve: number): Answer {
@@ -47,7 +54,14 @@ export function createGateOps(rules: GateRules, flags: OpenFlags, stillValid: ()
     const st = statFd(fd);
     const refused = typeof st === "number" ? -st : readRefusal(rules, idOf(st), needsRealPath(rules) ? str(realOf(fd)) : undefined) || (gatesOwn(st, fd) ? E.EACCES : 0);
     if (refused) return closed(fd, refused);
-    if (!(openFlags & F.NONBLOCK)) libc().fcntl(fd, F_SETFL, openFlags & F.STATUS);
+    // A regular file or folder ignores O_NONBLOCK: only what can block gets the process's own status back.
+    const kind = typeof st === "number" ? 0 : st.mode & S.IFMT;
+    if (kind === S.IFIFO && !(openFlags & F.NONBLOCK)) {
+      const pinned = openPlain(AT_FDCWD, `/proc/self/fd/${fd}`, F.PATH | F.CLOEXEC);
+      close(fd);
+      return pinned < 0 ? { error: -pinned } : openPinned(pinned, kind, openFlags);
+    }
+    if (!(openFlags & F.NONBLOCK) && kind !== S.IFREG && kind !== S.IFDIR) libc().fcntl(fd, F_SETFL, openFlags & F.STATUS);
     return { fd, cloexec: (openFlags & F.CLOEXEC) !== 0 };
   }
 
@@ -58,19 +72,53 @@ export function createGateOps(rules: GateRules, flags: OpenFlags, stillValid: ()
     const writes = (openFlags & 3) !== 0 || (openFlags & F.TRUNC) !== 0 || creates;
     if (!writes || (openFlags & F.PATH) !== 0 || (openFlags & F.TMPFILE_BIT) !== 0) return read(pid, dirfd, path, openFlags, openFlags & F.TMPFILE_BIT ? mode & 0o7777 : 0, resolve);
     if (resolve) return { error: E.EINVAL }; // openat2's resolve rules on a write: not a form builds use
+    const own = translate(pid, path);
+    if (own && own.rest === "") return reopenOwn(own.prefix, openFlags);
     const follow = (openFlags & F.NOFOLLOW) === 0 && !(creates && (openFlags & F.EXCL) !== 0);
     const entry = entryAs(pid, dirfd, path, follow);
     if (typeof entry === "number") return { error: -entry };
     const st = statAt(entry.dir, entry.name, false);
     const refused = typeof st !== "number" ? changeRefusal(rules, entry.real, idOf(st)) : creates ? changeRefusal(rules, entry.real) : 0;
     if (refused || !stillValid()) return closed(entry.dir, refused || E.ENOENT);
-    // A FIFO opened to write with no reader would stall the gate: it fails (ENXIO) instead of waiting.
-    const fifo = typeof st !== "number" && (st.mode & S.IFMT) === S.IFIFO ? F.NONBLOCK : 0;
-    const fd = openResolved(entry.dir, entry.name + (entry.slash ? "/" : ""), (openFlags & F.VALID) | F.CLOEXEC | fifo | (follow ? F.NOFOLLOW : 0), creates ? mode & 0o7777 & ~umaskOf(pid) : 0, 0);
+    if (typeof st !== "number" && (st.mode & S.IFMT) === S.IFIFO && !(openFlags & F.NONBLOCK)) {
+      const pinned = openResolved(entry.dir, entry.name, F.PATH | F.NOFOLLOW | F.CLOEXEC, 0, 0);
+      close(entry.dir);
+      return pinned < 0 ? { error: -pinned } : openPinned(pinned, S.IFIFO, openFlags);
+    }
+    const fd = openResolved(entry.dir, entry.name + (entry.slash ? "/" : ""), (openFlags & F.VALID) | F.CLOEXEC | (follow ? F.NOFOLLOW : 0), creates ? mode & 0o7777 & ~umaskOf(pid) : 0, 0);
     close(entry.dir);
     if (fd < 0) return { error: -fd };
-    if (fifo && !(openFlags & F.NONBLOCK)) libc().fcntl(fd, F_SETFL, openFlags & F.STATUS);
     return { fd, cloexec: (openFlags & F.CLOEXEC) !== 0 };
+  }
+
+  /** `/dev/stderr`, `/proc/self/fd/3`: a file the process has open already, judged where it really is before it is opened to write. */
+  function reopenOwn(prefix: string, openFlags: number): Answer {
+    const pinned = openPlain(AT_FDCWD, prefix, F.PATH | F.CLOEXEC);
+    if (pinned < 0) return { error: -pinned };
+    const st = statFd(pinned);
+    if (typeof st === "number") return closed(pinned, -st);
+    const real = realOf(pinned);
+    const refused = changeRefusal(rules, typeof real === "string" ? real : "", idOf(st));
+    return refused ? closed(pinned, refused) : openPinned(pinned, st.mode & S.IFMT, openFlags);
+  }
+
+  /**
+   * Opens what the O_PATH handle `pinned` holds with the process's flags (and closes the handle). A FIFO
+   * waits for its other end, which may be the very process the gate must answer next: it is opened
+   * without waiting where it can be, else finished off the loop (fifo-opener.ts).
+   */
+  function openPinned(pinned: number, kind: number, openFlags: number): Answer {
+    const flags = (openFlags & F.VALID & ~(F.CREAT | F.EXCL)) | F.CLOEXEC;
+    const cloexec = (openFlags & F.CLOEXEC) !== 0;
+    const blocks = kind === S.IFIFO && !(openFlags & F.NONBLOCK);
+    if (blocks && (openFlags & 3) === 0) return { later: { pinned, flags, cloexec } }; // a reader waits for its writer
+    // A writer with a reader already there does not wait: most pipes (`> /dev/stderr`) are that.
+    const fd = openPlain(AT_FDCWD, `/proc/self/fd/${pinned}`, flags | (blocks ? F.NONBLOCK : 0));
+    if (blocks && fd === -E.ENXIO) return { later: { pinned, flags, cloexec } };
+    close(pinned);
+    if (fd < 0) return { error: -fd };
+    if (blocks) libc().fcntl(fd, F_SETFL, openFlags & F.STATUS);
+    return { fd, cloexec };
   }
 
   /** Resolves each named entry, asks `judge` of them, then `act`s on them; every folder handle is closed after. */
@@ -165,6 +213,9 @@ export function createGateOps(rules: GateRules, flags: OpenFlags, stillValid: ()
       case "symlink": return symlink(pid, a[0]!, AT_FDCWD, a[1]!);
       case "symlinkat": return symlink(pid, a[0]!, int(a[1]!), a[2]!);
       case "truncate": return truncate(pid, a[0]!, a[1]!);
+      case "umask":
+        umasks.clear();
+        return { continue: true };
       default: return { error: E.EPERM };
     }
   };

@@ -11,7 +11,7 @@ export type GateRules = {
   readOnly: readonly string[];
 };
 
-export const idOf = (st: { dev: bigint; ino: bigint }): string => `${st.dev}:${st.ino}`;
+export const idOf = (st: { dev: number | bigint; ino: number | bigint }): string => `${Number(st.dev)}:${Number(st.ino)}`;
 
 const inside = (path: string, place: string) => path === place || path.startsWith(place === "/" ? "/" : `${place}/`);
 const under = (path: string, places: readonly string[]) => places.some((place) => inside(path, place));

@@ -12,6 +12,7 @@ const MAX_LINKS = 40;
 
 /** The prefix the gate opens itself (magic links and all: it names the process's own), and the rest. */
 export function translate(pid: number, path: string): { prefix: string; rest: string } | undefined {
+  if (!path.startsWith("/proc/") && !path.startsWith("/dev/")) return undefined; // most paths: no pattern to try
   const std = /^\/dev\/std(in|out|err)(\/.*)?$/.exec(path);
   if (std) return { prefix: `/proc/${pid}/fd/${["in", "out", "err"].indexOf(std[1]!)}`, rest: (std[2] ?? "").replace(/^\/+/, "") };
   const fd = /^\/dev\/fd(?:\/(\d+))?(\/.*)?$/.exec(path);

@@ -1,5 +1,6 @@
 import { close, E } from "./gate-calls.ts";
 import { errno, libc, ptr, sys } from "./gate-libc.ts";
+import { openFifoLater } from "./fifo-opener.ts";
 import { createGateOps, type Answer } from "./gate-ops.ts";
 import type { GateRules } from "./gate-rules.ts";
 import { openFlags } from "./open-flags.ts";
@@ -13,6 +14,7 @@ const ADDFD = 0x40182103n; // struct seccomp_notif_addfd, 24 bytes
 const SET_FLAGS = 0x40082104;
 const SYNC_WAKE_UP = 1;
 const ADDFD_SEND = 1 << 1;
+const CONTINUE = 1; // SECCOMP_USER_NOTIF_FLAG_CONTINUE: only for a call whose arguments are all values
 const POLLIN = 1;
 const EINTR = 4;
 
@@ -35,6 +37,7 @@ export function supervise(arch: Arch, listener: number, pidfd: number, rules: Ga
   const stillValid = () => libc().ioctl(listener, ID_VALID, ptr(idBuf)) === 0;
   const ops = createGateOps(rules, openFlags(arch), stillValid);
   const answer = (id: bigint, a: Answer) => {
+    if ("later" in a) return openFifoLater(listener, id, a.later.pinned, a.later.flags, a.later.cloexec);
     if ("fd" in a) {
       addfd[0] = id;
       addfdView.setUint32(8, ADDFD_SEND, true);
@@ -48,7 +51,7 @@ export function supervise(arch: Arch, listener: number, pidfd: number, rules: Ga
     resp[0] = id;
     respView.setBigInt64(8, BigInt("value" in a ? a.value : 0), true);
     respView.setInt32(16, "error" in a ? -a.error : 0, true);
-    respView.setUint32(20, 0, true);
+    respView.setUint32(20, "continue" in a ? CONTINUE : 0, true);
     libc().ioctl(listener, SEND, ptr(resp));
   };
   for (;;) {
