@@ -30,7 +30,12 @@ export function doctorReport(config: Config, env: NodeJS.ProcessEnv, support: Sa
     `shiro ${VERSION} (bun ${Bun.version}, ${process.platform} ${process.arch})`,
     `sandbox: ${sandbox}`,
     `  mode ${config.sandbox}: ${support.kind === "none" && config.sandbox !== "off" ? MODE_MEANING.off : MODE_MEANING[config.sandbox]}`,
-    ...(support.kind === "landlock" && config.sandbox !== "off" ? [`  not held under Landlock: ${landlockGaps(support.abi).join("; ")}`] : []),
+    ...(support.kind === "landlock" && config.sandbox !== "off"
+      ? [
+          `  an approved command under Landlock: ${support.gate === true ? "may make and remove anything in the project, its top folder included; the gate keeps its secret files unreadable (hard links too) and git's config and hooks, .shiro/ and .mcp.json read-only" : `cannot make or remove entries directly in a folder holding a secret or git's config (the gate cannot run: ${support.gate})`}`,
+          `  not held under Landlock: ${landlockGaps(support.abi, support.gate).join("; ")}`,
+        ]
+      : []),
     ...(process.platform === "linux" ? [`  the kernel's Landlock: ${landlockAbi ? `ABI ${landlockAbi}` : "none"}${config.sandboxBackend === "auto" ? "" : ` (sandbox.backend ${config.sandboxBackend})`}`] : []),
     `  network in the sandbox: ${NETWORK_MEANING[config.network]}`,
     `config: ${configPath}${existsSync(configPath) ? " (read)" : " (none; defaults in force)"}`,

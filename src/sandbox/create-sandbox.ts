@@ -107,7 +107,7 @@ export function createSandbox(opts: SandboxOptions): Sandbox {
       // A forced backend that cannot run is the caller's error to raise (start-session), not a fallback to announce.
       const forced = opts.backend === "bwrap" || opts.backend === "landlock";
       if (detected.kind === "none" && !forced) opts.warn(`no sandbox for commands: ${detected.why}; ${detected.fix}. They run under the guard alone`);
-      if (detected.kind === "landlock") opts.warn(`commands run under Landlock (${describeSupport(detected)}); it does not hold: ${landlockGaps(detected.abi).join("; ")}`);
+      if (detected.kind === "landlock") opts.warn(`commands run under Landlock (${describeSupport(detected)}); it does not hold: ${landlockGaps(detected.abi, detected.gate).join("; ")}`);
       return detected;
     })());
 
