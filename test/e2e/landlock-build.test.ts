@@ -53,11 +53,15 @@ for (const backend of BACKENDS) {
       bash("npm ci --offline --no-audit --no-fund && npm run -s build && cat dist/out.js"),
       bash("mkdir -p target/debug .venv coverage && echo x > target/debug/app && rm -rf target coverage && ls -a"),
       bash("git add -A && git commit -q -m 'build from shiro' && git log -1 --format='%an <%ae> %s'"),
+      // In the same run, the secret beside the build: read, encoded, copied and read back.
+      bash(`cat "$(printf '.e%s' nv)"; cat "$(printf '.e%s' nv)" | base64; cp "$(printf '.e%s' nv)" env-copy; cat env-copy; true`),
     ];
     const job = await scriptedJob(calls, { cwd: p.root, home: p.home, args: ["--yolo"], wrap: backend.wrap });
     const out = job.outputs.map((o) => o.output);
     expect(job.code).toBe(0);
     expect(out.every((o) => o.includes("Exit code: 0"))).toBe(true);
+    const sent = job.requests.map((r) => r.raw).join("\n");
+    for (const form of [SECRET, Buffer.from(`API_TOKEN=${SECRET}\n`).toString("base64").slice(0, 24)]) expect(sent).not.toContain(form);
     expect(out.join("\n")).not.toContain("unable to access");
     expect(readFileSync(join(p.root, "dist/a"), "utf8")).toBe("ok\n");
     expect(readFileSync(join(p.root, "NOTES.md"), "utf8")).toBe("first notes\n");
