@@ -165,8 +165,8 @@ export function createSandbox(opts: SandboxOptions): Sandbox {
             readOnly: git,
             setenv: (identity ??= gitIdentity(opts.home)),
             maxProcs: MAX_PROCS,
-            // Hidden unless the project is the home itself (the home's own repository).
-            ...(homes.includes(opts.home) && !isInside(opts.home, topOf(root)) ? { home: opts.home } : {}),
+            // Hidden unless the project or a readable folder (`sandbox.readable`) is the home itself, or holds it.
+            ...(homes.includes(opts.home) && ![topOf(root), ...layout.readable].some((dir) => isInside(opts.home, dir)) ? { home: opts.home } : {}),
           };
           const told = { ...(level === "read-only" ? { note: readOnlyNote(s.kind) } : {}), ...(network ? {} : { offline: true }) };
           if (s.kind === "sandbox-exec") return { argv: [s.path, "-p", sandboxExecProfile(policy, macTempDirs()), ...argv], check, ...told };
