@@ -10,7 +10,12 @@ const ALU_AND_K = 0x54;
 const RET_K = 0x06;
 export const RET = { KILL_PROCESS: 0x80000000, ALLOW: 0x7fff0000, USER_NOTIF: 0x7fc00000, ERRNO: 0x00050000 } as const;
 const EPERM = 1;
+const EACCES = 13;
 const ENOSYS = 38;
+const AF_UNIX = 1;
+const AF_NETLINK = 16;
+const SOCK_TYPE = 0xf;
+const SOCK_DGRAM = 2;
 // struct seccomp_data: nr, arch, instruction_pointer, args[6] (the low word of each, little-endian).
 const NR = 0;
 const ARCH_AT = 4;
@@ -26,14 +31,21 @@ const REFUSED: readonly SyscallName[] = ["io_uring_setup", "io_uring_enter", "io
 
 type Insn = { code: number; jt: number | string; jf: number | string; k: number };
 
+/** What a command may do, as the filter holds it. */
+export type GateMode = { level: "read-only" | "workspace-write"; offline: boolean };
+
 /**
- * The gate's seccomp filter: the calls in WATCHED go to the supervisor (USER_NOTIF), except opens that
- * can read nothing — a folder (O_DIRECTORY without O_CREAT or O_TMPFILE) or a bare handle (O_PATH),
- * which most file walks are; the calls in REFUSED fail with EPERM, as do namespace flags to clone and
- * unshare and a second listener; clone3 gets ENOSYS (its flags are out of reach: libc falls back to
- * clone); any other ABI's syscall kills the process. Everything else runs as it is.
+ * The gate's seccomp filter. At `workspace-write` every open goes to the gate (USER_NOTIF) but one
+ * that can read nothing — a folder (O_DIRECTORY without O_CREAT or O_TMPFILE) or a bare handle
+ * (O_PATH), which most file walks are; `read-only` commands have Landlock's masks for their reads,
+ * so only an open that writes goes. Makes, removes, renames and umask always go. Offline, a socket
+ * is a Unix or netlink one only (no UDP or TCP of any family), never a Unix datagram socket (which
+ * sends to any path), a connect goes to the gate (which judges the path) and a sendto naming an
+ * address fails. The calls in REFUSED fail with EPERM, as do namespace flags to clone and unshare
+ * and a second listener; clone3 gets ENOSYS (its flags are out of reach: libc falls back to clone);
+ * any other ABI's syscall kills the process. Everything else runs as it is.
  */
-export function gateFilter(arch: Arch): Uint8Array {
+export function gateFilter(arch: Arch, mode: GateMode = { level: "workspace-write", offline: false }): Uint8Array {
   const nr = (name: SyscallName) => syscallNumber(arch, name);
   const O = openFlags(arch);
   const prog: Insn[] = [];
@@ -54,6 +66,12 @@ export function gateFilter(arch: Arch): Uint8Array {
   branch("unshare", "clone");
   branch("seccomp", "seccomp");
   branch("clone3", "enosys");
+  if (mode.offline) {
+    branch("socket", "socket");
+    branch("socketpair", "socket");
+    branch("connect", "notify");
+    branch("sendto", "sendto");
+  }
   for (const name of WATCHED) if (name !== "open" && name !== "openat") branch(name, "notify");
   for (const name of REFUSED) branch(name, "eperm");
   at(RET_K, RET.ALLOW);
@@ -62,8 +80,27 @@ export function gateFilter(arch: Arch): Uint8Array {
     label(name);
     at(LD_W_ABS, argLow(arg));
     at(JSET_K, O.PATH, "allow", 0);
-    at(ALU_AND_K, O.DIRECTORY | O.CREAT | O.TMPFILE_BIT);
-    at(JEQ_K, O.DIRECTORY, "allow", "notify");
+    if (mode.level === "read-only") at(JSET_K, 3 | O.CREAT | O.TRUNC | O.TMPFILE_BIT, "notify", "allow");
+    else {
+      at(ALU_AND_K, O.DIRECTORY | O.CREAT | O.TMPFILE_BIT);
+      at(JEQ_K, O.DIRECTORY, "allow", "notify");
+    }
+  }
+  if (mode.offline) {
+    // socket(domain, type, protocol) and socketpair(domain, type, protocol, sv).
+    label("socket");
+    at(LD_W_ABS, argLow(0));
+    at(JEQ_K, AF_NETLINK, "allow", 0);
+    at(JEQ_K, AF_UNIX, 0, "eacces");
+    at(LD_W_ABS, argLow(1));
+    at(ALU_AND_K, SOCK_TYPE);
+    at(JEQ_K, SOCK_DGRAM, "eacces", "allow");
+    // sendto(fd, buf, len, flags, dest_addr, addrlen): only with no address (a pointer: both halves zero).
+    label("sendto");
+    at(LD_W_ABS, argLow(4));
+    at(JEQ_K, 0, 0, "eacces");
+    at(LD_W_ABS, argLow(4) + 4);
+    at(JEQ_K, 0, "allow", "eacces");
   }
   label("clone");
   at(LD_W_ABS, argLow(0));
@@ -77,6 +114,8 @@ export function gateFilter(arch: Arch): Uint8Array {
   at(RET_K, RET.ALLOW);
   label("eperm");
   at(RET_K, RET.ERRNO | EPERM);
+  label("eacces");
+  at(RET_K, RET.ERRNO | EACCES);
   label("enosys");
   at(RET_K, RET.ERRNO | ENOSYS);
   label("kill");

@@ -50,6 +50,11 @@ const TABLE = {
   fsmount: [432, 432],
   fspick: [433, 433],
   mount_setattr: [442, 442],
+  // Offline, the network's way in.
+  socket: [41, 198],
+  socketpair: [53, 199],
+  connect: [42, 203],
+  sendto: [44, 206],
   // Used by the gate itself.
   ioctl: [16, 29],
   process_vm_readv: [310, 270],
