@@ -78,6 +78,18 @@ export function redactedView(original: string, redactions: readonly Redaction[])
       const span = spanBefore(index);
       return span && index > span.from && index < span.to ? fromRedactions[spans.indexOf(span)] : undefined;
     },
-    heldIn: (from, to) => held.filter((h) => h.at >= from && h.at + h.marker.length <= to),
+    heldIn(from, to) {
+      // `held` is in order: from the first at or after `from`, while they end by `to`.
+      let low = 0;
+      let high = held.length;
+      while (low < high) {
+        const mid = (low + high) >> 1;
+        if (held[mid]!.at < from) low = mid + 1;
+        else high = mid;
+      }
+      const within: HeldMarker[] = [];
+      for (let i = low; i < held.length && held[i]!.at < to; i++) if (held[i]!.at + held[i]!.marker.length <= to) within.push(held[i]!);
+      return within;
+    },
   };
 }
