@@ -15,5 +15,5 @@ export function createLiveRedactor(known: () => readonly NamedValue[]): Redactor
     current = createRedactor(values);
   };
   refresh();
-  return { text: (s) => current.text(s), stream: () => current.stream(), refresh };
+  return { text: (s) => current.text(s), find: (s) => current.find(s), stream: () => current.stream(), refresh };
 }

@@ -2,6 +2,7 @@
 export type NamedValue = { name: string; value: string };
 
 import type { Redactor, RedactStream } from "../tools/tool-host.ts";
+import { redactionMarker } from "../tools/redaction-marker.ts";
 
 export type { Redactor, RedactStream };
 
@@ -9,7 +10,7 @@ export type { Redactor, RedactStream };
 // markers, and a value that short is no secret worth the mangling.
 export const MIN_REDACTED_LENGTH = 8;
 
-const passThrough: Redactor = { text: (s) => s, stream: () => ({ push: (chunk) => chunk, flush: () => "" }) };
+const passThrough: Redactor = { text: (s) => s, find: () => [], stream: () => ({ push: (chunk) => chunk, flush: () => "" }) };
 
 /**
  * Replaces every occurrence of a value with `[redacted NAME]`. Longer values win where they overlap.
@@ -24,7 +25,7 @@ export function createRedactor(secrets: readonly NamedValue[]): Redactor {
   const pattern = new RegExp(values.map(escapeRegExp).join("|"), "g");
   const longest = values[0]!.length;
   const firstChars = new Set(values.map((v) => v[0]));
-  const marker = (value: string) => `[redacted ${names.get(value)}]`;
+  const marker = (value: string) => redactionMarker(names.get(value)!);
   const text = (s: string) => s.replace(pattern, marker);
 
   /** Where the text's tail that is a proper prefix of some value begins (its length if there is none). */
@@ -39,6 +40,8 @@ export function createRedactor(secrets: readonly NamedValue[]): Redactor {
 
   return {
     text,
+    // The same pattern as `text`, so the matches are exactly what it replaces.
+    find: (s) => [...s.matchAll(pattern)].map((m) => ({ at: m.index, value: m[0], marker: marker(m[0]) })),
     stream() {
       let pending = "";
       return {

@@ -1,6 +1,7 @@
 import { homedir } from "node:os";
 import type { Authorization, Authorize } from "../tools/authorize.ts";
 import type { AnyTool } from "../tools/tool.ts";
+import type { Redactor } from "../tools/tool-host.ts";
 import { callSubjects, type SubjectItem } from "./call-subjects.ts";
 import { createGuard } from "./guard.ts";
 import { judgeSubject, stricter } from "./permissions.ts";
@@ -48,7 +49,7 @@ export function createAuthorize(opts: AuthorizeOptions): Authorize {
   const home = opts.home ?? homedir();
   const fs = opts.fs ?? diskFs;
   const guard = createGuard({ home, fs, secrets: opts.secrets, shiroHome: opts.reach?.shiroHome });
-  return async ({ tool, args, root, hookAsk }) => {
+  return async ({ tool, args, root, hookAsk, redactor }) => {
     if (tool.kind === "meta" && hookAsk === undefined) return { allowed: true };
     const env: PathEnv = { root, home, fs, secrets: opts.secrets, reach: opts.reach };
     let call: GateCall;
@@ -92,7 +93,7 @@ export function createAuthorize(opts: AuthorizeOptions): Authorize {
     }
     // From the subjects already judged: splitting the call again would re-parse the command and re-resolve every path.
     const allows = alwaysAllows(call.tool, items);
-    const preview = await previewOf(tool, args, root);
+    const preview = await previewOf(tool, args, root, redactor);
     const answer = await opts.ask({ call, summary: hookAsk === undefined ? summary : `${summary} (a hook asks: ${hookAsk})`, always: describeAllows(call.tool, allows), ...(preview !== undefined ? { preview } : {}) });
     if (answer.answer === "always") for (const allow of allows) opts.sessionAllows.add(allow.tool, [allow.pattern]);
     if (answer.answer !== "no") return approved(tool, true);
@@ -113,10 +114,12 @@ const isCommand = (call: GateCall) => call.subject.command !== undefined && !cal
 
 const label = (item: SubjectItem) => item.label + (item.fallback.decision === "ask" && item.fallback.reason ? ` (${item.fallback.reason})` : "");
 
-async function previewOf(tool: AnyTool, args: unknown, root: string): Promise<string | undefined> {
+/** The diff a write would make, as its result will show it: the secrets its markers stand for put back, then redacted. */
+async function previewOf(tool: AnyTool, args: unknown, root: string, redactor?: Redactor): Promise<string | undefined> {
   if (!tool.preview) return undefined;
   try {
-    return await tool.preview(args, { root, signal: new AbortController().signal });
+    const preview = await tool.preview(args, { root, signal: new AbortController().signal, ...(redactor ? { redactions: (text: string) => redactor.find(text) } : {}) });
+    return preview === undefined || !redactor ? preview : redactor.text(preview);
   } catch {
     return undefined; // a preview is a courtesy; the prompt still works without it
   }

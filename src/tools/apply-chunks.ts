@@ -1,10 +1,17 @@
 import { diffArrays } from "diff";
 import type { PatchChunk } from "./parse-patch.ts";
 
-export type ChunkResult = { ok: true; content: string } | { ok: false; chunk: number; message: string };
+export type ChunkResult = { ok: true; content: string } | ChunkFailure;
+type ChunkFailure = { ok: false; chunk: number; message: string };
 
-/** A line of the file and the ending it has there: `\r\n`, `\n`, or none (a last line without one). */
-type Line = { text: string; end: string };
+/**
+ * A line of the file and the ending it has there: `\r\n`, `\n`, or none (a last line without one); with
+ * where it came from: `start`, its offset in the content, for a line of the file's own; `window`, for a line the
+ * patch added, the stretch of the content it stands in place of: the lines its chunk removed right
+ * before it, else all its chunk matched (patch-content.ts reads both).
+ */
+export type PatchedLine = { text: string; end: string; start?: number; window?: [number, number] };
+type Line = PatchedLine;
 
 /**
  * Applies the chunks of an Update File to a file's content, as codex does: each chunk is searched
@@ -13,6 +20,12 @@ type Line = { text: string; end: string };
  * chunks do not replace keep their bytes, endings included.
  */
 export function applyChunks(content: string, chunks: readonly PatchChunk[]): ChunkResult {
+  const result = patchLines(content, chunks);
+  return result.ok ? { ok: true, content: result.lines.map((line) => line.text + line.end).join("") } : result;
+}
+
+/** What applyChunks makes, as lines that say where each came from. */
+export function patchLines(content: string, chunks: readonly PatchChunk[]): { ok: true; lines: PatchedLine[] } | ChunkFailure {
   const lines = splitLines(content);
   const replacements: { at: number; remove: number; old: string[]; insert: string[] }[] = [];
   let cursor = 0;
@@ -43,7 +56,7 @@ export function applyChunks(content: string, chunks: readonly PatchChunk[]): Chu
   }
   replacements.sort((a, b) => b.at - a.at);
   for (const r of replacements) replace(lines, r.at, r.remove, r.old, r.insert);
-  return { ok: true, content: lines.map((line) => line.text + line.end).join("") };
+  return { ok: true, lines };
 }
 
 function splitLines(content: string): Line[] {
@@ -52,7 +65,7 @@ function splitLines(content: string): Line[] {
     const newline = content.indexOf("\n", start);
     const stop = newline === -1 ? content.length : newline + 1;
     const end = newline === -1 ? "" : content[newline - 1] === "\r" && newline > start ? "\r\n" : "\n";
-    lines.push({ text: content.slice(start, stop - end.length), end });
+    lines.push({ text: content.slice(start, stop - end.length), end, start });
     start = stop;
   }
   return lines;
@@ -66,19 +79,31 @@ function splitLines(content: string): Line[] {
 function replace(lines: Line[], at: number, remove: number, old: string[], insert: string[]): void {
   const endNear = (k: number) => [lines[k], lines[k - 1], ...lines].find((line) => line !== undefined && line.end !== "")?.end ?? "\n";
   const unterminated = at + remove === lines.length && lines.at(-1)?.end === "";
+  // The stretch of content lines [from, to) cover, for where an added line came from (see PatchedLine).
+  const span = (from: number, to: number): [number, number] | undefined => {
+    const first = lines[from];
+    const last = lines[to - 1];
+    return to > from && first?.start !== undefined && last?.start !== undefined ? [first.start, last.start + last.text.length + last.end.length] : undefined;
+  };
+  const matched = span(at, at + remove);
   const out: Line[] = [];
   let k = at;
   // The line whose ending an addition takes: the first it replaces, or the one above it.
   let place = at - 1;
+  // The lines removed since the last kept one: what the lines added next stand in place of.
+  let removedFrom = at;
   for (const part of diffArrays(old, insert)) {
-    if (part.added) out.push(...part.value.map((text) => ({ text, end: endNear(place) })));
-    else if (part.removed) {
+    if (part.added) {
+      const window = span(removedFrom, k) ?? matched;
+      out.push(...part.value.map((text) => ({ text, end: endNear(place), ...(window ? { window } : {}) })));
+    } else if (part.removed) {
       place = k;
       k += part.count;
     } else {
       out.push(...lines.slice(k, k + part.count));
       k += part.count;
       place = k - 1;
+      removedFrom = k;
     }
   }
   if (unterminated && out.length > 0) {

@@ -6,7 +6,8 @@ import { commitChanges } from "./commit-changes.ts";
 import { editableText, editedBytes } from "./editable-text.ts";
 import { fileDiff, lineChanges } from "./file-diff.ts";
 import { parsePatch, patchPaths, PatchParseError, type PatchOp } from "./parse-patch.ts";
-import { applyChunks } from "./apply-chunks.ts";
+import { patchContent } from "./patch-content.ts";
+import { restoreWrite } from "./write-content.ts";
 import { plural } from "../text/plural.ts";
 
 const schema = z.object({
@@ -61,7 +62,7 @@ export const applyPatch = defineTool({
  * Checks every operation against the files (and against earlier operations of the same patch) without
  * writing. Each file is opened through its folder (file-slot.ts), which the write then goes through.
  */
-async function plan(patch: string, ctx: Pick<ToolContext, "root" | "writeRefused">): Promise<{ changes: Change[]; close(): void }> {
+async function plan(patch: string, ctx: Pick<ToolContext, "root" | "writeRefused" | "redactions">): Promise<{ changes: Change[]; close(): void }> {
   let ops: PatchOp[];
   try {
     ops = parsePatch(patch);
@@ -82,6 +83,7 @@ async function plan(patch: string, ctx: Pick<ToolContext, "root" | "writeRefused
     staged.has(slot.path) ? staged.get(slot.path) : file && { ...editableText(file.bytes, shown), mode: file.mode };
   const changes: Change[] = [];
   const errors: string[] = [];
+  const redactions = ctx.redactions ?? (() => []);
   try {
     for (const op of ops) {
       const named = displayPath(ctx.root, modelPath(ctx.root, op.path));
@@ -91,7 +93,8 @@ async function plan(patch: string, ctx: Pick<ToolContext, "root" | "writeRefused
         const before = current(opened);
         if (op.type === "add") {
           if (before !== undefined) throw new ToolError('the file already exists; use "*** Update File:" to change it.');
-          const after = { text: op.content, bom: false, mode: 0o644 };
+          // A new file holds no secret: a marker in it could only land as it is, so it is refused.
+          const after = { text: restoreWrite(op.content, undefined, redactions, shown), bom: false, mode: 0o644 };
           staged.set(slot.path, after);
           changes.push({ slot, shown, after, summary: `A ${shown} (+${plural(lineChanges("", op.content).added, "line")})`, diff: fileDiff(shown, undefined, op.content) });
         } else if (before === undefined) {
@@ -100,7 +103,8 @@ async function plan(patch: string, ctx: Pick<ToolContext, "root" | "writeRefused
           staged.set(slot.path, undefined);
           changes.push({ slot, shown, after: undefined, summary: `D ${shown}`, diff: fileDiff(shown, before.text, undefined) });
         } else {
-          const result = applyChunks(before.text, op.chunks);
+          // Matched on the file as the model was shown it; the secrets its markers stood for put back.
+          const result = patchContent(before.text, op.chunks, redactions, shown);
           if (!result.ok) throw new ToolError(`hunk ${result.chunk} did not match — ${result.message}`);
           const after = { ...before, text: result.content };
           const { added, removed } = lineChanges(before.text, after.text);

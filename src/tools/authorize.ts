@@ -1,5 +1,6 @@
 import type { SandboxLevel } from "../session/sandbox-level.ts";
 import type { AnyTool } from "./tool.ts";
+import type { Redactor } from "./tool-host.ts";
 
 /** The gate a tool call passes before it runs: the loop asks it, the guard (src/guard/authorize.ts) answers. */
 export type AuthorizeRequest = {
@@ -7,6 +8,8 @@ export type AuthorizeRequest = {
   args: unknown;
   callId: string;
   root: string;
+  /** Hides secret values in the preview a person is shown, and lets it put back those a write's markers stand for. */
+  redactor?: Redactor;
   /** A PreToolUse hook's reason to ask the person, even where the rules (or --yolo) would allow: it can only add an ask. */
   hookAsk?: string;
 };

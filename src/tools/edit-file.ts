@@ -5,7 +5,7 @@ import { openFile } from "./file-slot.ts";
 import { commitChanges } from "./commit-changes.ts";
 import { editableText, editedBytes } from "./editable-text.ts";
 import { fileDiff, lineChanges } from "./file-diff.ts";
-import { planEdit } from "./plan-edit.ts";
+import { editContent } from "./edit-content.ts";
 
 const schema = z.object({
   path: z.string().min(1),
@@ -15,13 +15,16 @@ const schema = z.object({
 });
 type EditArgs = z.infer<typeof schema>;
 
-/** The edit worked out on the file as read through its open folder, which the write then goes through. */
-async function plan(args: EditArgs, ctx: Pick<ToolContext, "root" | "writeRefused">) {
+/**
+ * The edit worked out on the file as read through its open folder, which the write then goes through;
+ * on the file as the model was shown it, secret values put back where it wrote their markers (edit-content.ts).
+ */
+async function plan(args: EditArgs, ctx: Pick<ToolContext, "root" | "writeRefused" | "redactions">) {
   const { slot, abs, shown, file } = await openFile(ctx, args.path);
   try {
     if (!file) throw await missingFileError(ctx.root, abs);
     const { text, bom } = editableText(file.bytes, shown);
-    return { slot, shown, before: text, bom, mode: file.mode, ...planEdit(text, args, shown) };
+    return { slot, shown, before: text, bom, mode: file.mode, ...editContent(text, args, ctx.redactions ?? (() => []), shown) };
   } catch (err) {
     slot.close();
     throw err;

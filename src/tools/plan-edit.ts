@@ -2,6 +2,8 @@ import { ToolError } from "./tool.ts";
 import { findNearMatch } from "./near-match.ts";
 
 export type EditRequest = { old_string: string; new_string: string; replace_all?: boolean };
+/** The stretch [from, to) of the content an edit replaces, and what it puts there (line breaks as the file's). */
+export type Replacement = { from: number; to: number; text: string };
 
 /**
  * The new content after an exact-string replacement, or a ToolError explaining why it cannot be made. Pure.
@@ -9,7 +11,7 @@ export type EditRequest = { old_string: string; new_string: string; replace_all?
  * with every `\r\n` read as `\n`; each replacement's line breaks take the ending found where it starts
  * (see `endingAt`), and every byte outside the replaced text stays as it was — a mixed file stays mixed.
  */
-export function planEdit(content: string, edit: EditRequest, shown: string): { updated: string; count: number } {
+export function planEdit(content: string, edit: EditRequest, shown: string): { updated: string; count: number; replacements: Replacement[] } {
   const view = content.replaceAll("\r\n", "\n");
   const oldText = edit.old_string.replaceAll("\r\n", "\n");
   const newText = edit.new_string.replaceAll("\r\n", "\n");
@@ -33,15 +35,18 @@ export function planEdit(content: string, edit: EditRequest, shown: string): { u
     );
   }
   const inContent = contentIndex(content);
+  // Slicing (not String.replace) keeps new_string literal: no `$&` substitutions.
+  const replacements = (edit.replace_all ? starts : starts.slice(0, 1)).map((at) => {
+    const from = inContent(at);
+    return { from, to: inContent(at + oldText.length), text: newText.replaceAll("\n", endingAt(content, from)) };
+  });
   let updated = "";
   let kept = 0;
-  // Slicing (not String.replace) keeps new_string literal: no `$&` substitutions.
-  for (const at of edit.replace_all ? starts : starts.slice(0, 1)) {
-    const from = inContent(at);
-    updated += content.slice(kept, from) + newText.replaceAll("\n", endingAt(content, from));
-    kept = inContent(at + oldText.length);
+  for (const { from, to, text } of replacements) {
+    updated += content.slice(kept, from) + text;
+    kept = to;
   }
-  return { updated: updated + content.slice(kept), count: starts.length };
+  return { updated: updated + content.slice(kept), count: starts.length, replacements };
 }
 
 /** Maps an index in the content with `\r\n` read as `\n` back to the content itself. */

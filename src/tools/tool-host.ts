@@ -1,5 +1,8 @@
 import type { Grant } from "../session/sandbox-level.ts";
 import type { CommandSandbox } from "./tool.ts";
+import type { Redaction } from "./redaction-marker.ts";
+
+export type { Redaction };
 
 /** Redacts a text that arrives in chunks: `push` returns what is safe to show now, `flush` the rest. */
 export type RedactStream = { push(chunk: string): string; flush(): string };
@@ -8,6 +11,12 @@ export type RedactStream = { push(chunk: string): string; flush(): string };
 export type Redactor = {
   text(s: string): string;
   stream(): RedactStream;
+  /**
+   * What `text` replaces in `s`, in order and not overlapping: each value's place, the value, and the
+   * marker shown for it (`text(s)` is `s` with each of them swapped for its marker). The write tools use
+   * it to put back the bytes a marker stood for when the model writes a file back (restore-markers.ts).
+   */
+  find(s: string): Redaction[];
   /** Takes in values that changed since (a secret file edited); run-tool-call calls it before and after each call. */
   refresh?(): void;
 };

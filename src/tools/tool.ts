@@ -1,5 +1,6 @@
 import type { z } from "zod";
 import type { ToolImage } from "../session/messages.ts";
+import type { Redaction } from "./redaction-marker.ts";
 
 /** What a call touches, for the permission rules and the guard: raw paths as given, or a command. */
 export type CallSubject = {
@@ -70,10 +71,16 @@ export type ToolContext = {
    * call may have been redirected by a symlink since.
    */
   writeRefused?: (absolutePath: string) => string | undefined;
+  /**
+   * The secret values in a text as the redactor finds them (the host's `redactor.find`): the write tools
+   * read a file as the model was shown it, markers and all, and put back the bytes a marker stood for.
+   * Without it no value is known, and any marker in written content is refused.
+   */
+  redactions?: (text: string) => Redaction[];
 };
 
 /** A preview has no side effects, so it runs no process and needs no environment. */
-export type PreviewContext = Pick<ToolContext, "root" | "signal">;
+export type PreviewContext = Pick<ToolContext, "root" | "signal" | "redactions">;
 
 export type ToolOutput = {
   /** What the model reads. */

@@ -8,6 +8,8 @@ import { createAuthorize, type AskAnswer, type AskRequest, type AuthorizeOptions
 import { SessionAllows } from "../../src/guard/session-allows.ts";
 import { defineTool, type AnyTool } from "../../src/tools/tool.ts";
 import { noSecrets } from "../support/no-secrets.ts";
+import { createRedactor } from "../../src/agent/redact.ts";
+import { writeFile as realWriteFile } from "../../src/tools/write-file.ts";
 
 const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "shiro-auth-root-")));
 const home = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "shiro-auth-home-")));
@@ -115,6 +117,17 @@ describe("createAuthorize", () => {
     expect(seen[0]!.call).toMatchObject({ tool: "write_file", kind: "write", subject: { paths: [`${root}/notes/x.md`] } });
     expect(await auth(req(writeFile, { path: "notes/x.md", content: "hello" }))).toEqual({ allowed: false, reason: "the user declined: use notes/y.md instead" });
     expect(await auth(req(bash, { command: "make" }))).toEqual({ allowed: false, reason: "the user declined bash: make." });
+  });
+
+  test("REPL: a write of a file holding a secret is previewed with the marker put back, then redacted: only the changed line shows", async () => {
+    const secret = "tok-preview-0123456789";
+    fs.mkdirSync(path.join(root, "conf"), { recursive: true });
+    fs.writeFileSync(path.join(root, "conf", "app.js"), `token = "${secret}"\nretries = 3\n`);
+    const redactor = createRedactor([{ name: ".env", value: secret }]);
+    const { ask, seen } = asker({ answer: "no" });
+    const content = `token = "[redacted .env]"\nretries = 5\n`;
+    await make({ ask })({ ...req(realWriteFile, { path: "conf/app.js", content }), redactor });
+    expect(seen[0]!.preview).toBe('--- conf/app.js\n+++ conf/app.js\n@@ -1,2 +1,2 @@\n token = "[redacted .env]"\n-retries = 3\n+retries = 5\n');
   });
 
   test("always records `git log *` for the session: later git log commands run without asking, others still ask", async () => {
