@@ -141,9 +141,9 @@ export function createSandbox(opts: SandboxOptions): Sandbox {
           const aftermath = () => (writes ? commandAftermath({ root, quarantine, before, knownIds, after: scanNow(root) }) : { notes: [], denied: false });
           if (!confined) return { argv, check: aftermath };
           // What it left in its private folders is gone: said first, as it is about what the command did.
-          const checkWith = (left: string[], own?: { tmp: string; home?: string }) => {
+          const checkWith = (left: string[], own?: { tmp: string; home?: string; shm?: string }) => {
             const after = aftermath();
-            const note = privateWritesNote(left, { home: own?.home ?? opts.home, tmp: own?.tmp, level });
+            const note = privateWritesNote(left, { home: own?.home ?? opts.home, tmp: own?.tmp, shm: own?.shm, level });
             return note ? { ...after, notes: [note, ...after.notes] } : after;
           };
           const check = (listed = "") => checkWith(listed.split("\n").filter(Boolean));

@@ -12,16 +12,17 @@ import { shiroSelf } from "./shiro-self.ts";
 export type LandlockCommand = {
   argv: string[];
   fd4: Uint8Array;
-  /** The command's own folders (its TMPDIR and home), and the links shiro made there (not the command's). */
-  own: { dir: string; tmp: string; home?: string; made: string[] };
+  /** The command's own folders (its TMPDIR, /dev/shm and home), and the links shiro made there (not the command's). */
+  own: { dir: string; tmp: string; shm: string; home?: string; made: string[] };
   removeOwn: () => void;
 };
 
 /**
  * One command under Landlock: shiro re-executed as its launcher, the plan on fd 4, folders of its own
- * (Landlock cannot remount /tmp or the home: the command gets a TMPDIR and a home of its own), removed
- * after. With `gate`, a writable project is granted whole and the gate keeps its secrets and the
- * places git and shiro run later (gate/).
+ * (Landlock cannot remount /tmp, /dev/shm or the home: the command gets a TMPDIR, a shared-memory
+ * folder and a home of its own), removed after. With `gate`, the command runs behind the gate (gate/):
+ * a writable project is granted whole and the gate keeps its secrets and the places git and shiro run
+ * later; offline, it keeps the command's sockets to its own; at either level it keeps /dev/shm its own.
  */
 export function landlockCommand(policy: SandboxPolicy, argv: readonly string[], abi: number, gate: boolean): LandlockCommand {
   const dir = mkdtempSync(join(tmpdir(), "shiro-cmd-"));
@@ -29,8 +30,9 @@ export function landlockCommand(policy: SandboxPolicy, argv: readonly string[], 
   mkdirSync(tmp);
   const home: PrivateHome | undefined = policy.home ? { real: policy.home, private: join(dir, "home"), shown: policy.readable.filter((d) => isInside(d, policy.home!)) } : undefined;
   const made = home ? makePrivateHome(home) : [];
-  const gated = gate && policy.level === "workspace-write";
-  const ruleset = landlockRuleset(policy, abi, dir, gated);
+  const shm = join(dir, "shm");
+  mkdirSync(shm);
+  const ruleset = landlockRuleset(policy, abi, dir, gate && policy.level === "workspace-write");
   const program = argv[0]!.startsWith("/") ? argv[0]! : (Bun.which(argv[0]!) ?? argv[0]!);
   const plan: LandlockPlan = {
     abi,
@@ -43,12 +45,24 @@ export function landlockCommand(policy: SandboxPolicy, argv: readonly string[], 
     cwd: policy.root,
     maxProcs: policy.maxProcs,
     ...(home ? { home } : {}),
-    ...(gated ? { gate: { secrets: [...policy.maskFiles], masked: [...policy.maskDirs], readOnly: [...policy.readOnly] } } : {}),
+    ...(gate
+      ? {
+          gate: {
+            secrets: [...policy.maskFiles],
+            masked: [...policy.maskDirs],
+            readOnly: [...policy.readOnly],
+            level: policy.level,
+            offline: !policy.network,
+            shm,
+            sockets: [policy.root, ...policy.writable, dir],
+          },
+        }
+      : {}),
   };
   return {
     argv: [...shiroSelf(), LAUNCHER],
     fd4: new TextEncoder().encode(JSON.stringify(plan)),
-    own: { dir, tmp, ...(home ? { home: home.private } : {}), made },
+    own: { dir, tmp, shm, ...(home ? { home: home.private } : {}), made },
     removeOwn: () => rmSync(dir, { recursive: true, force: true }),
   };
 }

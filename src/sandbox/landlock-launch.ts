@@ -39,7 +39,8 @@ function planOf(raw: unknown): LandlockPlan {
   if (p.maxProcs !== undefined && !(Number.isInteger(p.maxProcs) && p.maxProcs > 0)) throw bad("maxProcs");
   const paths = (v: unknown) => Array.isArray(v) && v.every(isText);
   if (p.home !== undefined && !(isText(p.home?.real) && isText(p.home?.private) && paths(p.home?.shown))) throw bad("home");
-  if (p.gate !== undefined && !(paths(p.gate?.secrets) && paths(p.gate?.masked) && paths(p.gate?.readOnly))) throw bad("gate");
+  const g = p.gate;
+  if (g !== undefined && !(paths(g?.secrets) && paths(g?.masked) && paths(g?.readOnly) && paths(g?.sockets) && isText(g?.shm) && typeof g?.offline === "boolean" && (g?.level === "read-only" || g?.level === "workspace-write"))) throw bad("gate");
   return p as LandlockPlan;
 }
 
@@ -55,7 +56,7 @@ export const LAUNCHER = "__landlock";
 export async function landlockLaunch(): Promise<never> {
   try {
     const plan = planOf(JSON.parse(readFileSync(4, "utf8")));
-    const rules = plan.gate && gateRules(plan.gate);
+    const rules = plan.gate && gateRules(plan.gate, plan.abi);
     process.chdir(plan.cwd);
     dropCapabilities();
     if (plan.maxProcs) limitProcesses(plan.maxProcs);
@@ -67,7 +68,7 @@ export async function landlockLaunch(): Promise<never> {
     });
     const given = Object.fromEntries(Object.entries(process.env).filter((e): e is [string, string] => e[1] !== undefined));
     const env = { ...(plan.home ? privateHomeEnv(given, plan.home) : given), ...plan.setenv };
-    if (rules) return await launchGated(rules, plan.argv, plan.cwd, env);
+    if (rules) return await launchGated(rules, plan.gate!, plan.argv, plan.cwd, env);
     execve(plan.argv, env);
   } catch (err) {
     process.stderr.write(`shiro: the Landlock sandbox could not start the command: ${(err as Error).message.split("\n")[0]}\n`);

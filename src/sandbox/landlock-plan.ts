@@ -34,7 +34,6 @@ export function landlockRuleset(policy: SandboxPolicy, abi: number, own: string,
     ...[...SYSTEM, ...(policy.network ? ["/run"] : [])].map((path) => ({ path, access: READ })),
     { path: "/dev", access: FS.READ_DIR },
     ...DEVICES.map((path) => ({ path, access: FS.READ_FILE | FS.WRITE_FILE | (abi >= 5 ? FS.IOCTL_DEV : 0n) })),
-    ...["/dev/pts", "/dev/shm"].map((path) => ({ path, access: all })),
     { path: own, access: all },
     // shiro itself, which the launcher starts again behind the gate.
     ...shiroFiles().map(({ file, dir }) => ({ path: file, access: dir ? READ : FS.EXECUTE | FS.READ_FILE })),

@@ -39,10 +39,16 @@ export function leftIn(dir: string, skip: ReadonlySet<string> = new Set(), found
 }
 
 /** The line for the command's result, naming where the files went as the command saw it (`~/notes.txt`, `$TMPDIR/out`). */
-export function privateWritesNote(paths: readonly string[], o: { home: string; tmp?: string; level: SandboxLevel }): string | undefined {
+export function privateWritesNote(paths: readonly string[], o: { home: string; tmp?: string; shm?: string; level: SandboxLevel }): string | undefined {
   if (paths.length === 0) return undefined;
   const shown = (path: string) =>
-    o.tmp && isInside(path, o.tmp) ? `$TMPDIR${path.slice(o.tmp.length)}` : isInside(path, o.home) ? `~${path.slice(o.home.length)}` : path;
+    o.tmp && isInside(path, o.tmp)
+      ? `$TMPDIR${path.slice(o.tmp.length)}`
+      : o.shm && isInside(path, o.shm)
+        ? `/dev/shm${path.slice(o.shm.length)}`
+        : isInside(path, o.home)
+          ? `~${path.slice(o.home.length)}`
+          : path;
   const names = paths.slice(0, NAMED).map(shown).join(", ") + (paths.length > NAMED ? " and more" : "");
   const keep = o.level === "workspace-write" ? " To keep a file, write it in the project." : "";
   return `It wrote ${names} outside the project, into folders private to this command: they are gone now that it has ended.${keep}`;

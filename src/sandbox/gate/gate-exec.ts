@@ -2,7 +2,7 @@ import { gateFilter } from "./bpf-program.ts";
 import { errno, libc, ptr, sys } from "./gate-libc.ts";
 import { currentArch } from "./syscall-table.ts";
 
-/** The hidden subcommand: `shiro __gate-exec <program> <args…>`, started by the Landlock launcher. */
+/** The hidden subcommand: `shiro __gate-exec --<level> [--offline] -- <program> <args…>`, started by the Landlock launcher. */
 export const GATE_EXEC = "__gate-exec";
 
 const SET_MODE_FILTER = 1;
@@ -20,12 +20,15 @@ const FROM_GATE = 4;
  * of the listener and becomes the command — which so starts with every watched call answered by the
  * launcher. Any failure ends it with exit 126 and one line, before the command runs.
  */
-export function gateExec(argv: readonly string[], env: Readonly<Record<string, string>>): never {
+export function gateExec(args: readonly string[], env: Readonly<Record<string, string>>): never {
   try {
     const arch = currentArch();
     if (!arch) throw new Error(`no seccomp filter for ${process.arch}`);
+    const end = args.indexOf("--");
+    const [options, argv] = [args.slice(0, end), args.slice(end + 1)];
+    if (end < 0 || argv.length === 0) throw new Error("no command");
     const c = libc();
-    const program = gateFilter(arch);
+    const program = gateFilter(arch, { level: options.includes("--read-only") ? "read-only" : "workspace-write", offline: options.includes("--offline") });
     const fprog = new BigUint64Array([BigInt(program.length / 8), BigInt(ptr(program))]);
     if (c.prctl(PR_SET_NO_NEW_PRIVS, 1n, 0n, 0n, 0n) !== 0) throw new Error("prctl(PR_SET_NO_NEW_PRIVS) failed");
     let listener = sys("seccomp", SET_MODE_FILTER, NEW_LISTENER | WAIT_KILLABLE_RECV, ptr(fprog));

@@ -19,6 +19,7 @@ function load() {
     readlinkat: { args: ["i32", "ptr", "ptr", "u64"], returns: FFIType.i64_fast },
     fcntl: { args: ["i32", "i32", "i64"], returns: "i32" },
     prctl: { args: ["i32", "u64", "u64", "u64", "u64"], returns: "i32" },
+    connect: { args: ["i32", "ptr", "u32"], returns: "i32" },
     execve: { args: ["ptr", "ptr", "ptr"], returns: "i32" },
     __errno_location: { args: [], returns: "ptr" },
   }).symbols;

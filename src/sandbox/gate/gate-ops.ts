@@ -3,6 +3,7 @@ import { AT, AT_FDCWD, close, E, openPlain, openResolved, pathBytes, realOf, res
 import { libc, ptr, sys } from "./gate-libc.ts";
 import { changeRefusal, idOf, moveRefusal, needsRealPath, readRefusal, type GateRules } from "./gate-rules.ts";
 import type { OpenFlags } from "./open-flags.ts";
+import { connectAs } from "./connect-op.ts";
 import { entryAs, openAs, translate, type Entry } from "./process-paths.ts";
 import { readBytes, readString } from "./remote.ts";
 import type { SyscallName } from "./syscall-table.ts";
@@ -49,7 +50,7 @@ export function createGateOps(rules: GateRules, flags: OpenFlags, stillValid: ()
 
   function read(pid: number, dirfd: number, path: string, openFlags: number, mode: number, resolve: number): Answer {
     // Opened without blocking (a FIFO with no writer would stall every other call), the process's own status flags put back after.
-    const fd = openAs(pid, dirfd, path, (openFlags & F.VALID) | F.CLOEXEC | F.NONBLOCK, mode, resolve);
+    const fd = openAs(pid, dirfd, path, (openFlags & F.VALID) | F.CLOEXEC | F.NONBLOCK, mode, resolve, rules.shm);
     if (fd < 0) return { error: -fd };
     const st = statFd(fd);
     const refused = typeof st === "number" ? -st : readRefusal(rules, idOf(st), needsRealPath(rules) ? str(realOf(fd)) : undefined) || (gatesOwn(st, fd) ? E.EACCES : 0);
@@ -72,10 +73,10 @@ export function createGateOps(rules: GateRules, flags: OpenFlags, stillValid: ()
     const writes = (openFlags & 3) !== 0 || (openFlags & F.TRUNC) !== 0 || creates;
     if (!writes || (openFlags & F.PATH) !== 0 || (openFlags & F.TMPFILE_BIT) !== 0) return read(pid, dirfd, path, openFlags, openFlags & F.TMPFILE_BIT ? mode & 0o7777 : 0, resolve);
     if (resolve) return { error: E.EINVAL }; // openat2's resolve rules on a write: not a form builds use
-    const own = translate(pid, path);
+    const own = translate(pid, path, rules.shm);
     if (own && own.rest === "") return reopenOwn(own.prefix, openFlags);
     const follow = (openFlags & F.NOFOLLOW) === 0 && !(creates && (openFlags & F.EXCL) !== 0);
-    const entry = entryAs(pid, dirfd, path, follow);
+    const entry = entryAs(pid, dirfd, path, follow, rules.shm);
     if (typeof entry === "number") return { error: -entry };
     const st = statAt(entry.dir, entry.name, false);
     const refused = typeof st !== "number" ? changeRefusal(rules, entry.real, idOf(st)) : creates ? changeRefusal(rules, entry.real) : 0;
@@ -128,7 +129,7 @@ export function createGateOps(rules: GateRules, flags: OpenFlags, stillValid: ()
       for (const n of names) {
         const path = readString(pid, n.addr);
         if (typeof path === "number") return { error: -path };
-        const entry = entryAs(pid, n.dirfd, path, n.follow ?? false);
+        const entry = entryAs(pid, n.dirfd, path, n.follow ?? false, rules.shm);
         if (typeof entry === "number") return { error: -entry };
         entries.push(entry);
       }
@@ -213,6 +214,7 @@ export function createGateOps(rules: GateRules, flags: OpenFlags, stillValid: ()
       case "symlink": return symlink(pid, a[0]!, AT_FDCWD, a[1]!);
       case "symlinkat": return symlink(pid, a[0]!, int(a[1]!), a[2]!);
       case "truncate": return truncate(pid, a[0]!, a[1]!);
+      case "connect": return connectAs(rules, pid, int(a[0]!), a[1]!, a[2]!, stillValid);
       case "umask":
         umasks.clear();
         return { continue: true };

@@ -9,6 +9,10 @@ export type GateRules = {
   secretIds: ReadonlySet<string>;
   masked: readonly string[];
   readOnly: readonly string[];
+  /** The command's own folder for `/dev/shm` (gate/process-paths.ts). */
+  shm?: string;
+  /** Offline: where a Unix socket may be reached by path (the project, the added folders, the command's own); abstract ones only where Landlock scopes them. */
+  sockets?: { places: readonly string[]; abstract: boolean };
 };
 
 export const idOf = (st: { dev: number | bigint; ino: number | bigint }): string => `${Number(st.dev)}:${Number(st.ino)}`;
@@ -36,6 +40,13 @@ export function moveRefusal(rules: GateRules, real: string, id?: string): number
   const changed = changeRefusal(rules, real, id);
   if (changed) return changed;
   return [...rules.readOnly, ...rules.masked].some((place) => inside(place, real)) ? E.EBUSY : 0;
+}
+
+/** Connecting to the Unix socket at `real` (or an abstract one, `real` undefined): refused unless it is one of the command's own. */
+export function connectRefusal(rules: GateRules, real: string | undefined): number {
+  if (!rules.sockets) return 0;
+  if (real === undefined) return rules.sockets.abstract ? 0 : E.EACCES;
+  return under(real, rules.sockets.places) ? 0 : E.EACCES;
 }
 
 /** Whether the gate must look at an opened file's real path at all (a masked folder to be inside of). */

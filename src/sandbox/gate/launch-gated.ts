@@ -8,13 +8,23 @@ import { idOf, type GateRules } from "./gate-rules.ts";
 import { supervise } from "./supervise.ts";
 import { currentArch } from "./syscall-table.ts";
 
-/** What the plan tells the gate to hold (paths as shiro found them). */
-export type GatePlan = { secrets: string[]; masked: string[]; readOnly: string[] };
+/** What the plan tells the gate to hold (paths as shiro found them), and the command's level and network. */
+export type GatePlan = {
+  secrets: string[];
+  masked: string[];
+  readOnly: string[];
+  level: "read-only" | "workspace-write";
+  offline: boolean;
+  /** The command's own folder standing for /dev/shm. */
+  shm: string;
+  /** Offline: the folders whose Unix sockets it may reach. */
+  sockets: string[];
+};
 
 const PR_SET_DUMPABLE = 4;
 
 /** The plan's paths as facts the gate checks: identities of the secrets, real paths (latin1, as the kernel gives them) of the places. */
-export function gateRules(plan: GatePlan): GateRules {
+export function gateRules(plan: GatePlan, abi: number): GateRules {
   const ids = plan.secrets.flatMap((path) => {
     const st = statSync(path, { bigint: true, throwIfNoEntry: false });
     return st ? [idOf(st)] : [];
@@ -26,7 +36,14 @@ export function gateRules(plan: GatePlan): GateRules {
       return [];
     }
   };
-  return { secretIds: new Set(ids), masked: plan.masked.flatMap(real), readOnly: plan.readOnly.flatMap(real) };
+  return {
+    secretIds: new Set(ids),
+    masked: plan.masked.flatMap(real),
+    readOnly: plan.readOnly.flatMap(real),
+    shm: plan.shm,
+    // Abstract sockets stay within the command where Landlock scopes them (ABI 6); offline, none otherwise.
+    ...(plan.offline ? { sockets: { places: plan.sockets.flatMap(real), abstract: abi >= 6 } } : {}),
+  };
 }
 
 /**
@@ -34,7 +51,7 @@ export function gateRules(plan: GatePlan): GateRules {
  * `shiro __gate-exec` (which installs the filter and hands its listener over), answers its watched
  * calls until it ends, and exits as it did. The gate cannot be read or traced by the command (not dumpable).
  */
-export async function launchGated(rules: GateRules, argv: readonly string[], cwd: string, env: Record<string, string>): Promise<never> {
+export async function launchGated(rules: GateRules, mode: Pick<GatePlan, "level" | "offline">, argv: readonly string[], cwd: string, env: Record<string, string>): Promise<never> {
   const arch = currentArch();
   if (!arch) throw new Error(`no seccomp filter for ${process.arch}`);
   const c = libc();
@@ -42,7 +59,7 @@ export async function launchGated(rules: GateRules, argv: readonly string[], cwd
   const toGate = new Int32Array(2);
   const fromGate = new Int32Array(2);
   if (c.pipe2(ptr(toGate), 0o2000000) !== 0 || c.pipe2(ptr(fromGate), 0o2000000) !== 0) throw new Error("pipe2 failed");
-  const child = Bun.spawn([...shiroSelf(), GATE_EXEC, ...argv], { cwd, env, stdio: ["inherit", "inherit", "inherit", toGate[1]!, fromGate[0]!] });
+  const child = Bun.spawn([...shiroSelf(), GATE_EXEC, `--${mode.level}`, ...(mode.offline ? ["--offline"] : []), "--", ...argv], { cwd, env, stdio: ["inherit", "inherit", "inherit", toGate[1]!, fromGate[0]!] });
   sys("umask", 0); // once the command has its own: what the gate makes for it takes the command's umask, applied by the gate
   close(toGate[1]!);
   close(fromGate[0]!);

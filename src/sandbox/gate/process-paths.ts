@@ -2,17 +2,21 @@ import { AT_FDCWD, close, E, openDir, openPlain, openResolved, readlinkAt, realO
 
 /**
  * A path as the sandboxed process `pid` means it, opened by the gate: relative to its working folder
- * or to one of its open folders, and `/proc/self`, `/dev/fd/N`, `/dev/stdout` as its own rather than
- * the gate's. What follows such a prefix, and any path the process wrote, is resolved with no /proc
- * magic link (RESOLVE_NO_MAGICLINKS): a link the process planted cannot lead the gate to its own files.
+ * or to one of its open folders, `/proc/self`, `/dev/fd/N`, `/dev/stdout` as its own rather than the
+ * gate's, and `/dev/shm` as the command's own (`shm`: Landlock cannot make a private one, so the gate
+ * keeps the command's POSIX shared memory in its own folder). What follows such a prefix, and any path
+ * the process wrote, is resolved with no /proc magic link (RESOLVE_NO_MAGICLINKS): a link the process
+ * planted cannot lead the gate to its own files.
  */
 const O_PATH = 0o10000000;
 const O_CLOEXEC = 0o2000000;
 const MAX_LINKS = 40;
 
 /** The prefix the gate opens itself (magic links and all: it names the process's own), and the rest. */
-export function translate(pid: number, path: string): { prefix: string; rest: string } | undefined {
+export function translate(pid: number, path: string, shm?: string): { prefix: string; rest: string } | undefined {
   if (!path.startsWith("/proc/") && !path.startsWith("/dev/")) return undefined; // most paths: no pattern to try
+  const shared = /^\/dev\/shm(\/.*)?$/.exec(path);
+  if (shared && shm) return { prefix: shm, rest: (shared[1] ?? "").replace(/^\/+/, "") };
   const std = /^\/dev\/std(in|out|err)(\/.*)?$/.exec(path);
   if (std) return { prefix: `/proc/${pid}/fd/${["in", "out", "err"].indexOf(std[1]!)}`, rest: (std[2] ?? "").replace(/^\/+/, "") };
   const fd = /^\/dev\/fd(?:\/(\d+))?(\/.*)?$/.exec(path);
@@ -29,9 +33,9 @@ export function baseOf(pid: number, dirfd: number): number {
 }
 
 /** Opens `path` as the process would (`dirfd` its own), with `flags`; an fd of the gate's, or -errno. */
-export function openAs(pid: number, dirfd: number, path: string, flags: number, mode: number, resolve = 0): number {
+export function openAs(pid: number, dirfd: number, path: string, flags: number, mode: number, resolve = 0, shm?: string): number {
   if (path === "") return -E.ENOENT;
-  const t = translate(pid, path);
+  const t = translate(pid, path, shm);
   if (t && t.rest === "") return openPlain(AT_FDCWD, t.prefix, flags, mode);
   const base = t ? openPlain(AT_FDCWD, t.prefix, O_PATH | O_CLOEXEC) : path.startsWith("/") ? AT_FDCWD : baseOf(pid, dirfd);
   if (base < 0 && base !== AT_FDCWD) return base;
@@ -48,11 +52,11 @@ export type Entry = { dir: number; name: string; real: string; slash: boolean };
  * `follow`, a final link followed to where it leads (as open(O_CREAT) and link(AT_SYMLINK_FOLLOW) do),
  * so the check and the act both fall on the real entry.
  */
-export function entryAs(pid: number, dirfd: number, path: string, follow: boolean): Entry | number {
-  return entryFrom((dirPart) => openAs(pid, dirfd, dirPart, O_PATH | 0o200000 | O_CLOEXEC, 0), pid, path, follow, 0);
+export function entryAs(pid: number, dirfd: number, path: string, follow: boolean, shm?: string): Entry | number {
+  return entryFrom((dirPart) => openAs(pid, dirfd, dirPart, O_PATH | 0o200000 | O_CLOEXEC, 0, 0, shm), pid, path, follow, 0, shm);
 }
 
-function entryFrom(openParent: (dir: string) => number, pid: number, path: string, follow: boolean, hops: number): Entry | number {
+function entryFrom(openParent: (dir: string) => number, pid: number, path: string, follow: boolean, hops: number, shm?: string): Entry | number {
   if (path === "") return -E.ENOENT;
   const trimmed = path.replace(/\/+$/, "") || "/";
   const cut = trimmed.lastIndexOf("/");
@@ -70,8 +74,8 @@ function entryFrom(openParent: (dir: string) => number, pid: number, path: strin
       }
       // A relative target is read from the link's own folder; an absolute one as the process would.
       const next = target.startsWith("/")
-        ? entryFrom((d) => openAs(pid, AT_FDCWD, d, O_PATH | 0o200000 | O_CLOEXEC, 0), pid, target, true, hops + 1)
-        : entryFrom((d) => openDir(dir, d), pid, target, true, hops + 1);
+        ? entryFrom((d) => openAs(pid, AT_FDCWD, d, O_PATH | 0o200000 | O_CLOEXEC, 0, 0, shm), pid, target, true, hops + 1, shm)
+        : entryFrom((d) => openDir(dir, d), pid, target, true, hops + 1, shm);
       close(dir);
       return next;
     }
