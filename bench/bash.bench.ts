@@ -36,7 +36,10 @@ export async function bench(): Promise<string[]> {
       const ctx = { ...base, sandbox: await sandbox.at({ level, byPerson: false }) };
       lines.push(`  in the sandbox, ${level}: median ${(await medianMs(RUNS, () => bash.run({ command: "true" }, ctx))).toFixed(2)} ms`);
     }
-    if (landlockAbi() > 0) lines.push(`  Landlock's launcher (dist/shiro __landlock, then /bin/true), what Landlock adds to a bare call: median ${(await launcherMs()).toFixed(2)} ms`);
+    if (landlockAbi() > 0) {
+      lines.push(`  Landlock's launcher (dist/shiro __landlock, then /bin/true), what Landlock adds to a bare call: median ${(await launcherMs()).toFixed(2)} ms`);
+      lines.push(`  the same behind the gate (the launcher starts shiro __gate-exec, which installs the filter): median ${(await launcherMs(true)).toFixed(2)} ms`);
+    }
     return lines;
   } finally {
     process.env.HOME = home;
@@ -45,11 +48,13 @@ export async function bench(): Promise<string[]> {
 }
 
 /** The compiled binary as Landlock's launcher, timed alone: from the sources it would be `bun src/main.ts`, far slower than what ships. */
-async function launcherMs(): Promise<number> {
+async function launcherMs(gated = false): Promise<number> {
   ensureBinary();
   const abi = landlockAbi();
   const read = String(FS.EXECUTE | FS.READ_FILE | FS.READ_DIR);
-  const plan = JSON.stringify({ abi, handledFs: String(fsRights(abi)), handledNet: "0", scoped: "0", rules: ["/usr", "/bin", "/lib", "/lib64", "/etc", "/proc", "/dev"].map((path) => ({ path, access: read })), argv: ["/bin/true"], setenv: {}, cwd: "/" });
+  const gate = { secrets: [], masked: [], readOnly: [], level: "read-only", offline: true, shm: "/tmp", sockets: [] };
+  const rules = ["/usr", "/bin", "/lib", "/lib64", "/etc", "/proc", "/dev", BINARY].map((path) => ({ path, access: path === BINARY ? String(FS.EXECUTE | FS.READ_FILE) : read }));
+  const plan = JSON.stringify({ abi, handledFs: String(fsRights(abi)), handledNet: "0", scoped: "0", rules, argv: ["/bin/true"], setenv: {}, cwd: "/", ...(gated ? { gate } : {}) });
   return medianMs(RUNS, async () => {
     const proc = Bun.spawn([BINARY, "__landlock"], { stdio: ["ignore", "ignore", "inherit", "ignore", "pipe"] });
     writeSync(proc.stdio[4] as number, plan);
