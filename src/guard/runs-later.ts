@@ -36,10 +36,11 @@ const HOME_PLACES = [
 ];
 /**
  * What a project keeps that runs as the person later: `.shiro/` (its hooks' settings and the scripts
- * they call, its saved commands) and `.mcp.json` (its MCP servers). Approved by hash or not, a script
- * there runs outside the sandbox, so neither a file tool nor a sandboxed command may write them.
+ * they call, its saved commands), `.mcp.json` (its MCP servers) and Claude Code's `.claude/` (the same,
+ * as that tool keeps them). Approved by hash or not, a script there runs outside the sandbox, so neither
+ * a file tool nor a sandboxed command may write them — nor make them where they are missing.
  */
-export const PROJECT_CODE = [".shiro", ".mcp.json"];
+export const PROJECT_CODE = [".shiro", ".mcp.json", ".claude"];
 
 // What `$SHIRO_HOME` holds that steers later runs: the rules and hooks, plugins, skills, instructions, memory, sessions
 // resumed, the person's saved commands, and what they approved a project may run (approvals.json).

@@ -7,8 +7,9 @@ import { asItStands } from "./resolve-path.ts";
 import type { Rule } from "./rules.ts";
 import type { SecretNames } from "./secret-names.ts";
 import { SessionAllows } from "./session-allows.ts";
+import type { Check } from "./verdict.ts";
 
-export type WriteCheckOptions = { home?: string; rules?: readonly Rule[]; reach?: Reach; secrets?: SecretNames };
+export type WriteCheckOptions = { home?: string; rules?: readonly Rule[]; reach?: Reach; secrets?: SecretNames; extraChecks?: readonly Check[] };
 
 /**
  * Why `tool` writing at the real path `path` is refused whatever was approved, or undefined: what the
@@ -22,7 +23,7 @@ export function createWriteCheck(opts: WriteCheckOptions = {}): (tool: string, p
   const none = new SessionAllows();
   return (tool, path, root) => {
     const call = { tool, kind: "write" as const, args: { path }, root, subject: { paths: [path] } };
-    const verdict = guard(call);
+    const verdict = [guard(call), ...(opts.extraChecks ?? []).map((check) => check(call))].find((v) => v?.decision === "deny");
     if (verdict?.decision === "deny") return verdict.reason;
     const env = { root, home, fs: asItStands, secrets: opts.secrets, reach: opts.reach };
     for (const item of callSubjects(call, env)) {

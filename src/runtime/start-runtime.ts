@@ -10,6 +10,8 @@ import { UsageError } from "../exit/usage-error.ts";
 import type { Authorize } from "../agent/run-tool-call.ts";
 import type { AskAnswer, AskRequest } from "../guard/authorize.ts";
 import { createAuthorize } from "../guard/authorize.ts";
+import { everyCheck } from "../guard/every-check.ts";
+import { secretLinkCheck } from "../guard/secret-link-check.ts";
 import { createReadCheck } from "../guard/read-check.ts";
 import { secretNames } from "../guard/secret-names.ts";
 import { hookProgramFiles, programFiles } from "../guard/program-files.ts";
@@ -128,7 +130,10 @@ export async function startRuntime(opts: StartOptions): Promise<Runtime> {
   const hooks = (running.hooks = flags.noHooks ? undefined : await startHooks({ flags, config, cwd, approvals, warn, ...(opts.approveHooks ? { approve: opts.approveHooks } : {}), sessionId: () => runtime.session.id, record: (run) => runtime.logHook(run) }));
   // An approval waiting is what Notification hooks are for (a desktop notification while the person is away).
   const ask = opts.ask && (async (request: AskRequest) => (hooks?.notify(`shiro needs your approval: ${request.summary}`), opts.ask!(request)));
-  const gate = createAuthorize({ rules, reach, extraChecks: plugins.checks, yolo: flags.yolo, sessionAllows: new SessionAllows(), ...(ask ? { ask } : {}), confine: sandbox.canConfine, secrets: secretFiles });
+  // Hard links to secrets are refused to the file tools as the secrets are (the sandbox knows them by identity).
+  const links = secretLinkCheck(sandbox.secretLink);
+  const checks = [links, everyCheck(plugins.checks)];
+  const gate = createAuthorize({ rules, reach, extraChecks: checks, yolo: flags.yolo, sessionAllows: new SessionAllows(), ...(ask ? { ask } : {}), confine: sandbox.canConfine, secrets: secretFiles });
   // A plugin installed mid-session (/registry add, or another terminal) guards the very next call.
   const authorize: Authorize = async (request) => {
     await plugins.refresh();
@@ -141,9 +146,9 @@ export async function startRuntime(opts: StartOptions): Promise<Runtime> {
   const host: ToolHost = {
     interruptSignal: opts.interruptSignal,
     sandbox: sandbox.at,
-    readDenied: createReadCheck({ rules, reach, extraChecks: plugins.checks, secrets: secretFiles }),
+    readDenied: createReadCheck({ rules, reach, extraChecks: checks, secrets: secretFiles }),
     secretGlobs: secretFiles.globs,
-    writeRefused: createWriteCheck({ rules, reach, secrets: secretFiles }),
+    writeRefused: createWriteCheck({ rules, reach, secrets: secretFiles, extraChecks: [links] }),
     env: secrets.env,
     redactor,
   };

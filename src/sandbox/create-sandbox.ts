@@ -9,10 +9,10 @@ import { argsBytes, bwrapArgs } from "./bwrap-argv.ts";
 import { commandAftermath, identityOf } from "./command-aftermath.ts";
 import { describeSupport, detectSandbox, type SandboxBackend, type SandboxSupport } from "./detect-sandbox.ts";
 import { landlockGaps } from "./landlock-gaps.ts";
-import { findSecrets } from "./find-secrets.ts";
+import { filesIn, findSecrets } from "./find-secrets.ts";
 import { gitIdentity } from "./git-identity.ts";
 import { gitProtection } from "./git-protection.ts";
-import { projectCode } from "./project-code.ts";
+import { plantable, present, projectCode, removePlanted } from "./project-code.ts";
 import { isSecretPath } from "../guard/secret-path.ts";
 import type { Rule } from "../guard/rules.ts";
 import { deniedPaths } from "./denied-paths.ts";
@@ -20,6 +20,7 @@ import { landlockCommand } from "./landlock-command.ts";
 import { pidsGroup } from "./pids-cgroup.ts";
 import { leftIn, privateWritesNote } from "./private-writes.ts";
 import { isPlainGit } from "./plain-git.ts";
+import { createSecretLinks, linkedSecrets, secretLinkOf } from "./secret-links.ts";
 import { createSecretScanner, type ProjectScan } from "./secret-scanner.ts";
 import { sandboxExecProfile } from "./sandbox-exec-profile.ts";
 import { repositoryTop } from "./repository-top.ts";
@@ -54,6 +55,8 @@ export type Sandbox = {
   /** A command nobody approved may still run — read-only — when an OS sandbox is in force. */
   canConfine(): Promise<boolean>;
   at(grant: Grant): Promise<CommandSandbox>;
+  /** The secret file `path` is a hard link of (in the project or the home), or undefined: the file tools refuse such a path as they refuse the secret. */
+  secretLink(path: string, root: string): string | undefined;
   /**
    * The project's secret files as last scanned, for whoever else needs them (the redactor's values):
    * scanned again only when that scan is older than a moment. Every command scans before and after
@@ -111,12 +114,28 @@ export function createSandbox(opts: SandboxOptions): Sandbox {
       return detected;
     })());
 
+  const projectSecrets = (root: string) => {
+    const last = latest.get(root);
+    const scan = last && Date.now() - last.at < REUSE_SCAN_MS ? last.scan : scanNow(root);
+    return scan.secrets.filter((p) => isSecret(p));
+  };
+  // The secrets with other names (hard links), by identity: a command's masks and the file tools' refusals take those names too.
+  const secretsOf = (root: string, project: readonly string[]) => findSecrets({ root, home: opts.home, shiroHome: opts.shiroHome, project: [...project, ...deniedIn(root).outside], isSecretPath: opts.isSecretPath });
+  const linkedIn = (secrets: ReturnType<typeof findSecrets>) => linkedSecrets([...secrets.files, ...secrets.dirs.flatMap(filesIn)]);
+  const linkFinders = new Map<string, ReturnType<typeof createSecretLinks>>();
+  const linksIn = (root: string) => linkFinders.get(root) ?? linkFinders.set(root, createSecretLinks(topOf(root))).get(root)!;
+  // Asked of every path a file tool touches: the secrets' identities are found again only after a moment.
+  const linkedNow = new Map<string, { at: number; ids: Map<string, string> }>();
+  const linkedFor = (root: string) => {
+    const last = linkedNow.get(root);
+    if (last && Date.now() - last.at < REUSE_SCAN_MS) return last.ids;
+    const ids = linkedIn(secretsOf(root, projectSecrets(root)));
+    linkedNow.set(root, { at: Date.now(), ids });
+    return ids;
+  };
   return {
-    projectSecrets(root) {
-      const last = latest.get(root);
-      const scan = last && Date.now() - last.at < REUSE_SCAN_MS ? last.scan : scanNow(root);
-      return scan.secrets.filter((p) => isSecret(p));
-    },
+    projectSecrets,
+    secretLink: (path, root) => secretLinkOf(path, linkedFor(root)),
     support,
     canConfine: async () => {
       const s = await support();
@@ -138,7 +157,13 @@ export function createSandbox(opts: SandboxOptions): Sandbox {
           // Identities of the secrets and repositories there now: one the command moved is still the same, not a new one.
           const knownIds = new Set(writes ? [...before.secrets, ...before.gits].map(identityOf).filter((id): id is string => !!id) : []);
           const quarantine = join(opts.shiroHome, "quarantine");
-          const aftermath = () => (writes ? commandAftermath({ root, quarantine, before, knownIds, after: scanNow(root) }) : { notes: [], denied: false });
+          const codeBefore = writes ? present(plantable(root)) : new Set<string>();
+          const aftermath = () => {
+            if (!writes) return { notes: [], denied: false };
+            const after = commandAftermath({ root, quarantine, before, knownIds, after: scanNow(root) });
+            const planted = removePlanted(root, codeBefore);
+            return planted.length ? { notes: [...after.notes, ...planted], denied: true } : after;
+          };
           if (!confined) return { argv, check: aftermath };
           // What it left in its private folders is gone: said first, as it is about what the command did.
           const checkWith = (left: string[], own?: { tmp: string; home?: string; shm?: string }) => {
@@ -147,7 +172,8 @@ export function createSandbox(opts: SandboxOptions): Sandbox {
             return note ? { ...after, notes: [note, ...after.notes] } : after;
           };
           const check = (listed = "") => checkWith(listed.split("\n").filter(Boolean));
-          const secrets = findSecrets({ root, home: opts.home, shiroHome: opts.shiroHome, project: [...before.secrets, ...deniedIn(root).outside], isSecretPath: opts.isSecretPath });
+          const secrets = secretsOf(root, before.secrets);
+          const links = linksIn(root)(linkedIn(secrets));
           const layout = layoutOf(root, network);
           const git = level === "workspace-write" ? [...gitProtection(root, before.gits, isPlainGit(command, root, opts.home)), ...projectCode(root), ...(opts.programs?.() ?? []).filter((file) => isInside(file, root))] : [];
           const seen = [root, ...(opts.writable ?? []), ...layout.readable];
@@ -160,9 +186,10 @@ export function createSandbox(opts: SandboxOptions): Sandbox {
             hide: layout.hide,
             readable: layout.readable,
             writable: opts.writable ?? [],
-            maskFiles: secrets.files.filter(visible),
+            maskFiles: [...secrets.files, ...links].filter(visible),
             maskDirs: secrets.dirs.filter(visible),
             readOnly: git,
+            plantable: level === "workspace-write" ? plantable(root) : [],
             setenv: (identity ??= gitIdentity(opts.home)),
             maxProcs: MAX_PROCS,
             // Hidden unless the project or a readable folder (`sandbox.readable`) is the home itself, or holds it.

@@ -50,3 +50,9 @@ function names(dir: string): string[] {
 
 const exists = (path: string) => statSync(path, { throwIfNoEntry: false }) !== undefined;
 const isDir = (path: string) => statSync(path, { throwIfNoEntry: false })?.isDirectory() ?? false;
+
+/** A file as itself; a secret folder (`.ssh`, `~/.aws`) as the files directly in it. */
+export function filesIn(path: string): string[] {
+  if (!isDir(path)) return [path];
+  return names(path).map((n) => join(path, n));
+}

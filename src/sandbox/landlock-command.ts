@@ -50,7 +50,7 @@ export function landlockCommand(policy: SandboxPolicy, argv: readonly string[], 
           gate: {
             secrets: [...policy.maskFiles],
             masked: [...policy.maskDirs],
-            readOnly: [...policy.readOnly],
+            readOnly: [...policy.readOnly, ...(policy.plantable ?? [])],
             level: policy.level,
             offline: !policy.network,
             shm,

@@ -18,6 +18,8 @@ export type SandboxPolicy = {
   maskDirs: readonly string[];
   /** Parts of a writable project that stay read-only: what git runs later, outside any sandbox. */
   readOnly: readonly string[];
+  /** Names at a writable project's top that run later, there or not: none may be made (the gate refuses; elsewhere one made is removed after). */
+  plantable?: readonly string[];
   /** Variables set inside (the person's git identity, which the hidden home's .gitconfig no longer gives). */
   setenv: Readonly<Record<string, string>>;
   /** The person's home when it is hidden: under Landlock, which cannot show it empty, a command gets a home of its own instead. */

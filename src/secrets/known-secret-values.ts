@@ -1,8 +1,8 @@
-import { readdirSync, statSync } from "node:fs";
+import { readdirSync } from "node:fs";
 import { join, relative } from "node:path";
 import type { NamedValue } from "../agent/redact.ts";
 import { SECRET_DIRS } from "../guard/secret-path.ts";
-import { homeStores } from "../sandbox/find-secrets.ts";
+import { filesIn, homeStores } from "../sandbox/find-secrets.ts";
 import { createSecretScanner } from "../sandbox/secret-scanner.ts";
 import { isInside } from "../tools/resolve-path.ts";
 import { isSecretName, type HiddenVar } from "../tools/tool-env.ts";
@@ -52,12 +52,6 @@ export function createKnownSecretValues(opts: KnownSecretsOptions): () => NamedV
     if (!listed || listed.key !== key || Date.now() - listed.at > RELIST_MS) listed = { at: Date.now(), key, files: list(secrets) };
     return [...envValues, ...fileValues(listed.files), ...headValues()];
   };
-}
-
-/** A file as itself; a secret folder (`.ssh`, `~/.aws`) as the files directly in it. */
-function filesIn(path: string): string[] {
-  if (!statSync(path, { throwIfNoEntry: false })?.isDirectory()) return [path];
-  return names(path).map((n) => join(path, n));
 }
 
 function names(dir: string): string[] {

@@ -1,6 +1,6 @@
 import { close, E, result } from "./gate-calls.ts";
 import { errno, libc, ptr, sys } from "./gate-libc.ts";
-import type { Answer } from "./gate-ops.ts";
+import type { Answer } from "./gate-answer.ts";
 import { connectRefusal, type GateRules } from "./gate-rules.ts";
 import { entryAs } from "./process-paths.ts";
 import { readBytes } from "./remote.ts";

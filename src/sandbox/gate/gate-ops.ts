@@ -6,12 +6,8 @@ import type { OpenFlags } from "./open-flags.ts";
 import { connectAs } from "./connect-op.ts";
 import { entryAs, openAs, translate, type Entry } from "./process-paths.ts";
 import { readBytes, readString } from "./remote.ts";
-import type { SyscallName } from "./syscall-table.ts";
+import type { Answer, Call } from "./gate-answer.ts";
 
-/** One watched call: who made it, which, and its six arguments (pointers and integers as numbers). */
-export type Call = { pid: number; name: SyscallName; args: readonly number[] };
-/** The gate's answer: an fd to place in the process, the call's return value, an errno — or, for a call with no path to judge (umask), to run it. */
-export type Answer = { fd: number; cloexec: boolean } | { value: number } | { error: number } | { continue: true } | { later: { pinned: number; flags: number; cloexec: boolean } };
 
 const F_SETFL = 4;
 const int = (n: number) => n | 0; // an int argument: the register's low 32 bits, signed

@@ -1,5 +1,6 @@
 import { realpathSync, statSync } from "node:fs";
 import { constants } from "node:os";
+import { basename, dirname, join } from "node:path";
 import { shiroSelf } from "../shiro-self.ts";
 import { close } from "./gate-calls.ts";
 import { errno, libc, ptr, sys } from "./gate-libc.ts";
@@ -29,12 +30,16 @@ export function gateRules(plan: GatePlan, abi: number): GateRules {
     const st = statSync(path, { bigint: true, throwIfNoEntry: false });
     return st ? [idOf(st)] : [];
   });
+  // A place not there yet (a `.mcp.json` none may make) is where its folder really is.
   const real = (path: string) => {
-    try {
-      return [Buffer.from(realpathSync(path)).toString("latin1")];
-    } catch {
-      return [];
+    for (const [at, name] of [[path, ""], [dirname(path), basename(path)]]) {
+      try {
+        return [Buffer.from(join(realpathSync(at!), name!)).toString("latin1")];
+      } catch {
+        // not there: try its folder
+      }
     }
+    return [];
   };
   return {
     secretIds: new Set(ids),

@@ -1,7 +1,8 @@
 import { close, E } from "./gate-calls.ts";
 import { errno, libc, ptr, sys } from "./gate-libc.ts";
 import { openFifoLater } from "./fifo-opener.ts";
-import { createGateOps, type Answer } from "./gate-ops.ts";
+import type { Answer } from "./gate-answer.ts";
+import { createGateOps } from "./gate-ops.ts";
 import type { GateRules } from "./gate-rules.ts";
 import { openFlags } from "./open-flags.ts";
 import { syscallName, type Arch } from "./syscall-table.ts";
