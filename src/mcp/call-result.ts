@@ -1,6 +1,7 @@
 import { imageType } from "./image-type.ts";
 import type { ToolImage } from "../session/messages.ts";
 import { formatBytes } from "../text/format-bytes.ts";
+import { spelledControls } from "../text/spelled-controls.ts";
 import { BASH_MAX_OUTPUT_CHARS } from "../tools/bash.ts";
 import { CappedOutput } from "../tools/capped-output.ts";
 import type { ToolOutput } from "../tools/tool.ts";
@@ -14,7 +15,7 @@ const str = (value: unknown) => (typeof value === "string" ? value : "");
 const base64Bytes = (data: string) => Math.floor((data.length * 3) / 4) - (data.endsWith("==") ? 2 : data.endsWith("=") ? 1 : 0);
 
 /**
- * A tool's result as the model reads it: text as it came; images kept to go as `input_image` (each
+ * A tool's result as the model reads it: text as it came, its control characters spelled out; images kept to go as `input_image` (each
  * named by a line, so a model that takes no images still learns of them); embedded text resources
  * inlined under their URI; other content named in a line; `structuredContent` as JSON when nothing else
  * is text; `isError` kept. The text is capped as `bash` output is (its head and tail, the cut said).
@@ -53,6 +54,6 @@ export function callResultOutput(result: McpCallResult, maxChars = BASH_MAX_OUTP
   }
   if (!text && result.structuredContent !== undefined) lines.unshift(JSON.stringify(result.structuredContent));
   const capped = new CappedOutput(maxChars);
-  capped.push(lines.length ? lines.join("\n") : "(no output)");
+  capped.push(lines.length ? spelledControls(lines.join("\n")) : "(no output)");
   return { output: capped.text(), ...(result.isError ? { isError: true } : {}), ...(images.length ? { images } : {}) };
 }

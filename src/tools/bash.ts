@@ -2,6 +2,7 @@ import { closeSync, readSync } from "node:fs";
 import { z } from "zod";
 import { RUN_TIMEOUT } from "../session/stop-reason.ts";
 import { defineTool, type PreparedCommand } from "./tool.ts";
+import { spelledControls } from "../text/spelled-controls.ts";
 import { CappedOutput } from "./capped-output.ts";
 import { commandArgv, LIFELINE, shellArgv } from "./command-argv.ts";
 import { feedPipe } from "./feed-pipe.ts";
@@ -148,7 +149,7 @@ const abortedBecause = (reason: unknown) =>
   reason === RUN_TIMEOUT ? "Stopped: the run reached its --timeout" : typeof reason === "string" && reason.startsWith("SIG") ? `Stopped: shiro received ${reason}` : "Interrupted by the user";
 
 function report(text: string, code: number, ending: Ending, timeoutMs: number, abortReason: unknown) {
-  const body = text === "" ? "(no output)" : text.replace(/\n$/, "");
+  const body = text === "" ? "(no output)" : spelledControls(text.replace(/\n$/, ""));
   const notes: Record<Ending, string> = {
     exit: `Exit code: ${code}`,
     lingering: `Exit code: ${code}. Background processes still holding the output were killed; redirect a background job's output to keep it running.`,
