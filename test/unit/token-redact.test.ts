@@ -5,6 +5,7 @@
 import { describe, expect, test } from "bun:test";
 import { createRedactor, type Redactor } from "../../src/secrets/redact.ts";
 import { base64Core, encodedForms } from "../../src/secrets/encoded-forms.ts";
+import { decodedEverywhere } from "../support/decoded-everywhere.ts";
 import { TOKENS } from "../support/tokens.ts";
 
 const SECRET = "pgPw/7+Qx=z?k&9 end"; // `/`, `+` and `=` in its base64, spaces and `&` in its URL form
@@ -106,18 +107,3 @@ describe("encoded forms of a known value", () => {
     expectEverySplit(`hex ${enc(SECRET, "hex")} .`, [enc(SECRET, "hex").slice(4, 30)]);
   });
 });
-
-/** The text, and what its base64 runs (any alignment) and hex runs decode to: a value hidden in any of them shows. */
-export function decodedEverywhere(text: string): string {
-  const out = [text];
-  for (const run of text.match(/[A-Za-z0-9+/=_-]{8,}(?:\s+[A-Za-z0-9+/=_-]{8,})*/g) ?? []) {
-    const joined = run.replace(/\s/g, "");
-    for (let skip = 0; skip < 4; skip++) out.push(Buffer.from(joined.slice(skip).replace(/-/g, "+").replace(/_/g, "/"), "base64").toString("latin1"));
-  }
-  for (const run of text.match(/[0-9a-fA-F]{2}(?:\s{0,4}[0-9a-fA-F]{2})+/g) ?? []) {
-    const joined = run.replace(/\s/g, "");
-    for (let skip = 0; skip < 2; skip++) out.push(Buffer.from(joined.slice(skip), "hex").toString("latin1"));
-  }
-  out.push(text.replace(/%[0-9a-fA-F]{2}|\+/g, (e) => (e === "+" ? " " : String.fromCharCode(parseInt(e.slice(1), 16)))));
-  return out.join("\n");
-}
