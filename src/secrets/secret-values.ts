@@ -46,6 +46,19 @@ function privateKeyLines(text: string): string[] {
 /** The passwords in URLs' userinfo (`https://user:TOKEN@host`), as in a `.git/config` remote. */
 export const urlPasswords = (text: string): string[] => [...text.matchAll(URL_PASSWORD)].map((m) => unquote(m[1]!)).filter((v) => v.length >= MIN_REDACTED_LENGTH);
 
+// actions/checkout leaves the job's token in .git/config as `extraheader = AUTHORIZATION: basic <base64 of x-access-token:TOKEN>`.
+const AUTH_HEADER = /^\s*extraheader\s*=\s*"?authorization:\s*(basic|bearer)\s+([A-Za-z0-9+/=._~-]+)/gim;
+
+/** A `.git/config`'s credentials: remote URLs' passwords, and the credentials in `http.extraheader` (and a basic one's password, decoded). */
+export function gitConfigSecrets(text: string): string[] {
+  const found = urlPasswords(text);
+  for (const [, scheme, value] of text.matchAll(AUTH_HEADER)) {
+    found.push(value!);
+    if (scheme!.toLowerCase() === "basic") found.push(Buffer.from(value!, "base64").toString("utf8").split(":").slice(1).join(":"));
+  }
+  return found.filter((v) => v.length >= MIN_REDACTED_LENGTH);
+}
+
 /** Whether a URL in `text` carries a password, however short (a variable holding one is kept from commands). */
 export const hasUrlPassword = (text: string): boolean => [...text.matchAll(URL_PASSWORD)].length > 0;
 

@@ -3,8 +3,8 @@
  * gets what a CI build reads and sees it as it is — NODE_OPTIONS, JAVA_OPTS, CC, PYTHONPATH, CI and
  * the runner's GITHUB_* / RUNNER_* (which came back `[redacted …]` from `git log` and `echo`) — while
  * every secret of the same environment (GITHUB_TOKEN, the Actions tokens, NPM_TOKEN, AWS, Stripe, a
- * database password, the API key, a variable holding a GitHub token) and a token pasted into a project
- * file reach no request, whatever reads them. The honest values are the control, in the same runs.
+ * database password, the API key, a variable holding a GitHub token), a token pasted into a project
+ * file and the one actions/checkout leaves in .git/config reach no request, whatever reads them. The honest values are the control, in the same runs.
  */
 import { describe, expect, test } from "bun:test";
 import { randomBytes } from "node:crypto";
@@ -31,6 +31,10 @@ function runner() {
   git(cwd, "init", "-q");
   git(cwd, "add", "-A");
   git(cwd, "commit", "-q", "-m", "round money to cents");
+  // What actions/checkout leaves in .git/config: the job's token, base64-encoded in a header.
+  const checkout = `ghs_${alnum(36)}`;
+  const header = Buffer.from(`x-access-token:${checkout}`).toString("base64");
+  git(cwd, "config", "http.https://github.com/.extraheader", `AUTHORIZATION: basic ${header}`);
   mkdirSync(join(temp, "_github_workflow"));
   const honest = {
     NODE_OPTIONS: "--max-old-space-size=4096",
@@ -59,7 +63,7 @@ function runner() {
     DEPLOY_THING: `ghp_${alnum(36)}`,
   };
   // What must reach no request: each value, the database's password alone, the pasted token.
-  const hidden = { ...secrets, DATABASE_URL: secrets.DATABASE_URL.split(":")[2]!.split("@")[0]!, "notes.txt": pasted };
+  const hidden = { ...secrets, DATABASE_URL: secrets.DATABASE_URL.split(":")[2]!.split("@")[0]!, "notes.txt": pasted, "checkout token": checkout, "checkout header": header };
   return { cwd, honest, secrets, hidden, pasted };
 }
 
@@ -77,6 +81,7 @@ describe("a CI runner's environment: builds get what they read, secrets reach no
         bash("printenv GITHUB_TOKEN NPM_TOKEN ACTIONS_RUNTIME_TOKEN; echo \"[$DEPLOY_THING] [$DATABASE_URL] [$OPENAI_API_KEY]\""),
         bash("cat notes.txt"),
         readFile("notes.txt"),
+        bash("cat .git/config"),
       ];
       const job = await scriptedJob(calls, { cwd: r.cwd, args: ["--json"], env: { ...r.honest, ...r.secrets }, wrap: backend.wrap });
       expect(job.code).toBe(0);
@@ -96,6 +101,11 @@ describe("a CI runner's environment: builds get what they read, secrets reach no
         expect(shown).toContain("the old token was [redacted GitHub token] (revoked?)");
         expect(shown).toContain("ship it on friday");
       }
+
+      // The checkout's header is shown redacted, the rest of the config as it is.
+      const config = outputOf(job, "bash", (a) => a.command === "cat .git/config");
+      expect(config).toContain("[core]");
+      expect(config).toContain("extraheader = AUTHORIZATION: basic [redacted .git/config]");
 
       // No secret in the raw bytes of any request, nor in what shiro printed.
       const leaked = (text: string) => Object.entries(r.hidden).filter(([, value]) => text.includes(value)).map(([name]) => name);
