@@ -7,7 +7,7 @@ import { medianMs } from "./median.ts";
 import { createSandbox } from "../src/sandbox/create-sandbox.ts";
 import { bash } from "../src/tools/bash.ts";
 import type { ToolContext } from "../src/tools/tool.ts";
-import { toolEnv } from "../src/tools/tool-env.ts";
+import { toolEnv } from "../src/secrets/tool-env.ts";
 
 const RUNS = 60;
 

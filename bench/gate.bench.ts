@@ -7,7 +7,7 @@ import { gateSupport } from "../src/sandbox/gate/gate-support.ts";
 import { landlockAbi } from "../src/sandbox/landlock-syscalls.ts";
 import { bash } from "../src/tools/bash.ts";
 import type { ToolContext } from "../src/tools/tool.ts";
-import { toolEnv } from "../src/tools/tool-env.ts";
+import { toolEnv } from "../src/secrets/tool-env.ts";
 import { median } from "./median.ts";
 
 const FILES = 20_000;

@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { medianMs } from "./median.ts";
-import { createRedactor } from "../src/agent/redact.ts";
+import { createRedactor } from "../src/secrets/redact.ts";
 
 const RUNS = 20;
 const SIZE = 1_000_000;

@@ -10,15 +10,14 @@ import { REASONING_EFFORTS } from "../wire/reasoning-effort.ts";
 import { validUrl } from "./args.ts";
 import type { Config, Flags } from "../runtime/settings.ts";
 import { UsageError } from "../exit/usage-error.ts";
-import { API_KEY_VAR } from "../tools/tool-env.ts";
+import { API_KEY_VAR } from "../secrets/tool-env.ts";
 import { hooksSchema } from "../hooks/hook-config.ts";
 import { mcpFileSchema, mcpServersSchema, serverConfigProblem, type McpServerConfig } from "../mcp/mcp-config.ts";
 import type { McpServerEntry } from "../mcp/server-plan.ts";
 
-/** A variable commands get beyond the standard allow-list (tool-env.ts). */
-const passedVar = z
-  .string()
-  .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "must be an environment variable name (letters, digits, _)")
+const varName = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "must be an environment variable name (letters, digits, _)");
+/** A variable commands get though its name or value says secret (tool-env.ts). */
+const passedVar = varName
   .refine((name) => name.toUpperCase() !== API_KEY_VAR, `${API_KEY_VAR} is shiro's own key and never reaches a tool`);
 
 const sandboxModeSchema = z.enum(SANDBOX_MODES as [SandboxMode, ...SandboxMode[]]);
@@ -44,9 +43,11 @@ export const configFileSchema = closedObject({
   /** USD per 1M tokens by model id, for models shiro has no price for (or whose price changed). */
   pricing: z.record(z.string().min(1), closedObject({ input: usdPerMillion, cachedInput: usdPerMillion.optional(), output: usdPerMillion })).optional(),
   /** A mode alone (`"read-only"`), or the mode with the folders and variables commands get. */
-  sandbox: z.union([sandboxModeSchema, closedObject({ mode: sandboxModeSchema.optional(), backend: backendSchema.optional(), writable: z.array(folder).optional(), readable: z.array(folder).optional(), env: z.array(passedVar).optional() })]).optional(),
+  sandbox: z.union([sandboxModeSchema, closedObject({ mode: sandboxModeSchema.optional(), backend: backendSchema.optional(), writable: z.array(folder).optional(), readable: z.array(folder).optional(), env: z.array(passedVar).optional(), denyEnv: z.array(varName).optional() })]).optional(),
   /** true: every command gets the network; unset: only those a person approved; false: none (as --no-network). */
   network: z.boolean().optional(),
+  /** Variables secret by the person's word: kept from commands and redacted as `GITHUB_TOKEN` is. */
+  secrets: closedObject({ env: z.array(varName).optional() }).optional(),
   /** More names (globs) of secret files, masked and refused like the built-in ones. */
   secretFiles: z.array(z.string().min(1, "must be a file name or glob such as \"*.secret\"")).optional(),
   registryUrl: z
@@ -59,7 +60,7 @@ export const configFileSchema = closedObject({
   /** Commands run when a run stops and when an approval waits: the short form of Stop and Notification hooks. */
   notify: z.array(z.string().min(1, "must be a command to run")).optional(),
   /** Variables hooks get beyond what commands get (OPENAI_API_KEY too, only if named here). */
-  hooksEnv: z.array(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "must be an environment variable name (letters, digits, _)")).optional(),
+  hooksEnv: z.array(varName).optional(),
   /** MCP servers by name, in the `.mcp.json` shape (docs/mcp.md). */
   mcpServers: mcpServersSchema.optional(),
 });
@@ -94,6 +95,8 @@ export async function loadConfig(flags: Flags, env: NodeJS.ProcessEnv): Promise<
     compactAt: flags.compactAt ?? file.compactAt,
     idleTimeoutMs: (flags.idleTimeout ?? file.idleTimeout ?? DEFAULT_IDLE_TIMEOUT_S) * 1000,
     envPass: [...(file.env?.pass ?? []), ...(sandboxFile.env ?? [])],
+    denyEnv: sandboxFile.denyEnv ?? [],
+    secretEnv: file.secrets?.env ?? [],
     contextWindow: file.contextWindow,
     reasoningEffort: flags.reasoningEffort ?? file.reasoningEffort,
     pricing: file.pricing ?? {},

@@ -8,7 +8,7 @@ import { createSandbox } from "../sandbox/create-sandbox.ts";
 import { UsageError } from "../exit/usage-error.ts";
 import { didYouMean } from "../text/nearest.ts";
 import { plural } from "../text/plural.ts";
-import { toolEnv } from "../tools/tool-env.ts";
+import { envRules, toolEnv } from "../secrets/tool-env.ts";
 import { mcpTable } from "../ui/mcp-table.ts";
 import { parseErrorLine } from "./args.ts";
 import { mcpServers, type Config } from "./config.ts";
@@ -36,7 +36,7 @@ export async function mcpCommand(args: string[], config: Config, io: { out: (lin
     mcp: { enabled: true, explicit: files.length > 0, servers },
     cwd: io.cwd,
     approvals: lazyApprovals({ home: config.home, save: false, warn: (line) => io.err(`! ${line}`) }),
-    baseEnv: toolEnv(process.env, config.envPass).env,
+    baseEnv: toolEnv(process.env, envRules(config)).env,
     env: process.env,
     interactive: false,
     warn: (line) => io.err(`! ${line}`),

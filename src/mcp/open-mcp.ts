@@ -25,7 +25,7 @@ export type OpenMcpOptions = {
   cwd: string;
   /** Where a project's servers approved before are found, and a new approval kept (read only when a `.mcp.json` is there). */
   approvals: () => Promise<Approvals>;
-  /** What every command's environment holds (the allow-list): a program server gets it and its own `env`. */
+  /** What every command's environment holds (the person's less its secrets, secrets/tool-env.ts): a program server gets it and its own `env`. */
   baseEnv: Readonly<Record<string, string>>;
   env: Readonly<Record<string, string | undefined>>;
   /** Print mode: nobody can approve a project's server, so unapproved ones are skipped with a notice. */

@@ -30,7 +30,7 @@ export const PROGRESS_TIMEOUT_FACTOR = 10;
 
 /**
  * A server's plan, or why it cannot start (a variable its definition names is unset), in one line.
- * A program gets `baseEnv` (the allow-list every command gets) plus exactly the variables its `env` names.
+ * A program gets `baseEnv` (what every command gets: the environment less its secrets) plus exactly the variables its `env` names.
  */
 export function planServer(entry: McpServerEntry, opts: { cwd: string; env: Readonly<Record<string, string | undefined>>; baseEnv: Readonly<Record<string, string>> }): ServerPlan | { problem: string } {
   const { config } = entry;

@@ -137,7 +137,7 @@ export function createRuntime(opts: RuntimeOptions): Runtime {
     measured: () => measures.measured(ledger),
     windows: opts.windows,
   });
-  const turnHooked = turnHooks(opts.hooks, opts.session.state.turnCount === 0);
+  const turnHooked = turnHooks(opts.hooks, opts.session.state.turnCount === 0, (text) => opts.host.redactor.text(text));
   // The session's own prompt; the MCP tools offered now follow its tools (they change only when a server's do).
   let base = opts.prompt;
   const servers = opts.mcp?.servers;
@@ -175,8 +175,8 @@ export function createRuntime(opts: RuntimeOptions): Runtime {
         return yield { type: "end", status: "error", steps: 0, usage: emptyUsage(), denials: 0 };
       }
       checkpoints?.beginTurn(live.state.id, live.state.turnCount + 1);
-      // A pasted log or an @file may hold a secret too; the model and the log get it redacted.
-      live.append({ type: "user", text: opts.host.redactor.text(submitted.prompt), at: now() });
+      // The person's own words, files and stdin go as they wrote them (what hooks added came redacted).
+      live.append({ type: "user", text: submitted.prompt, at: now() });
       // Listed as soon as it is on disk (as unanswered) and again once answered — before its first
       // tool runs — so a run killed mid-turn is still found by -c; the turn's end brings it up to date.
       if (firstEvent) await remember();

@@ -67,8 +67,12 @@ export type Config = {
   maxSteps: number;
   compactAt?: number;
   idleTimeoutMs: number;
-  /** Names from `sandbox.env` (and the older `env.pass`): variables commands get beyond the standard ones. */
+  /** Names from `sandbox.env` (and the older `env.pass`): variables commands get though their name or value says secret. */
   envPass: string[];
+  /** Names from `sandbox.denyEnv`: variables kept from commands though nothing says secret. */
+  denyEnv: string[];
+  /** Names from `secrets.env`: variables as secret as a telling name makes them (kept from commands, redacted). */
+  secretEnv: string[];
   contextWindow?: number;
   reasoningEffort?: ReasoningEffort;
   pricing: Pricing;

@@ -3,7 +3,7 @@ import { createHooks, type Hooks } from "../hooks/create-hooks.ts";
 import { loadHooks, PROJECT_HOOKS } from "../hooks/load-hooks.ts";
 import type { HookRun } from "../session/hook-run.ts";
 import type { Approvals } from "../store/approvals.ts";
-import { API_KEY_VAR, toolEnv } from "../tools/tool-env.ts";
+import { API_KEY_VAR, envRules, toolEnv } from "../secrets/tool-env.ts";
 import { findTrusted } from "../tools/trusted-program.ts";
 import type { Config, Flags } from "./settings.ts";
 
@@ -30,9 +30,9 @@ export async function startHooks(opts: StartHooksOptions): Promise<Hooks | undef
   if (unapproved && !approve) warn(`project hooks in ${PROJECT_HOOKS} skipped: not approved (approve them in an interactive shiro here, or run with --hooks ${PROJECT_HOOKS})`);
   if (loaded.definitions.length === 0 && !approve) return undefined;
   const bash = findTrusted("bash");
-  // The commands' allow-list and the names config lists; the API key only when named in hooksEnv.
+  // What commands get and the names config lists; the API key only when named in hooksEnv.
   // CLAUDE_PROJECT_DIR too: scripts written for Claude Code find the project by it.
-  const env: Record<string, string> = { ...toolEnv(process.env, [...config.envPass, ...config.hooksEnv]).env, SHIRO_PROJECT_DIR: root, CLAUDE_PROJECT_DIR: root };
+  const env: Record<string, string> = { ...toolEnv(process.env, envRules(config, config.hooksEnv)).env, SHIRO_PROJECT_DIR: root, CLAUDE_PROJECT_DIR: root };
   if (config.hooksEnv.includes(API_KEY_VAR) && process.env[API_KEY_VAR]) env[API_KEY_VAR] = process.env[API_KEY_VAR];
   return createHooks({
     definitions: loaded.definitions,

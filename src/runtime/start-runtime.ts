@@ -27,9 +27,9 @@ import type { TextFormat } from "../wire/build-request.ts";
 import { endpointOf } from "../wire/base-url.ts";
 import { createOpenAIStream } from "../wire/openai-stream.ts";
 import { createModelLister } from "../wire/list-models.ts";
-import { createLiveRedactor } from "../agent/live-redactor.ts";
+import { createLiveRedactor } from "../secrets/live-redactor.ts";
 import { createKnownSecretValues } from "../secrets/known-secret-values.ts";
-import { API_KEY_VAR, toolEnv } from "../tools/tool-env.ts";
+import { API_KEY_VAR, envRules, toolEnv } from "../secrets/tool-env.ts";
 import type { Flags } from "./settings.ts";
 import { checkModelOptions } from "./check-model-options.ts";
 import type { Config } from "./settings.ts";
@@ -140,8 +140,8 @@ export async function startRuntime(opts: StartOptions): Promise<Runtime> {
     return gate(request);
   };
   // Tools never see a secret variable, and no output shows one's value: not the model, nor a person, nor a file.
-  const secrets = toolEnv(process.env, config.envPass);
-  const known = createKnownSecretValues({ root: cwd, home: homedir(), isSecretPath: secretFiles.isSecretPath, hiddenEnv: secrets.hidden, projectSecrets: () => sandbox.projectSecrets(cwd) });
+  const secrets = toolEnv(process.env, envRules(config));
+  const known = createKnownSecretValues({ root: cwd, home: homedir(), isSecretPath: secretFiles.isSecretPath, envValues: secrets.values, projectSecrets: () => sandbox.projectSecrets(cwd) });
   const redactor = createLiveRedactor(() => [{ name: API_KEY_VAR, value: config.apiKey }, ...known()]);
   const host: ToolHost = {
     interruptSignal: opts.interruptSignal,

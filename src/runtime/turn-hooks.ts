@@ -19,7 +19,11 @@ export type TurnHooks = {
   hookedAfter(callId: string): boolean;
 };
 
-export function turnHooks(hooks: Hooks | undefined, firstTurn: boolean): TurnHooks {
+/**
+ * `redact`: what a hook printed is output like a tool's (it may have read a secret) and is redacted; the
+ * person's prompt is not: it goes as they wrote it.
+ */
+export function turnHooks(hooks: Hooks | undefined, firstTurn: boolean, redact: (text: string) => string = (text) => text): TurnHooks {
   // `-c` goes on with a session that has turns: its SessionStart is a resume.
   let started: Source | undefined = firstTurn ? "startup" : "resume";
   // What SessionStart said for the model, kept until a prompt carries it (one a UserPromptSubmit hook blocked does not).
@@ -27,11 +31,11 @@ export function turnHooks(hooks: Hooks | undefined, firstTurn: boolean): TurnHoo
   const postHooked = new Set<string>();
   return {
     async submit(text, signal) {
-      if (hooks && started) startContext = await hooks.sessionStart(started, signal);
+      if (hooks && started) startContext = await hooks.sessionStart(started, signal).then((context) => context && redact(context));
       started = undefined;
       const submitted = (await hooks?.prompt(text, signal)) ?? {};
       if (submitted.block !== undefined) return { block: submitted.block };
-      const prompt = [text, startContext, submitted.context].filter((part) => part).join("\n\n");
+      const prompt = [text, startContext, submitted.context && redact(submitted.context)].filter((part) => part).join("\n\n");
       startContext = undefined;
       return { prompt };
     },

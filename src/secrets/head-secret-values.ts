@@ -1,7 +1,7 @@
 import { spawnSync } from "node:child_process";
 import { readFileSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
-import type { NamedValue } from "../agent/redact.ts";
+import type { NamedValue } from "./redact.ts";
 import { findTrusted } from "../tools/trusted-program.ts";
 import { secretValues } from "./secret-values.ts";
 

@@ -1,14 +1,13 @@
 import { readdirSync } from "node:fs";
 import { join, relative } from "node:path";
-import type { NamedValue } from "../agent/redact.ts";
+import type { NamedValue } from "./redact.ts";
 import { SECRET_DIRS } from "../guard/secret-path.ts";
 import { filesIn, homeStores } from "../sandbox/find-secrets.ts";
 import { createSecretScanner } from "../sandbox/secret-scanner.ts";
 import { isInside } from "../tools/resolve-path.ts";
-import { isSecretName, type HiddenVar } from "../tools/tool-env.ts";
 import { createHeadSecretValues } from "./head-secret-values.ts";
 import { createSecretFileValues, type SecretFile } from "./secret-file-values.ts";
-import { looksLikeSecret, secretValues, urlPasswords } from "./secret-values.ts";
+import { gitConfigSecrets, secretValues } from "./secret-values.ts";
 
 const RELIST_MS = 2000;
 
@@ -16,7 +15,8 @@ export type KnownSecretsOptions = {
   root: string;
   home: string;
   isSecretPath: (path: string) => boolean;
-  hiddenEnv: readonly HiddenVar[];
+  /** What evidence marks secret in the environment (tool-env.ts): never a value only for how it looks. */
+  envValues: readonly NamedValue[];
   /** The project's secret files, from a scan shared with the sandbox; a scanner of its own when absent. */
   projectSecrets?: () => string[];
 };
@@ -24,23 +24,19 @@ export type KnownSecretsOptions = {
 /**
  * Every secret value shiro knows of, for the redactor: what the project's and the home's secret files
  * hold (a hard link, copy, git object or archive of one then shows redacted), the tokens in the
- * project's `.git/config` remote URLs, the values committed at HEAD, and the hidden variables' values
- * that look secret. Cheap to call again: files are read only when they changed (secret-file-values.ts).
+ * project's `.git/config` remote URLs, the values committed at HEAD, and the environment's secret values.
+ * Cheap to call again: files are read only when they changed (secret-file-values.ts).
  */
 export function createKnownSecretValues(opts: KnownSecretsOptions): () => NamedValue[] {
   const projectSecrets = opts.projectSecrets ?? ((scanner) => () => scanner.scan().secrets)(createSecretScanner(opts.root, opts.isSecretPath));
   const fileValues = createSecretFileValues();
   const headValues = createHeadSecretValues(opts.root, opts.isSecretPath);
-  const envValues = opts.hiddenEnv.flatMap(({ name, value }) => [
-    ...(isSecretName(name) || looksLikeSecret(value) ? [{ name, value }] : []),
-    ...urlPasswords(value).map((password) => ({ name, value: password })),
-  ]);
   const label = (path: string) => (isInside(path, opts.root) ? relative(opts.root, path) : isInside(path, opts.home) ? `~/${relative(opts.home, path)}` : path);
   const secretFile = (path: string): SecretFile => ({ path, label: label(path), parse: secretValues });
   const list = (secrets: readonly string[]) => {
     const home = [...names(opts.home).map((n) => join(opts.home, n)).filter(opts.isSecretPath), ...homeStores(opts.home), ...SECRET_DIRS.flatMap((d) => filesIn(join(opts.home, d)))];
     const files = [...new Set([...secrets.flatMap(filesIn), ...home])].map(secretFile);
-    files.push({ path: join(opts.root, ".git", "config"), label: ".git/config", parse: (_, text) => urlPasswords(text) });
+    files.push({ path: join(opts.root, ".git", "config"), label: ".git/config", parse: (_, text) => gitConfigSecrets(text) });
     return files;
   };
   // Which files hold secrets is listed again when the project's change, or after a moment (the home's change
@@ -50,7 +46,7 @@ export function createKnownSecretValues(opts: KnownSecretsOptions): () => NamedV
     const secrets = projectSecrets();
     const key = secrets.join("\0");
     if (!listed || listed.key !== key || Date.now() - listed.at > RELIST_MS) listed = { at: Date.now(), key, files: list(secrets) };
-    return [...envValues, ...fileValues(listed.files), ...headValues()];
+    return [...opts.envValues, ...fileValues(listed.files), ...headValues()];
   };
 }
 

@@ -1,5 +1,5 @@
 import { readFileSync, statSync } from "node:fs";
-import type { NamedValue } from "../agent/redact.ts";
+import type { NamedValue } from "./redact.ts";
 
 /** A file whose values the redactor hides, under `label`; `parse` takes its text to those values. */
 export type SecretFile = { path: string; label: string; parse: (path: string, text: string) => string[] };

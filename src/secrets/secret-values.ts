@@ -1,6 +1,6 @@
 import { basename } from "node:path";
-import { MIN_REDACTED_LENGTH } from "../agent/redact.ts";
-import { isSecretName } from "../tools/tool-env.ts";
+import { MIN_REDACTED_LENGTH } from "./redact.ts";
+import { isSecretName } from "./secret-var-names.ts";
 
 // A key that says its value is a credential: `_authToken`, `password`, `aws_secret_access_key`, `oauth_token`, `private_key`.
 const SECRET_KEY = /(?:token|auth|pass|password|passwd|passphrase|secret|key|credentials?|pat)$/i;
@@ -45,6 +45,22 @@ function privateKeyLines(text: string): string[] {
 
 /** The passwords in URLs' userinfo (`https://user:TOKEN@host`), as in a `.git/config` remote. */
 export const urlPasswords = (text: string): string[] => [...text.matchAll(URL_PASSWORD)].map((m) => unquote(m[1]!)).filter((v) => v.length >= MIN_REDACTED_LENGTH);
+
+// actions/checkout leaves the job's token in .git/config as `extraheader = AUTHORIZATION: basic <base64 of x-access-token:TOKEN>`.
+const AUTH_HEADER = /^\s*extraheader\s*=\s*"?authorization:\s*(basic|bearer)\s+([A-Za-z0-9+/=._~-]+)/gim;
+
+/** A `.git/config`'s credentials: remote URLs' passwords, and the credentials in `http.extraheader` (and a basic one's password, decoded). */
+export function gitConfigSecrets(text: string): string[] {
+  const found = urlPasswords(text);
+  for (const [, scheme, value] of text.matchAll(AUTH_HEADER)) {
+    found.push(value!);
+    if (scheme!.toLowerCase() === "basic") found.push(Buffer.from(value!, "base64").toString("utf8").split(":").slice(1).join(":"));
+  }
+  return found.filter((v) => v.length >= MIN_REDACTED_LENGTH);
+}
+
+/** Whether a URL in `text` carries a password, however short (a variable holding one is kept from commands). */
+export const hasUrlPassword = (text: string): boolean => [...text.matchAll(URL_PASSWORD)].length > 0;
 
 /**
  * Whether a value with no telling name looks like a secret rather than a setting: long enough, and not a

@@ -1,6 +1,6 @@
 /**
  * The placeholder a secret value is shown as, `[redacted NAME]`, made here and recognised here: the
- * redactor (agent/redact.ts) writes it, and the write tools look for it in what the model would put in
+ * redactor (secrets/redact.ts) writes it, and the write tools look for it in what the model would put in
  * a file, where it must never land (restore-markers.ts).
  */
 

@@ -7,7 +7,7 @@ export type { Redaction };
 /** Redacts a text that arrives in chunks: `push` returns what is safe to show now, `flush` the rest. */
 export type RedactStream = { push(chunk: string): string; flush(): string };
 
-/** Hides secret values in a tool's output (agent/redact.ts makes one). */
+/** Hides secret values in a tool's output (secrets/redact.ts makes one). */
 export type Redactor = {
   text(s: string): string;
   stream(): RedactStream;

@@ -6,11 +6,10 @@
  * script the inputs it reads and to expose the outputs it writes.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { createHash } from "node:crypto";
-import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { ACTION_SCRIPT, HOST_ASSET, runActionStep, serveReleases } from "../support/action-run.ts";
-import { BINARY, REPO } from "../support/binary.ts";
+import { ACTION_SCRIPT, HOST_ASSET, publishRelease, runActionStep, serveReleases } from "../support/action-run.ts";
+import { REPO } from "../support/binary.ts";
 import { NO_USERNS, simulationHolds } from "../support/no-userns.ts";
 import { tempDir } from "../support/run-shiro.ts";
 import { sequenceModel, visibleOutputs } from "../support/scripts.ts";
@@ -34,19 +33,10 @@ let api: StrictServer;
 let releases: ReturnType<typeof serveReleases>;
 const releaseRoot = tempDir("releases");
 
-/** A release folder as build.ts --all leaves it: the binary under its target's name, and SHA256SUMS. */
-function publish(name: string, sums: (hash: string) => string) {
-  const dir = join(releaseRoot, name);
-  mkdirSync(dir, { recursive: true });
-  copyFileSync(BINARY, join(dir, ASSET));
-  const hash = createHash("sha256").update(readFileSync(join(dir, ASSET))).digest("hex");
-  writeFileSync(join(dir, "SHA256SUMS"), `${"0".repeat(64)}  shiro-other-target\n${sums(hash)}\n`);
-}
-
 beforeAll(async () => {
   api = await startStrictServer({ models: { "gpt-5": gate } });
-  publish("good", (hash) => `${hash}  ${ASSET}`);
-  publish("tampered", (hash) => `${hash.replace(/^./, (c) => (c === "0" ? "1" : "0"))}  ${ASSET}`);
+  publishRelease(releaseRoot, "good");
+  publishRelease(releaseRoot, "tampered", (hash) => `${hash.replace(/^./, (c) => (c === "0" ? "1" : "0"))}  ${ASSET}`);
   // Only loopback: the release is served the way GitHub serves one, from a URL.
   releases = serveReleases(releaseRoot);
 });

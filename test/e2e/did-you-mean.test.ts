@@ -33,6 +33,11 @@ describe("did you mean", () => {
     expect(await refused(["-p", "hi"], { pricing: { m: { input: 1, outptu: 2 } } })).toContain('at pricing.m: unknown key "outptu"; did you mean "output"?');
     expect(await refused(["-p", "hi"], { reasoningEfort: "low" })).toContain('unknown key "reasoningEfort"; did you mean "reasoningEffort"?');
     expect(await refused(["-p", "hi"], { zzzzzzzz: 1 })).toContain('unknown key "zzzzzzzz" (known keys: model, baseUrl, maxSteps');
+    // Issue 30's keys: secrets.env and sandbox.denyEnv, closed as the others.
+    expect(await refused(["-p", "hi"], { secrets: { evn: ["DEPLOY_HOOK"] } })).toBe('shiro: $HOME/config.json does not match its schema at secrets: unknown key "evn"; did you mean "env"? — fix or remove it\n');
+    expect(await refused(["-p", "hi"], { sandbox: { denyEvn: ["CC"] } })).toContain('at sandbox: unknown key "denyEvn"; did you mean "denyEnv"?');
+    expect(await refused(["-p", "hi"], { secrest: { env: [] } })).toContain('unknown key "secrest"; did you mean "secrets"?');
+    expect(await refused(["-p", "hi"], { sandbox: { denyEnv: ["NOT A NAME"] } })).toContain("must be an environment variable name");
   });
 
   test("flags, and a subcommand's flags", async () => {

@@ -54,9 +54,11 @@ describe("PreToolUse hooks decide before the call runs", () => {
   test("exit 2 blocks `rm`: the model reads the hook's stderr in the next request, the canary stays; the hook got the call as JSON on stdin, and no API key", async () => {
     const { root, home } = setup(({ home }) => ({
       ...pre(`cat > ${home}/seen.json; env > ${home}/env.txt; grep -q '"rm ' ${home}/seen.json && { echo 'no rm here: move it to trash/ instead' >&2; exit 2; }; exit 0`),
-      hooksEnv: ["HOOK_ONLY"],
+      hooksEnv: ["HOOK_ONLY_TOKEN"],
     }));
-    const job = await scriptedJob([bash("rm canary.txt")], { cwd: root, home, args: ARGS, env: { HOOK_ONLY: "for-hooks", NOT_NAMED: "kept-out" } });
+    // A secret reaches a hook only when hooksEnv names it; an ordinary variable reaches it as it reaches commands.
+    const env0 = { HOOK_ONLY_TOKEN: "for-hooks", NOT_NAMED_TOKEN: "kept-out", PLAIN_SETTING: "ordinary" };
+    const job = await scriptedJob([bash("rm canary.txt")], { cwd: root, home, args: ARGS, env: env0 });
     expect([job.code, job.stdout]).toEqual([4, FINAL + "\n"]);
     expect(job.outputs[0]!.output).toBe("Denied: a PreToolUse hook blocked it: no rm here: move it to trash/ instead");
     expect(job.requests[1]!.raw).toContain("no rm here: move it to trash/ instead");
@@ -70,7 +72,8 @@ describe("PreToolUse hooks decide before the call runs", () => {
     expect(env).not.toContain(TEST_API_KEY);
     expect(env).not.toContain("OPENAI_API_KEY");
     expect(env).not.toContain("kept-out");
-    expect(env).toContain("HOOK_ONLY=for-hooks\n");
+    expect(env).toContain("HOOK_ONLY_TOKEN=for-hooks\n");
+    expect(env).toContain("PLAIN_SETTING=ordinary\n");
     expect(env).toContain(`SHIRO_PROJECT_DIR=${root}\n`);
     expect(env).toContain(`CLAUDE_PROJECT_DIR=${root}\n`);
     expect(env).toContain(`HOME=${home}\n`);

@@ -35,16 +35,17 @@ describe("server-everything over stdio, configured with --mcp-config", () => {
     expect(image[1]).toMatchObject({ type: "input_image", image_url: expect.stringMatching(/^data:image\/png;base64,iVBOR/) });
   }, 60_000);
 
-  test("its environment is the allow-list plus what its config names: no API key", async () => {
+  test("its environment is what commands get (the person's less secrets) plus what its config names: no API key, no token", async () => {
     const run = await mcpJob([{ name: "mcp__ev__get-env", arguments: {} }], {
       servers: { ev: everything({ env: { GREETING: "from-config" } }) },
       args: ALLOW,
-      env: { SOME_TOKEN: "tok-should-not-pass" },
+      env: { SOME_TOKEN: "tok-should-not-pass", PLAIN_SETTING: "reaches-the-server" },
     });
     expect(run.code).toBe(0);
     const output = run.outputs.find((o) => o.name === "mcp__ev__get-env")!.output;
     expect(output).toContain('"GREETING": "from-config"');
     expect(output).toContain('"PATH"');
+    expect(output).toContain('"PLAIN_SETTING": "reaches-the-server"');
     expect(output).not.toContain(TEST_API_KEY);
     expect(output).not.toContain("OPENAI_API_KEY");
     expect(output).not.toContain("tok-should-not-pass");

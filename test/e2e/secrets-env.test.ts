@@ -1,8 +1,8 @@
 /**
  * Secrets in the environment, through the compiled binary against the strict server: a command never
- * sees OPENAI_API_KEY or a variable outside the allow-list (tool-env.ts), and the key's value, read from a file or
- * however else it turns up, reaches no request, no output and no file under SHIRO_HOME — the model
- * reads `[redacted OPENAI_API_KEY]` instead.
+ * sees OPENAI_API_KEY or a secret variable (tool-env.ts), and the key's value, read from a file by a tool or
+ * however else a tool turns it up, reaches no request, no output and no file under SHIRO_HOME — the model
+ * reads `[redacted OPENAI_API_KEY]` instead. What the person gives (the prompt, stdin, an @file) is sent as given.
  */
 import { describe, expect, test } from "bun:test";
 import { randomBytes } from "node:crypto";
@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { filesContaining } from "../support/files-containing.ts";
 import { runShiro, tempDir } from "../support/run-shiro.ts";
 import { outputOf, scriptedJob } from "../support/scripted-job.ts";
-import { sequenceModel, type PlannedCall } from "../support/scripts.ts";
+import { sequenceModel, visibleOutputs, type PlannedCall } from "../support/scripts.ts";
 import { startStrictServer, type RecordedRequest } from "../support/strict-server.ts";
 import { toolHere } from "../support/tool-here.ts";
 
@@ -44,12 +44,11 @@ function expectNowhere(run: Seen, home: string, value: string) {
 const jsonEvents = (stdout: string): any[] => stdout.trim().split("\n").map((line) => JSON.parse(line));
 
 describe("secrets in the environment, end to end", () => {
-  test("env, printenv, echo, /proc/self/environ and a nested shell show no key; a variable listed in sandbox.env still reaches the command", async () => {
+  test("env, printenv, echo, /proc/self/environ and a nested shell show no key; an ordinary variable still reaches the command", async () => {
     const key = distinct("sk-test-");
     const token = distinct("ghp_test");
     const { cwd, home } = setUp();
-    // Issue 18: commands get an allow-list of variables; MY_SETTING passes because config names it.
-    writeFileSync(join(home, "config.json"), JSON.stringify({ sandbox: { env: ["MY_SETTING"] } }));
+    // Issue 30: commands get the environment less its secrets; MY_SETTING's name and value say nothing secret.
     const calls = [
       "env",
       "printenv",
@@ -94,12 +93,12 @@ describe("secrets in the environment, end to end", () => {
     expectNowhere(job, home, key);
   });
 
-  test("piped input and an @file mention holding the key reach the model redacted", async () => {
+  test("piped input and an @file mention are the person's: they reach the model as written; the same file read by a tool comes back redacted", async () => {
     const key = distinct("sk-test-");
     const { cwd, home } = setUp({ "notes.txt": `the key is ${key}\n` });
-    const server = await startStrictServer({ defaultModel: sequenceModel([], "read it") });
+    const server = await startStrictServer({ defaultModel: sequenceModel([bash("cat notes.txt")], "read it") });
     try {
-      const run = await runShiro(["-p", "--json", "look at @notes.txt and this log:"], {
+      const run = await runShiro(["-p", "--json", "--yolo", "look at @notes.txt and this log:"], {
         cwd,
         home,
         stdin: `error: bad key ${key}\n`,
@@ -107,10 +106,14 @@ describe("secrets in the environment, end to end", () => {
       });
 
       expect(run.code).toBe(0);
-      const prompt = JSON.stringify(server.requests[0]!.body.input);
-      expect(prompt).toContain(`the key is ${MARKER}`);
-      expect(prompt).toContain(`error: bad key ${MARKER}`);
-      expectNowhere({ ...run, requests: server.requests }, home, key);
+      // Issue 30: what the person gives is theirs to send (it used to arrive as the redaction marker).
+      const typed = server.requests[0]!.body.input[0].content[0].text;
+      expect(typed).toContain(`<file path="notes.txt">\nthe key is ${key}\n`);
+      expect(typed).toContain(`error: bad key ${key}`);
+      // What a command printed of the same file is a tool's output: redacted.
+      const cat = visibleOutputs(server.requests[1]!.body.input).find((o) => o.name === "bash")!.output;
+      expect(cat).toStartWith(`the key is ${MARKER}`);
+      expect(cat).not.toContain(key);
     } finally {
       await server.stop();
     }
@@ -131,12 +134,12 @@ describe("secrets in the environment, end to end", () => {
 });
 
 describe("env.pass in config.json", () => {
-  test("lets named variables through to commands; other ones stay hidden", async () => {
+  test("lets a named secret through to commands (what they print of it still redacted); an unnamed secret stays out, an ordinary variable passes", async () => {
     const { cwd, home } = setUp();
-    writeFileSync(join(home, "config.json"), JSON.stringify({ env: { pass: ["NPM_TOKEN", "MY_SETTING"] } }));
+    writeFileSync(join(home, "config.json"), JSON.stringify({ env: { pass: ["NPM_TOKEN"] } }));
     const npm = distinct("npm_test");
     const deploy = distinct("deploy-");
-    const job = await scriptedJob([bash('echo "npm=[$NPM_TOKEN] deploy=[$DEPLOY_TOKEN] setting=[$MY_SETTING]"')], {
+    const job = await scriptedJob([bash('echo "npm=[$NPM_TOKEN] deploy=[$DEPLOY_TOKEN] setting=[$MY_SETTING]"; echo "${#NPM_TOKEN}"')], {
       cwd,
       home,
       args: ["--yolo"],
@@ -144,8 +147,10 @@ describe("env.pass in config.json", () => {
     });
 
     expect(job.code).toBe(0);
-    expect(job.outputs[0]!.output).toStartWith(`npm=[${npm}] deploy=[] setting=[abc]`);
+    // The command had the token (its length is printed); the model reads only the marker.
+    expect(job.outputs[0]!.output).toStartWith(`npm=[[redacted NPM_TOKEN]] deploy=[] setting=[abc]\n${npm.length}\n`);
     expectNowhere(job, home, deploy);
+    expectNowhere(job, home, npm);
   });
 
   test("listing OPENAI_API_KEY is a configuration error naming the field: exit 2, one line, no model call", async () => {

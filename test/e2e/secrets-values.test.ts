@@ -101,13 +101,13 @@ describe("issue 18: credential files, by name and by value", () => {
     expectNoneLeaked(fx, job, calls.length, ["DATABASE_URL password", "STRIPE_KEY_LIVE"]);
   });
 
-  test("sandbox.env in config.json lets a named variable through; an unnamed one stays out", async () => {
+  test("sandbox.env lets a named secret through; an unnamed one stays out; sandbox.denyEnv keeps an ordinary one out; an ordinary one passes", async () => {
     const fx = dotfileHome();
-    writeFileSync(join(fx.layout.shiroHome, "config.json"), JSON.stringify({ sandbox: { env: ["MY_SETTING"] } }));
-    const calls = [bash('echo "[$MY_SETTING] [$OTHER_SETTING]"')];
-    const job = await run(fx, calls, { MY_SETTING: "passed-through", OTHER_SETTING: "kept-out" });
+    writeFileSync(join(fx.layout.shiroHome, "config.json"), JSON.stringify({ sandbox: { env: ["MY_TOKEN"], denyEnv: ["MY_NOTE"] } }));
+    const calls = [bash('echo "[${#MY_TOKEN}] [$OTHER_TOKEN] [$MY_NOTE] [$MY_SETTING]"')];
+    const job = await run(fx, calls, { MY_TOKEN: "passed-through", OTHER_TOKEN: "kept-out", MY_NOTE: "denied", MY_SETTING: "ordinary" });
     expect(job.code).toBe(0);
-    expect(job.outputs[0]!.output).toStartWith("[passed-through] []");
+    expect(job.outputs[0]!.output).toStartWith("[14] [] [] [ordinary]");
   });
 
   test("where a person allowed the whole folder (read_file:**, bash:cat *), the secrets' values still reach nobody", async () => {

@@ -2,9 +2,10 @@
  * action/run.sh as a runner runs it: inputs as INPUT_* variables, a $RUNNER_TEMP, a $GITHUB_OUTPUT of
  * its own per step; and release folders served on loopback the way GitHub serves a release's files.
  */
-import { existsSync, readFileSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { basename, join } from "node:path";
-import { REPO } from "./binary.ts";
+import { BINARY, REPO } from "./binary.ts";
 import { tempDir } from "./run-shiro.ts";
 import { TEST_API_KEY } from "./test-key.ts";
 
@@ -12,6 +13,15 @@ export const ACTION_SCRIPT = join(REPO, "action/run.sh");
 
 /** The name this machine's binary has in a release (build.ts), which run.sh downloads on a runner like it. */
 export const HOST_ASSET = `shiro-${process.platform === "win32" ? "windows" : process.platform}-${process.arch}${process.platform === "win32" ? ".exe" : ""}`;
+
+/** A release folder as build.ts --all leaves it: this machine's binary under its target's name, and SHA256SUMS (`sums` of its hash). */
+export function publishRelease(root: string, name: string, sums: (hash: string) => string = (hash) => `${hash}  ${HOST_ASSET}`) {
+  const dir = join(root, name);
+  mkdirSync(dir, { recursive: true });
+  copyFileSync(BINARY, join(dir, HOST_ASSET));
+  const hash = createHash("sha256").update(readFileSync(join(dir, HOST_ASSET))).digest("hex");
+  writeFileSync(join(dir, "SHA256SUMS"), `${"0".repeat(64)}  shiro-other-target\n${sums(hash)}\n`);
+}
 
 /** Serves `root/<folder>/<file>` at `/<folder>/<file>` on loopback; anything else is a 404. */
 export function serveReleases(root: string) {

@@ -1,5 +1,5 @@
-import { createRedactor } from "../../src/agent/redact.ts";
-import { toolEnv } from "../../src/tools/tool-env.ts";
+import { createRedactor } from "../../src/secrets/redact.ts";
+import { toolEnv } from "../../src/secrets/tool-env.ts";
 
 /** What the runtime hands the loop, for tests whose tools run no process and print no secret. */
 export const noSecrets = { host: { env: {}, redactor: createRedactor([]) } };

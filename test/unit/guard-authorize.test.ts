@@ -8,7 +8,7 @@ import { createAuthorize, type AskAnswer, type AskRequest, type AuthorizeOptions
 import { SessionAllows } from "../../src/guard/session-allows.ts";
 import { defineTool, type AnyTool } from "../../src/tools/tool.ts";
 import { noSecrets } from "../support/no-secrets.ts";
-import { createRedactor } from "../../src/agent/redact.ts";
+import { createRedactor } from "../../src/secrets/redact.ts";
 import { writeFile as realWriteFile } from "../../src/tools/write-file.ts";
 
 const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "shiro-auth-root-")));

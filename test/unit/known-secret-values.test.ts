@@ -1,13 +1,14 @@
 import { describe, expect, test } from "bun:test";
 import { mkdirSync, realpathSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { createLiveRedactor } from "../../src/agent/live-redactor.ts";
-import type { NamedValue } from "../../src/agent/redact.ts";
+import { createLiveRedactor } from "../../src/secrets/live-redactor.ts";
+import type { NamedValue } from "../../src/secrets/redact.ts";
 import { isSecretPath } from "../../src/guard/secret-path.ts";
 import { createHeadSecretValues, headCommit } from "../../src/secrets/head-secret-values.ts";
 import { createKnownSecretValues } from "../../src/secrets/known-secret-values.ts";
 import { createSecretFileValues } from "../../src/secrets/secret-file-values.ts";
 import { secretValues } from "../../src/secrets/secret-values.ts";
+import { toolEnv } from "../../src/secrets/tool-env.ts";
 import { git } from "../support/guard-projects.ts";
 import { tempDir } from "../support/run-shiro.ts";
 
@@ -33,7 +34,7 @@ describe("createSecretFileValues", () => {
 });
 
 describe("createKnownSecretValues", () => {
-  test("project and home secret files, a remote URL's token, hidden variables that look secret; settings and paths are left alone", () => {
+  test("project and home secret files, a remote URL's token, the environment's secrets by evidence; settings, paths and a note are left alone", () => {
     const home = realpathSync(tempDir("known-home"));
     const root = join(home, "code", "proj");
     mkdirSync(join(root, "sub"), { recursive: true });
@@ -48,18 +49,18 @@ describe("createKnownSecretValues", () => {
       root,
       home,
       isSecretPath,
-      hiddenEnv: [
-        { name: "STRIPE_KEY_LIVE", value: "sk_live_abc123def456" },
-        { name: "DATABASE_URL", value: "postgres://app:db-url-pass-1@db/app" },
-        { name: "SSH_AUTH_SOCK", value: "/tmp/ssh-x/agent.1" },
-        { name: "DISPLAY", value: ":0" },
-        { name: "DEPLOY_STAGE", value: "production" },
-      ],
+      envValues: toolEnv({
+        STRIPE_KEY_LIVE: "sk_live_abc123def456",
+        DATABASE_URL: "postgres://app:db-url-pass-1@db/app",
+        SSH_AUTH_SOCK: "/tmp/ssh-x/agent.1",
+        DISPLAY: ":0",
+        DEPLOY_STAGE: "production",
+        NOTE: "Why? a1b2c3d4e5 see me@example.org", // looks secret, says nothing: not redacted (issue 30)
+      }).values,
     });
     expect(values(known())).toEqual([
       ".git/config=ghp_remote_token_1",
       "DATABASE_URL=db-url-pass-1",
-      "DATABASE_URL=postgres://app:db-url-pass-1@db/app",
       "STRIPE_KEY_LIVE=sk_live_abc123def456",
       "sub/prod.env=proj-secret-1",
       "~/.aws/credentials=aws-home-secret-1",

@@ -78,7 +78,7 @@ test("config: the .mcp.json shape, closed with did-you-mean, one kind per server
   expect(mcpFileSchema.safeParse({ mcpServers: { a: { type: "sse", url: "https://h" } } }).error?.issues[0]?.message).toContain("HTTP+SSE transport is not supported");
 });
 
-test("a plan: the allow-list env plus the server's own, ${VAR} expanded, the bearer token from its variable", () => {
+test("a plan: the commands' env plus the server's own, ${VAR} expanded, the bearer token from its variable", () => {
   const plan = planServer(
     { name: "a", origin: "config.json", config: { command: "srv", args: ["${HOME}/x"], env: { TOKEN: "${MY_TOKEN}" }, toolTimeout: 5 } },
     { cwd: "/p", env: { HOME: "/h", MY_TOKEN: "t0k", OPENAI_API_KEY: "sk-1" }, baseEnv: { PATH: "/bin" } },

@@ -1,11 +1,15 @@
 import { describe, expect, test } from "bun:test";
-import { createRedactor, MIN_REDACTED_LENGTH } from "../../src/agent/redact.ts";
+import { createRedactor, MIN_REDACTED_LENGTH } from "../../src/secrets/redact.ts";
 
+// The values alone here (no token formats): token-redact.test.ts has the formats and encoded forms.
 const KEY = "sk-test-0123456789abcdef";
-const redactor = createRedactor([
-  { name: "OPENAI_API_KEY", value: KEY },
-  { name: "GITHUB_TOKEN", value: "ghp_tokenvalue42" },
-]);
+const redactor = createRedactor(
+  [
+    { name: "OPENAI_API_KEY", value: KEY },
+    { name: "GITHUB_TOKEN", value: "ghp_tokenvalue42" },
+  ],
+  [],
+);
 
 /** Feeds `chunks` through a fresh stream; returns each push's output and the flush. */
 function streamed(chunks: string[], r = redactor): string[] {
@@ -19,24 +23,27 @@ describe("createRedactor: text", () => {
   });
 
   test("text without a value is returned unchanged, regex characters in a value are literal", () => {
-    const r = createRedactor([{ name: "P", value: "a.b*c(d)[e]$1" }]);
+    const r = createRedactor([{ name: "P", value: "a.b*c(d)[e]$1" }], []);
     expect(r.text("aXbbbc(d)[e]$1")).toBe("aXbbbc(d)[e]$1");
     expect(r.text("x a.b*c(d)[e]$1 y")).toBe("x [redacted P] y");
   });
 
-  test(`values under ${MIN_REDACTED_LENGTH} chars are left alone; an empty list redacts nothing`, () => {
+  test(`values under ${MIN_REDACTED_LENGTH} chars are left alone; no values and no formats redact nothing`, () => {
     const r = createRedactor([{ name: "AWS_PROFILE", value: "default" }, { name: "EMPTY", value: "" }]);
     expect(r.text("profile default")).toBe("profile default");
-    expect(createRedactor([]).text(KEY)).toBe(KEY);
-    expect(streamed([KEY.slice(0, 5), KEY.slice(5)], createRedactor([])).join("")).toBe(KEY);
+    expect(createRedactor([], []).text(KEY)).toBe(KEY);
+    expect(streamed([KEY.slice(0, 5), KEY.slice(5)], createRedactor([], [])).join("")).toBe(KEY);
   });
 
   test("the longer value wins where one contains another; a repeated value keeps its first name", () => {
-    const r = createRedactor([
-      { name: "SHORT", value: "abcdefgh" },
-      { name: "LONG", value: "abcdefgh-and-more" },
-      { name: "SAME", value: "abcdefgh" },
-    ]);
+    const r = createRedactor(
+      [
+        { name: "SHORT", value: "abcdefgh" },
+        { name: "LONG", value: "abcdefgh-and-more" },
+        { name: "SAME", value: "abcdefgh" },
+      ],
+      [],
+    );
     expect(r.text("abcdefgh-and-more abcdefgh")).toBe("[redacted LONG] [redacted SHORT]");
   });
 });

@@ -4,7 +4,7 @@
  * functions behind write_file, edit_file and apply_patch, with the real redactor.
  */
 import { describe, expect, test } from "bun:test";
-import { createRedactor } from "../../src/agent/redact.ts";
+import { createRedactor } from "../../src/secrets/redact.ts";
 import { ToolError } from "../../src/tools/tool.ts";
 import { restoreWrite, writeContent } from "../../src/tools/write-content.ts";
 import { editContent } from "../../src/tools/edit-content.ts";
@@ -48,7 +48,7 @@ describe("Redactor.find", () => {
     let rebuilt = s;
     for (const r of [...found].reverse()) rebuilt = rebuilt.slice(0, r.at) + r.marker + rebuilt.slice(r.at + r.value.length);
     expect(rebuilt).toBe(redactor.text(s));
-    expect(createRedactor([]).find(s)).toEqual([]);
+    expect(createRedactor([], []).find(s)).toEqual([]);
   });
 });
 

@@ -1,8 +1,8 @@
 import { describe, expect, test } from "bun:test";
 import { z } from "zod";
 import type { AgentEvent } from "../../src/agent/events.ts";
-import { createLiveRedactor } from "../../src/agent/live-redactor.ts";
-import { createRedactor, type NamedValue, type Redactor } from "../../src/agent/redact.ts";
+import { createLiveRedactor } from "../../src/secrets/live-redactor.ts";
+import { createRedactor, type NamedValue, type Redactor } from "../../src/secrets/redact.ts";
 import { runToolCall, type CallOutcome } from "../../src/agent/run-tool-call.ts";
 import { defineTool, ToolError, type AnyTool } from "../../src/tools/tool.ts";
 

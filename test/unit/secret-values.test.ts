@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { looksLikeSecret, secretValues, urlPasswords } from "../../src/secrets/secret-values.ts";
+import { gitConfigSecrets, looksLikeSecret, secretValues, urlPasswords } from "../../src/secrets/secret-values.ts";
 
 describe("secretValues", () => {
   test(".env: quoted, exported and commented values; settings that are no secret stay", () => {
@@ -39,6 +39,16 @@ describe("urlPasswords", () => {
   test("a remote URL's token, not its host or user", () => {
     const config = '[remote "origin"]\n\turl = https://x-access-token:ghs_Tok3nTok3nTok3n@github.com/o/r.git\n[remote "b"]\n\turl = git@github.com:o/r.git\n';
     expect(urlPasswords(config)).toEqual(["ghs_Tok3nTok3nTok3n"]);
+  });
+});
+
+describe("gitConfigSecrets", () => {
+  test("a remote URL's password, and the job token actions/checkout leaves as an extraheader (encoded and decoded)", () => {
+    const token = "ghs_CheckoutToken0123456789abcdefXYZ";
+    const basic = Buffer.from(`x-access-token:${token}`).toString("base64");
+    const config = `[remote "origin"]\n\turl = https://me:remote-pass-123@example.com/r.git\n[http "https://github.com/"]\n\textraheader = AUTHORIZATION: basic ${basic}\n[core]\n\tbare = false\n`;
+    expect(gitConfigSecrets(config)).toEqual(["remote-pass-123", basic, token]);
+    expect(gitConfigSecrets("[core]\n\tbare = false\n")).toEqual([]);
   });
 });
 

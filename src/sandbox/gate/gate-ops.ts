@@ -4,7 +4,7 @@ import { libc, ptr, sys } from "./gate-libc.ts";
 import { changeRefusal, idOf, moveRefusal, needsRealPath, readRefusal, type GateRules } from "./gate-rules.ts";
 import type { OpenFlags } from "./open-flags.ts";
 import { connectAs } from "./connect-op.ts";
-import { entryAs, openAs, translate, type Entry } from "./process-paths.ts";
+import { entryAs, modeAs, openAs, translate, type Entry } from "./process-paths.ts";
 import { readBytes, readString } from "./remote.ts";
 import type { Answer, Call } from "./gate-answer.ts";
 
@@ -45,19 +45,18 @@ export function createGateOps(rules: GateRules, flags: OpenFlags, stillValid: ()
   };
 
   function read(pid: number, dirfd: number, path: string, openFlags: number, mode: number, resolve: number): Answer {
-    // Opened without blocking (a FIFO with no writer would stall every other call), the process's own status flags put back after.
-    const fd = openAs(pid, dirfd, path, (openFlags & F.VALID) | F.CLOEXEC | F.NONBLOCK, mode, resolve, rules.shm);
+    // A FIFO is not opened here even for a moment: a reader, however brief, would let a waiting writer in
+    // (to find nobody once it left). It is pinned by an O_PATH handle and opened off the loop.
+    const blocks = !(openFlags & F.NONBLOCK) && !(openFlags & F.PATH) && (modeAs(pid, dirfd, path, rules.shm) & S.IFMT) === S.IFIFO;
+    // Anything else is opened without blocking all the same (what it is may change meanwhile), the process's status flags put back after.
+    const fd = openAs(pid, dirfd, path, blocks ? F.PATH | F.CLOEXEC : (openFlags & F.VALID) | F.CLOEXEC | F.NONBLOCK, mode, resolve, rules.shm);
     if (fd < 0) return { error: -fd };
     const st = statFd(fd);
     const refused = typeof st === "number" ? -st : readRefusal(rules, idOf(st), needsRealPath(rules) ? str(realOf(fd)) : undefined) || (gatesOwn(st, fd) ? E.EACCES : 0);
     if (refused) return closed(fd, refused);
     // A regular file or folder ignores O_NONBLOCK: only what can block gets the process's own status back.
     const kind = typeof st === "number" ? 0 : st.mode & S.IFMT;
-    if (kind === S.IFIFO && !(openFlags & F.NONBLOCK)) {
-      const pinned = openPlain(AT_FDCWD, `/proc/self/fd/${fd}`, F.PATH | F.CLOEXEC);
-      close(fd);
-      return pinned < 0 ? { error: -pinned } : openPinned(pinned, kind, openFlags);
-    }
+    if (blocks) return openPinned(fd, kind, openFlags);
     if (!(openFlags & F.NONBLOCK) && kind !== S.IFREG && kind !== S.IFDIR) libc().fcntl(fd, F_SETFL, openFlags & F.STATUS);
     return { fd, cloexec: (openFlags & F.CLOEXEC) !== 0 };
   }

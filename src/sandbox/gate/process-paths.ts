@@ -1,4 +1,4 @@
-import { AT_FDCWD, close, E, openDir, openPlain, openResolved, readlinkAt, realOf, RESOLVE_NO_MAGICLINKS, S, statAt } from "./gate-calls.ts";
+import { AT_FDCWD, close, E, openDir, openPlain, openResolved, readlinkAt, realOf, RESOLVE_NO_MAGICLINKS, S, statAt, type Stat } from "./gate-calls.ts";
 
 /**
  * A path as the sandboxed process `pid` means it, opened by the gate: relative to its working folder
@@ -34,14 +34,25 @@ export function baseOf(pid: number, dirfd: number): number {
 
 /** Opens `path` as the process would (`dirfd` its own), with `flags`; an fd of the gate's, or -errno. */
 export function openAs(pid: number, dirfd: number, path: string, flags: number, mode: number, resolve = 0, shm?: string): number {
+  return fromBase(pid, dirfd, path, shm, (prefix) => openPlain(AT_FDCWD, prefix, flags, mode), (base, rest) => openResolved(base, rest, flags, mode, resolve | RESOLVE_NO_MAGICLINKS));
+}
+
+/** What `path` is, as the process would find it (links followed): its mode, or -errno. */
+export function modeAs(pid: number, dirfd: number, path: string, shm?: string): number {
+  const mode = (st: Stat | number) => (typeof st === "number" ? st : st.mode);
+  return fromBase(pid, dirfd, path, shm, (prefix) => mode(statAt(AT_FDCWD, prefix, true)), (base, rest) => mode(statAt(base, rest, true)));
+}
+
+/** `whole` of a translated prefix alone, else `within` the folder the path starts from (closed after) and the rest of it. */
+function fromBase(pid: number, dirfd: number, path: string, shm: string | undefined, whole: (prefix: string) => number, within: (base: number, rest: string) => number): number {
   if (path === "") return -E.ENOENT;
   const t = translate(pid, path, shm);
-  if (t && t.rest === "") return openPlain(AT_FDCWD, t.prefix, flags, mode);
+  if (t && t.rest === "") return whole(t.prefix);
   const base = t ? openPlain(AT_FDCWD, t.prefix, O_PATH | O_CLOEXEC) : path.startsWith("/") ? AT_FDCWD : baseOf(pid, dirfd);
   if (base < 0 && base !== AT_FDCWD) return base;
-  const fd = openResolved(base, t ? t.rest : path, flags, mode, resolve | RESOLVE_NO_MAGICLINKS);
+  const r = within(base, t ? t.rest : path);
   close(base);
-  return fd;
+  return r;
 }
 
 /** An entry to make, remove or rename: its folder (an O_PATH handle to close), its name there, and its real path. */
