@@ -37,7 +37,8 @@ const HOME_PLACES = [
 /**
  * What a project keeps that runs as the person later: `.shiro/` (its hooks' settings and the scripts
  * they call, its saved commands) and `.mcp.json` (its MCP servers). Approved by hash or not, a script
- * there runs outside the sandbox, so neither a file tool nor a sandboxed command may write them.
+ * there runs on the person's behalf (an MCP server, a hook the person let out of the sandbox, outside
+ * it), so neither a file tool nor a sandboxed command may write them.
  */
 export const PROJECT_CODE = [".shiro", ".mcp.json"];
 

@@ -11,7 +11,8 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { BOXES, changedOutside, credentialCopies, hookHome, hookJob, leakedFrom, listener, outsideFiles, payload, type Box, type HookHome } from "../support/hook-attack.ts";
+import { changedOutside, outsideFiles } from "../support/escape-layout.ts";
+import { BOXES, credentialCopies, hookHome, hookJob, leakedFrom, listener, payload, type Box, type HookHome } from "../support/hook-attack.ts";
 import { simulationHolds } from "../support/no-userns.ts";
 import type { PlannedCall } from "../support/scripts.ts";
 
@@ -61,10 +62,10 @@ const ROUTES: Route[] = [
 async function attack(route: Route, box: Box) {
   const fx = hookHome();
   route.setUp(fx);
-  const before = outsideFiles(fx);
+  const before = outsideFiles(fx.layout);
   const heard = net.heard();
   const job = await hookJob(fx, box, [route.plant(fx, payload(fx, net.port))], ["--hooks", ".shiro/settings.json"]);
-  return { fx, job, changed: changedOutside(fx, before), heard: net.heard() - heard };
+  return { fx, job, changed: changedOutside(fx.layout, before), heard: net.heard() - heard };
 }
 
 test.skipIf(!BOXES.some((b) => b.wrap))("the simulation of a machine without user namespaces holds (bwrap refused, Landlock there)", () => {
@@ -94,11 +95,11 @@ test.skipIf(BOXES.length === 0)('the control: the same Makefile behind the perso
   const fx = hookHome();
   fx.put("Makefile", HONEST_MAKEFILE);
   writeFileSync(join(fx.layout.shiroHome, "config.json"), JSON.stringify(postToolUse("make -s fmt", { sandbox: false })));
-  const before = outsideFiles(fx);
+  const before = outsideFiles(fx.layout);
   const heard = net.heard();
   const job = await hookJob(fx, BOXES[0]!, [write("Makefile", makefile(payload(fx, net.port)))]);
   expect(existsSync(join(fx.root, "hook-ran.txt"))).toBe(true);
-  expect(changedOutside(fx, before)).toEqual(expect.arrayContaining(["created home/code/x", "created home/x-home", "created home/code/copied/.ssh/id_rsa"]));
+  expect(changedOutside(fx.layout, before)).toEqual(expect.arrayContaining(["created home/code/x", "created home/x-home", "created home/code/copied/.ssh/id_rsa"]));
   expect(credentialCopies(fx)).toEqual(expect.arrayContaining(["~/.aws/credentials in home/code/x", "~/.ssh/id_rsa in home/code/proj/stolen.txt"]));
   expect(net.heard() - heard).toBeGreaterThan(0);
   // What reaches the model and the terminal is redacted (a known secret file's value): the files above are the leak.

@@ -62,25 +62,6 @@ export function listener() {
   return { port: server.port, heard: () => heard, stop: () => server.stop(true) };
 }
 
-/** Every file outside the project (SHIRO_HOME and TMPDIR aside: shiro's and the commands' own), with its bytes. */
-export function outsideFiles(fx: HookHome): Map<string, string> {
-  const skip = (rel: string) => rel === "home/code/proj" || rel === "tmp" || rel === "shiro";
-  return new Map(
-    walk(fx.layout.base, skip)
-      .filter((e) => e.kind !== "dir")
-      .map((e) => [e.rel, e.kind === "link" ? "link" : readFileSync(join(fx.layout.base, e.rel), "latin1")]),
-  );
-}
-
-/** What changed outside the project since `before`: new, changed or removed files. */
-export function changedOutside(fx: HookHome, before: Map<string, string>): string[] {
-  const now = outsideFiles(fx);
-  return [
-    ...[...before].filter(([rel, text]) => now.get(rel) !== text).map(([rel]) => `changed ${rel}`),
-    ...[...now.keys()].filter((rel) => !before.has(rel)).map((rel) => `created ${rel}`),
-  ];
-}
-
 /** Files anywhere in the layout (the project, SHIRO_HOME and TMPDIR included) holding a home credential's bytes, its own file aside. */
 export function credentialCopies(fx: HookHome): string[] {
   const home = Object.entries(fx.markers).filter(([name]) => name.startsWith("~/"));
