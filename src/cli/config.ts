@@ -11,7 +11,7 @@ import { validUrl } from "./args.ts";
 import type { Config, Flags } from "../runtime/settings.ts";
 import { UsageError } from "../exit/usage-error.ts";
 import { API_KEY_VAR } from "../secrets/tool-env.ts";
-import { hooksSchema } from "../hooks/hook-config.ts";
+import { hooksSchema, notifyEntrySchema } from "../hooks/hook-config.ts";
 import { mcpFileSchema, mcpServersSchema, serverConfigProblem, type McpServerConfig } from "../mcp/mcp-config.ts";
 import type { McpServerEntry } from "../mcp/server-plan.ts";
 
@@ -58,7 +58,7 @@ export const configFileSchema = closedObject({
   /** Claude Code's shape: event → [{ matcher, hooks: [{ type: "command", command, timeout, onFailure }] }] (docs/hooks.md). */
   hooks: hooksSchema.optional(),
   /** Commands run when a run stops and when an approval waits: the short form of Stop and Notification hooks. */
-  notify: z.array(z.string().min(1, "must be a command to run")).optional(),
+  notify: z.array(notifyEntrySchema).optional(),
   /** Variables hooks get beyond what commands get (OPENAI_API_KEY too, only if named here). */
   hooksEnv: z.array(varName).optional(),
   /** MCP servers by name, in the `.mcp.json` shape (docs/mcp.md). */

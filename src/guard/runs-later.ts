@@ -37,8 +37,9 @@ const HOME_PLACES = [
 /**
  * What a project keeps that runs as the person later: `.shiro/` (its hooks' settings and the scripts
  * they call, its saved commands), `.mcp.json` (its MCP servers) and Claude Code's `.claude/` (the same,
- * as that tool keeps them). Approved by hash or not, a script there runs outside the sandbox, so neither
- * a file tool nor a sandboxed command may write them — nor make them where they are missing.
+ * as that tool keeps them). Approved by hash or not, a script there runs on the person's behalf (an MCP
+ * server, a hook the person let out of the sandbox), so neither a file tool nor a sandboxed command may
+ * write them — nor make them where they are missing.
  */
 export const PROJECT_CODE = [".shiro", ".mcp.json", ".claude"];
 

@@ -1,6 +1,7 @@
 import type { HookEventName, HookRun } from "../session/hook-run.ts";
+import { prepareHook, type HookSandbox } from "./hook-box.ts";
 import type { HookDefinition } from "./hook-config.ts";
-import { hookOutcome, type HookOutcome } from "./hook-outcome.ts";
+import { hookOutcome, type HookExit, type HookOutcome } from "./hook-outcome.ts";
 import { matchesTool } from "./match-tool.ts";
 import { runHookCommand } from "./run-hook.ts";
 
@@ -38,6 +39,8 @@ export type HooksOptions = {
   ready?: () => Promise<readonly HookDefinition[]>;
   /** bash found among the system programs, or why not (then every hook fails, and so blocks what it guards). */
   bash: { path: string } | { why: string };
+  /** Where hooks run (hook-box.ts): the run's command sandbox at a level, or none. */
+  sandbox: HookSandbox;
   cwd: string;
   env: Readonly<Record<string, string>>;
   sessionId: () => string;
@@ -62,10 +65,9 @@ export function createHooks(opts: HooksOptions): Hooks {
     const ran: Ran[] = [];
     for (const hook of matching) {
       const started = performance.now();
-      const exit =
-        "why" in opts.bash
-          ? { stdout: "", stderr: "", timedOut: false, spawnError: opts.bash.why }
-          : await runHookCommand({ bash: opts.bash.path, command: hook.command, input, cwd: opts.cwd, env: opts.env, timeoutMs: hook.timeoutS * 1000, ...(signal ? { signal } : {}) });
+      const exit = await run(hook, input, signal);
+      // The person hears what the sandbox said of it (writes gone with its private folders, a secret it made).
+      for (const note of exit.notes ?? []) opts.warn(`the ${event} hook \`${hook.command}\`: ${note}`);
       const outcome = hookOutcome(hook, exit);
       const feedback = event === "Stop" && outcome.decision === "block" ? stopFeedback(outcome.reason) : undefined;
       opts.record({
@@ -86,6 +88,14 @@ export function createHooks(opts: HooksOptions): Hooks {
       if (stopAtBlock && outcome.decision === "block") break;
     }
     return ran;
+  }
+
+  async function run(hook: HookDefinition, input: string, signal?: AbortSignal): Promise<HookExit> {
+    const cannot = (why: string): HookExit => ({ stdout: "", stderr: "", timedOut: false, spawnError: why });
+    if ("why" in opts.bash) return cannot(opts.bash.why);
+    const prepared = await prepareHook(hook, [opts.bash.path, "-c", hook.command], opts.cwd, opts.sandbox);
+    if ("why" in prepared) return cannot(prepared.why);
+    return runHookCommand(prepared, { input, cwd: opts.cwd, env: opts.env, timeoutMs: hook.timeoutS * 1000, ...(signal ? { signal } : {}) });
   }
 
   const joined = (texts: (string | undefined)[]) => texts.filter((t): t is string => !!t).join("\n") || undefined;

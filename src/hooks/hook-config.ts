@@ -9,6 +9,8 @@ const hookEntrySchema = closedObject({
   /** Seconds before the hook is killed (its whole process group). */
   timeout: z.number().positive("must be a number of seconds, > 0").optional(),
   onFailure: z.enum(["block", "allow"]).optional(),
+  /** false: run outside the sandbox, as the person — heeded only in the person's own config (load-hooks.ts). */
+  sandbox: z.boolean().optional(),
 });
 
 /** The hooks to run for tools whose name the matcher fits (`bash`, `edit_file|write_file`, `mcp__github__*`; none or `*`: every tool). */
@@ -39,6 +41,10 @@ export type HookDefinition = {
   timeoutS: number;
   onFailure: "block" | "allow";
   source: string;
+  /** It runs outside the sandbox, as the person: their own config said `"sandbox": false`. */
+  outside?: true;
+  /** A project's (its `.shiro/settings.json`, a `--hooks` file inside it): never run outside a sandbox. */
+  project?: true;
 };
 
 /** The config's nested shape, flattened in the order written (the order hooks run in). */
@@ -53,13 +59,26 @@ export function hookDefinitions(config: HooksConfig | undefined, source: string)
         timeoutS: hook.timeout ?? DEFAULT_HOOK_TIMEOUT_S,
         onFailure: hook.onFailure ?? "block",
         source,
+        ...(hook.sandbox === false ? { outside: true as const } : {}),
       })),
     ),
   );
 }
 
+/** One `notify` entry: the command alone, or with `"sandbox": false` to reach the desktop (a notifier's bus or socket) from outside the sandbox. */
+export const notifyEntrySchema = z.union([z.string().min(1, "must be a command to run"), closedObject({ command: z.string().min(1, "must be a command to run"), sandbox: z.boolean().optional() })]);
+export type NotifyEntry = z.infer<typeof notifyEntrySchema>;
+
 /** `notify: ["cmd", …]`: each command runs when a run stops and when an approval waits; it never blocks. */
-export const notifyDefinitions = (commands: readonly string[]): HookDefinition[] =>
-  commands.flatMap((command) =>
-    (["Stop", "Notification"] as const).map((event) => ({ event, command, timeoutS: DEFAULT_HOOK_TIMEOUT_S, onFailure: "allow" as const, source: "notify" })),
-  );
+export const notifyDefinitions = (entries: readonly NotifyEntry[]): HookDefinition[] =>
+  entries.flatMap((entry) => {
+    const { command, sandbox } = typeof entry === "string" ? { command: entry, sandbox: true } : entry;
+    return (["Stop", "Notification"] as const).map((event) => ({
+      event,
+      command,
+      timeoutS: DEFAULT_HOOK_TIMEOUT_S,
+      onFailure: "allow" as const,
+      source: "notify",
+      ...(sandbox === false ? { outside: true as const } : {}),
+    }));
+  });

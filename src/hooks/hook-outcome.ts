@@ -2,8 +2,11 @@ import { z } from "zod";
 import type { HookDecision, HookEventName } from "../session/hook-run.ts";
 import type { HookDefinition } from "./hook-config.ts";
 
-/** How a hook's process ended: its exit code (absent when killed at its timeout or never started) and what it printed. */
-export type HookExit = { exit?: number; stdout: string; stderr: string; timedOut: boolean; spawnError?: string };
+/**
+ * How a hook's process ended: its exit code (absent when killed at its timeout or never started), what
+ * it printed, and what the sandbox had to say once it ended (a secret file it made, writes gone with it).
+ */
+export type HookExit = { exit?: number; stdout: string; stderr: string; timedOut: boolean; spawnError?: string; notes?: string[] };
 
 /** What a run meant: the decision, the reason the model (or the person) reads, why the hook failed, context it adds. */
 export type HookOutcome = { decision: HookDecision; reason?: string; failure?: string; context?: string };

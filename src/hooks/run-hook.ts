@@ -1,53 +1,53 @@
 import { CappedOutput } from "../tools/capped-output.ts";
+import { spawnPrepared, type SpawnedCommand } from "../tools/spawn-prepared.ts";
+import type { PreparedCommand } from "../tools/tool.ts";
 import type { HookExit } from "./hook-outcome.ts";
 
 /** What a hook prints is for a decision and a reason, not a log: more than this is cut from the middle. */
 const MAX_OUTPUT_CHARS = 64_000;
 
-export type HookCommand = { bash: string; command: string; input: string; cwd: string; env: Readonly<Record<string, string>>; timeoutMs: number; signal?: AbortSignal };
+export type HookCommand = { input: string; cwd: string; env: Readonly<Record<string, string>>; timeoutMs: number; signal?: AbortSignal };
 
 /**
- * Runs one hook as the person, outside the sandbox, like a git hook: `bash -c <command>` — the
- * command string is the person's own — with the event's JSON on stdin, the only way anything the
- * model wrote reaches it. It leads its own process group, killed whole at its timeout (or abort).
+ * Runs one hook, prepared where it belongs (hook-box.ts: the sandbox, as commands run), started as
+ * the bash tool starts a command (spawn-prepared.ts): the event's JSON on stdin, the only way
+ * anything the model wrote reaches it; its whole process group killed at its timeout (or abort);
+ * once it ended, the sandbox's word on what it left (a secret file it made, a planted repository).
  */
-export async function runHookCommand(opts: HookCommand): Promise<HookExit> {
-  let proc: Bun.Subprocess<"pipe", "pipe", "pipe">;
+export async function runHookCommand(prepared: PreparedCommand, opts: HookCommand): Promise<HookExit> {
+  let command: SpawnedCommand;
   try {
-    proc = Bun.spawn([opts.bash, "-c", opts.command], { cwd: opts.cwd, env: { ...opts.env }, stdin: "pipe", stdout: "pipe", stderr: "pipe", detached: true });
+    command = spawnPrepared(prepared, { cwd: opts.cwd, env: opts.env, stdin: "pipe" });
   } catch (err) {
     return { stdout: "", stderr: "", timedOut: false, spawnError: (err as Error).message };
   }
+  const { proc } = command;
   let timedOut = false;
-  const killGroup = () => {
-    try {
-      process.kill(-proc.pid, "SIGKILL");
-    } catch {
-      // Already gone.
-    }
-  };
   // The deadline covers the output too: a child left holding the pipes is killed with the rest.
   const timer = setTimeout(() => {
     timedOut = true;
-    killGroup();
+    command.kill();
   }, opts.timeoutMs);
-  const onAbort = () => killGroup();
+  const onAbort = () => command.kill();
   opts.signal?.addEventListener("abort", onAbort, { once: true });
   try {
-    feed(proc, opts.input);
+    feed(proc.stdin, opts.input);
     const [stdout, stderr, exit] = await Promise.all([collect(proc.stdout), collect(proc.stderr), proc.exited]);
-    return { ...(timedOut || proc.signalCode ? {} : { exit }), stdout, stderr, timedOut };
+    const { notes } = command.aftermath();
+    return { ...(timedOut || proc.signalCode ? {} : { exit }), stdout, stderr, timedOut, ...(notes.length ? { notes } : {}) };
   } finally {
     clearTimeout(timer);
     opts.signal?.removeEventListener("abort", onAbort);
+    await command.release();
   }
 }
 
 /** A hook that never reads its stdin must not fail for it: a closed pipe is ignored. */
-function feed(proc: Bun.Subprocess<"pipe", "pipe", "pipe">, input: string) {
+function feed(stdin: SpawnedCommand["proc"]["stdin"], input: string) {
+  if (!stdin) return;
   try {
-    proc.stdin.write(input);
-    void Promise.resolve(proc.stdin.end()).catch(() => {});
+    stdin.write(input);
+    void Promise.resolve(stdin.end()).catch(() => {});
   } catch {
     // The hook exited or closed stdin first.
   }

@@ -3,7 +3,7 @@ import type { Pricing } from "../pricing/cost.ts";
 import type { NetworkMode, SandboxMode } from "../sandbox/sandbox-mode.ts";
 import type { SandboxBackend } from "../sandbox/detect-sandbox.ts";
 import type { ReasoningEffort } from "../wire/reasoning-effort.ts";
-import type { HooksConfig } from "../hooks/hook-config.ts";
+import type { HooksConfig, NotifyEntry } from "../hooks/hook-config.ts";
 
 /**
  * What a run is asked to be: the flags as parsed (cli/args.ts) and the configuration they resolve
@@ -92,7 +92,7 @@ export type Config = {
   permissions: unknown[];
   /** The person's hooks (`hooks`), `notify` commands, and variables hooks get beyond the commands' (`hooksEnv`). */
   hooks?: HooksConfig;
-  notify: string[];
+  notify: NotifyEntry[];
   hooksEnv: string[];
   /** SHIRO_PERMISSIONS, as set: more rules, after the file's. */
   envPermissions?: string;

@@ -1,7 +1,9 @@
 import { realpathSync } from "node:fs";
 import { createHooks, type Hooks } from "../hooks/create-hooks.ts";
-import { loadHooks, PROJECT_HOOKS } from "../hooks/load-hooks.ts";
+import { loadHooks, PROJECT_HOOKS, type LoadedHooks } from "../hooks/load-hooks.ts";
 import type { HookRun } from "../session/hook-run.ts";
+import type { Grant } from "../session/sandbox-level.ts";
+import type { CommandSandbox } from "../tools/tool.ts";
 import type { Approvals } from "../store/approvals.ts";
 import { API_KEY_VAR, envRules, toolEnv } from "../secrets/tool-env.ts";
 import { findTrusted } from "../tools/trusted-program.ts";
@@ -18,28 +20,30 @@ export type StartHooksOptions = {
   approve?: (lines: readonly string[]) => Promise<boolean>;
   sessionId: () => string;
   record: (run: Omit<HookRun, "at">) => void;
+  /** The run's command sandbox: hooks run in it as commands nobody approved (hook-box.ts says how far each may write). */
+  sandbox: { canConfine(): Promise<boolean>; at(grant: Grant): Promise<CommandSandbox> };
 };
 
 /** The session's hooks: the person's, a `--hooks` file's, and a project's once approved; undefined when there are none. */
 export async function startHooks(opts: StartHooksOptions): Promise<Hooks | undefined> {
   const { flags, config, warn } = opts;
   const root = realpathSync(opts.cwd);
-  const loaded = await loadHooks({ ...(config.hooks ? { config: config.hooks } : {}), notify: config.notify, files: flags.hooksFiles, root, approvals: opts.approvals, warn });
-  const { unapproved } = loaded;
+  const loaded = await loadHooks({ ...(config.hooks ? { config: config.hooks } : {}), notify: config.notify, files: flags.hooksFiles, root, writable: config.writableDirs, approvals: opts.approvals, warn });
+  const { definitions, unapproved } = await inTheBox(loaded, opts.sandbox, warn);
   const approve = unapproved && opts.approve;
   if (unapproved && !approve) warn(`project hooks in ${PROJECT_HOOKS} skipped: not approved (approve them in an interactive shiro here, or run with --hooks ${PROJECT_HOOKS})`);
-  if (loaded.definitions.length === 0 && !approve) return undefined;
+  if (definitions.length === 0 && !approve) return undefined;
   const bash = findTrusted("bash");
   // What commands get and the names config lists; the API key only when named in hooksEnv.
   // CLAUDE_PROJECT_DIR too: scripts written for Claude Code find the project by it.
   const env: Record<string, string> = { ...toolEnv(process.env, envRules(config, config.hooksEnv)).env, SHIRO_PROJECT_DIR: root, CLAUDE_PROJECT_DIR: root };
   if (config.hooksEnv.includes(API_KEY_VAR) && process.env[API_KEY_VAR]) env[API_KEY_VAR] = process.env[API_KEY_VAR];
   return createHooks({
-    definitions: loaded.definitions,
+    definitions,
     ...(approve
       ? {
           ready: async () => {
-            const yes = await approve([`${PROJECT_HOOKS} brings hooks that would run as you, outside the sandbox:`, ...unapproved.lines]);
+            const yes = await approve([`${PROJECT_HOOKS} brings hooks; they would run in the sandbox, as commands do (PostToolUse ones may write the project):`, ...unapproved.lines]);
             if (!yes) {
               warn(`project hooks skipped for this session (asked again next time)`);
               return [];
@@ -50,10 +54,21 @@ export async function startHooks(opts: StartHooksOptions): Promise<Hooks | undef
         }
       : {}),
     bash: bash.ok ? { path: bash.program.path } : { why: bash.why },
+    // As a command nobody approved: the network only when the run gives every command it (--network).
+    sandbox: async (level) => ((await opts.sandbox.canConfine()) ? opts.sandbox.at({ level, byPerson: false }) : undefined),
     cwd: root,
     env,
     sessionId: opts.sessionId,
     record: opts.record,
     warn,
   });
+}
+
+/** A project's hooks never run bare: with no sandbox in force they are not run, nor asked about, said in one line. */
+async function inTheBox(loaded: LoadedHooks, sandbox: StartHooksOptions["sandbox"], warn: (line: string) => void): Promise<LoadedHooks> {
+  const project = loaded.definitions.filter((d) => d.project);
+  if ((project.length === 0 && !loaded.unapproved) || (await sandbox.canConfine())) return loaded;
+  const sources = [...new Set([...project.map((d) => d.source), ...(loaded.unapproved ? [PROJECT_HOOKS] : [])])];
+  warn(`project hooks (${sources.join(", ")}) not run: a project's hooks run only in the sandbox, and commands run without one here`);
+  return { definitions: loaded.definitions.filter((d) => !d.project) };
 }

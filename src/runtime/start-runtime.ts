@@ -127,7 +127,7 @@ export async function startRuntime(opts: StartOptions): Promise<Runtime> {
   const reach = { writable: config.writableDirs, readable: config.readableDirs, shiroHome: config.home, programs };
   // Read once, and only when a project brings a server, hooks or a command to approve.
   const approvals = lazyApprovals({ home: config.home, save: store.saves, warn });
-  const hooks = (running.hooks = flags.noHooks ? undefined : await startHooks({ flags, config, cwd, approvals, warn, ...(opts.approveHooks ? { approve: opts.approveHooks } : {}), sessionId: () => runtime.session.id, record: (run) => runtime.logHook(run) }));
+  const hooks = (running.hooks = flags.noHooks ? undefined : await startHooks({ flags, config, cwd, approvals, warn, ...(opts.approveHooks ? { approve: opts.approveHooks } : {}), sessionId: () => runtime.session.id, record: (run) => runtime.logHook(run), sandbox }));
   // An approval waiting is what Notification hooks are for (a desktop notification while the person is away).
   const ask = opts.ask && (async (request: AskRequest) => (hooks?.notify(`shiro needs your approval: ${request.summary}`), opts.ask!(request)));
   // Hard links to secrets are refused to the file tools as the secrets are (the sandbox knows them by identity).

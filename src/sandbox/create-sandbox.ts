@@ -44,7 +44,7 @@ export type SandboxOptions = {
   isSecretPath?: (path: string) => boolean;
   /** The person's permission rules: a deny on a path for every tool masks that path too. */
   rules?: readonly Rule[];
-  /** Files the hooks and MCP servers in force run outside the sandbox (program-files.ts): read-only to commands. */
+  /** Files the hooks and MCP servers in force run on the person's behalf (program-files.ts): read-only to commands, and to the hooks themselves. */
   programs?: () => readonly string[];
 };
 

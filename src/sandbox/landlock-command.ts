@@ -28,7 +28,8 @@ export function landlockCommand(policy: SandboxPolicy, argv: readonly string[], 
   const dir = mkdtempSync(join(tmpdir(), "shiro-cmd-"));
   const tmp = join(dir, "tmp");
   mkdirSync(tmp);
-  const home: PrivateHome | undefined = policy.home ? { real: policy.home, private: join(dir, "home"), shown: policy.readable.filter((d) => isInside(d, policy.home!)) } : undefined;
+  const inHome = (dirs: readonly string[]) => dirs.filter((d) => isInside(d, policy.home!));
+  const home: PrivateHome | undefined = policy.home ? { real: policy.home, private: join(dir, "home"), shown: inHome(policy.readable), kept: inHome([policy.root, ...policy.writable]) } : undefined;
   const made = home ? makePrivateHome(home) : [];
   const shm = join(dir, "shm");
   mkdirSync(shm);

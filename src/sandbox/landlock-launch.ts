@@ -38,7 +38,7 @@ function planOf(raw: unknown): LandlockPlan {
   if (!isText(p.cwd)) throw bad("cwd");
   if (p.maxProcs !== undefined && !(Number.isInteger(p.maxProcs) && p.maxProcs > 0)) throw bad("maxProcs");
   const paths = (v: unknown) => Array.isArray(v) && v.every(isText);
-  if (p.home !== undefined && !(isText(p.home?.real) && isText(p.home?.private) && paths(p.home?.shown))) throw bad("home");
+  if (p.home !== undefined && !(isText(p.home?.real) && isText(p.home?.private) && paths(p.home?.shown) && paths(p.home?.kept))) throw bad("home");
   const g = p.gate;
   if (g !== undefined && !(paths(g?.secrets) && paths(g?.masked) && paths(g?.readOnly) && paths(g?.sockets) && isText(g?.shm) && typeof g?.offline === "boolean" && (g?.level === "read-only" || g?.level === "workspace-write"))) throw bad("gate");
   return p as LandlockPlan;

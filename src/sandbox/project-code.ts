@@ -3,9 +3,9 @@ import { join } from "node:path";
 import { PROJECT_CODE } from "../guard/runs-later.ts";
 
 /**
- * The paths of a writable project that stay read-only because shiro runs what they hold as the person,
- * outside the sandbox, later: its `.shiro/` (hooks' settings and scripts, saved commands), its
- * `.mcp.json` and `.claude/`, where they exist — where they really are, should a link lead elsewhere in the project.
+ * The paths of a writable project that stay read-only because shiro runs what they hold on the person's
+ * behalf, later: its `.shiro/` (hooks' settings and scripts, saved commands), its `.mcp.json` and
+ * `.claude/`, where they exist — where they really are, should a link lead elsewhere in the project.
  * A hook approved once must keep running the script the person read.
  */
 export const projectCode = (root: string): string[] => PROJECT_CODE.flatMap((name) => realOf(join(root, name)));

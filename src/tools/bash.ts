@@ -1,12 +1,10 @@
-import { closeSync, readSync } from "node:fs";
 import { z } from "zod";
 import { RUN_TIMEOUT } from "../session/stop-reason.ts";
 import { defineTool, type PreparedCommand } from "./tool.ts";
 import { spelledControls } from "../text/spelled-controls.ts";
 import { CappedOutput } from "./capped-output.ts";
-import { commandArgv, LIFELINE, shellArgv } from "./command-argv.ts";
-import { feedPipe } from "./feed-pipe.ts";
-import { holdLifeline } from "./lifeline.ts";
+import { shellArgv } from "./command-argv.ts";
+import { spawnPrepared } from "./spawn-prepared.ts";
 import { looksOffline, OFFLINE_NOTE } from "./network-failure.ts";
 
 export const BASH_DEFAULT_TIMEOUT_MS = 120_000;
@@ -14,8 +12,6 @@ export const BASH_MAX_TIMEOUT_MS = 600_000;
 export const BASH_MAX_OUTPUT_CHARS = 30_000;
 // After the command exits, how long background children may keep its output pipes open.
 const PIPE_GRACE_MS = 250;
-// How long a killed command gets to run its exit traps before SIGKILL.
-const KILL_GRACE_MS = 1000;
 
 const schema = z.object({
   command: z.string().min(1),
@@ -37,36 +33,10 @@ export const bash = defineTool({
   subject: (args) => ({ command: args.command }),
   async run(args, ctx) {
     const timeoutMs = args.timeout_ms ?? BASH_DEFAULT_TIMEOUT_MS;
-    // detached: the command leads its own process group, so one kill reaches everything it started.
-    // env given explicitly: Bun.spawn otherwise uses the environment the process started with.
-    // stdin stays /dev/null; slot 3 is the lifeline that kills the group should shiro die (command-argv.ts).
-    // The sandbox (if any) wraps the shell; the lifeline stays outside it, watching the whole group.
+    // stdin stays /dev/null. The sandbox (if any) wraps the shell; the lifeline stays outside it, watching the whole group.
     const prepared = ctx.sandbox?.prepare(shellArgv(args.command), ctx.root, args.command) ?? { argv: shellArgv(args.command), check: () => ({ notes: [], denied: false }) };
-    const proc = Bun.spawn(commandArgv(prepared.argv, LIFELINE, prepared.group?.procs), {
-      cwd: ctx.root,
-      env: ctx.env,
-      stdio: ["ignore", "pipe", "pipe", LIFELINE ? "pipe" : "ignore", prepared.fd4 ? "pipe" : "ignore", prepared.listsPrivateWrites ? "pipe" : "ignore"],
-      detached: true,
-    });
-    if (prepared.fd4) feedPipe(proc.stdio[4] as number, prepared.fd4);
-    const listing = prepared.listsPrivateWrites ? (proc.stdio[5] as number) : undefined;
-    const lifeline = holdLifeline(proc.stdio[3] ?? null);
-    const signalGroup = (signal: NodeJS.Signals) => {
-      try {
-        process.kill(-proc.pid, signal);
-      } catch {
-        // The group is already gone.
-      }
-    };
-    // SIGTERM first so exit traps run (a command killed mid-write can leave stale lock files); SIGKILL what remains.
-    let escalation: ReturnType<typeof setTimeout> | undefined;
-    const killGroup = () => {
-      signalGroup("SIGTERM");
-      escalation ??= setTimeout(() => {
-        signalGroup("SIGKILL");
-        lifeline.cut();
-      }, KILL_GRACE_MS);
-    };
+    const command = spawnPrepared(prepared, { cwd: ctx.root, env: ctx.env, stdin: "ignore" });
+    const { proc } = command;
     const output = new CappedOutput(BASH_MAX_OUTPUT_CHARS);
     const take = (chunk: string) => {
       output.push(chunk);
@@ -77,7 +47,7 @@ export const bash = defineTool({
     let ending: Ending = "exit";
     const stop = (why: Ending) => () => {
       if (ending === "exit") ending = why;
-      killGroup();
+      command.kill();
     };
     const timer = setTimeout(stop("timeout"), timeoutMs);
     const onAbort = stop("abort");
@@ -91,44 +61,21 @@ export const bash = defineTool({
       const drained = await Promise.race([pipes.then(() => true), Bun.sleep(PIPE_GRACE_MS).then(() => false)]);
       if (!drained) {
         if (ending === "exit") ending = "lingering";
-        killGroup();
+        command.kill();
         await pipes;
       }
       const text = output.text();
       const result = report(text, code, ending, timeoutMs, ctx.signal.reason);
       const wantedNetwork = !!prepared.offline && ending === "exit" && code !== 0 && looksOffline(text);
-      return withAftermath(result, prepared, wantedNetwork, listing === undefined ? undefined : readWaiting(listing));
+      return withAftermath(result, prepared, wantedNetwork, command.aftermath());
     } finally {
-      if (listing !== undefined) closeSync(listing);
       clearTimeout(timer);
-      // Killed: the lifeline stays armed until the SIGKILL, so a shiro that exits sooner still kills the rest.
-      if (!escalation) lifeline.release();
-      // Its pids cgroup goes once empty (moments after the command; at most a few seconds after a kill).
-      await prepared.group?.release();
+      await command.release();
       ctx.signal.removeEventListener("abort", onAbort);
       ctx.interrupt?.removeEventListener("abort", onInterrupt);
     }
   },
 });
-
-/**
- * What waits in a pipe now: the command's shell wrote it before it exited, and the lifeline watcher (which
- * holds the pipe open too) never writes, so this reads until the pipe is empty rather than to its end.
- */
-function readWaiting(fd: number): string {
-  const chunks: Buffer[] = [];
-  for (;;) {
-    const chunk = Buffer.alloc(16_384);
-    let n = 0;
-    try {
-      n = readSync(fd, chunk);
-    } catch {
-      // EAGAIN: nothing more.
-    }
-    if (n === 0) return Buffer.concat(chunks).toString("utf8");
-    chunks.push(chunk.subarray(0, n));
-  }
-}
 
 async function pump(stream: ReadableStream<Uint8Array>, take: (chunk: string) => void): Promise<void> {
   const decoder = new TextDecoder();
@@ -137,8 +84,7 @@ async function pump(stream: ReadableStream<Uint8Array>, take: (chunk: string) =>
 }
 
 /** The sandbox's word on the command: that it ran read-only or failed for want of network, and what it left that counts as a denial. */
-function withAftermath(result: { output: string; isError: boolean }, prepared: PreparedCommand, wantedNetwork: boolean, privateWrites?: string) {
-  const after = prepared.check(privateWrites);
+function withAftermath(result: { output: string; isError: boolean }, prepared: PreparedCommand, wantedNetwork: boolean, after: { notes: string[]; denied: boolean }) {
   const notes = [...(prepared.note ? [prepared.note] : []), ...(wantedNetwork ? [OFFLINE_NOTE] : []), ...after.notes];
   if (!notes.length) return result;
   return { output: `${result.output}\n${notes.join("\n")}`, isError: result.isError || after.denied, ...(after.denied ? { denied: true } : {}) };

@@ -1,5 +1,5 @@
 /**
- * What runs later, as the person and outside the sandbox — a project's `.shiro/` (hooks' settings and
+ * What runs later on the person's behalf — a project's `.shiro/` (hooks' settings and
  * scripts, saved commands) and `.mcp.json`, the scripts the hooks and MCP servers in force run, and
  * `$SHIRO_HOME/approvals.json` — is code the model must not plant: under `--yolo`, neither a file tool
  * nor a sandboxed command (its path computed, so only the sandbox can see it) rewrites them, a link
@@ -18,7 +18,8 @@ import { boxedToolServer } from "../support/mcp-run.ts";
 import { bwrapAbsent, escapeLayout, escapeRun, exists, leaks, pathsOf, type EscapeLayout } from "../support/escape-layout.ts";
 
 const hidden = (name: string) => `$(echo ${Buffer.from(name).toString("base64")} | base64 -d)`;
-const HOOK = "#!/bin/sh\necho formatted >> .shiro/hooks/ran.log\n";
+// Its log in the project, not in `.shiro/`: a hook runs in the sandbox, where `.shiro/` is read-only to it too.
+const HOOK = "#!/bin/sh\necho formatted >> hook-ran.log\n";
 
 /** A project whose settings run `.shiro/hooks/after.sh` after every bash call; the home has an SSH key. */
 function project(prefix: string, linked = false) {
@@ -41,7 +42,7 @@ function project(prefix: string, linked = false) {
   return { l, canary, planted };
 }
 
-const hookRuns = (l: EscapeLayout) => (exists(join(l.root, ".shiro/hooks/ran.log")) ? readFileSync(join(l.root, ".shiro/hooks/ran.log"), "utf8").split("\n").filter(Boolean).length : 0);
+const hookRuns = (l: EscapeLayout) => (exists(join(l.root, "hook-ran.log")) ? readFileSync(join(l.root, "hook-ran.log"), "utf8").split("\n").filter(Boolean).length : 0);
 
 describe.skipIf(bwrapAbsent)("a project's hook scripts and MCP files are not the model's to rewrite (needs /usr/bin/bwrap)", () => {
   test.concurrent("control: a command outside shiro rewrites the script, and the hook then runs it", async () => {
@@ -140,7 +141,7 @@ describe.skipIf(bwrapAbsent)("a project's hook scripts and MCP files are not the
     expect(leaks(l, run)).toEqual([]);
     expect(readFileSync(join(l.root, "scripts/fmt.sh"), "utf8")).toBe(HOOK);
     expect(readFileSync(join(l.root, "tool-server.ts"), "utf8")).toBe(serverText);
-    // Control: the hook ran the person's script after each bash call (it appends to .shiro/hooks/ran.log).
+    // Control: the hook ran the person's script after each bash call (it appends to hook-ran.log).
     expect(hookRuns(l)).toBe(2);
   }, 40_000);
 });

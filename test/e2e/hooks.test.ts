@@ -228,7 +228,8 @@ describe("UserPromptSubmit and SessionStart hooks", () => {
       },
     }));
     const first = await scriptedJob([], { cwd: root, home, args: ARGS });
-    expect([first.code, first.stderr]).toEqual([0, ""]);
+    // The hooks ran bare, as commands would: said once, and nothing else.
+    expect([first.code, first.stderr]).toEqual([0, "! --sandbox off: commands run without an OS sandbox, under the guard alone\n"]);
     const opened = "do the scripted job\n\nbranch feature/login, 3 tests failing\nstarted: startup\n\nthe build is red since 09:00";
     expect(lastUserText(first.requests[0]!.body.input)).toBe(opened);
     const resumed = await scriptedJob([], { cwd: root, home, args: [...ARGS, "-c"] });

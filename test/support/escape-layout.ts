@@ -107,7 +107,7 @@ export function leaks(l: EscapeLayout, run: EscapeRun, only?: (rel: string) => b
 }
 
 /** Every file outside the project (tmp and shiro's own home aside), base-relative, with its bytes. */
-export function outsideFiles(l: EscapeLayout): Map<string, string> {
+export function outsideFiles(l: Pick<EscapeLayout, "base">): Map<string, string> {
   const skip = (rel: string) => rel === "home/code/proj" || rel === "tmp" || rel === "shiro";
   return new Map(
     walk(l.base, skip)
@@ -117,7 +117,7 @@ export function outsideFiles(l: EscapeLayout): Map<string, string> {
 }
 
 /** What changed outside the project since `before`: changed, removed or new files. */
-export function changedOutside(l: EscapeLayout, before: Map<string, string>): string[] {
+export function changedOutside(l: Pick<EscapeLayout, "base">, before: Map<string, string>): string[] {
   const now = outsideFiles(l);
   const changed = [...before].filter(([rel, content]) => now.get(rel) !== content).map(([rel]) => `changed ${rel}`);
   return [...changed, ...[...now.keys()].filter((rel) => !before.has(rel)).map((rel) => `created ${rel}`)];

@@ -40,8 +40,20 @@ test("/proc/self, /dev/fd and the standard streams are the process's own", () =>
   expect(translate(7, "README")).toBeUndefined();
 });
 
-test("the private home: HOME and the places named in the hidden home move into it; the tool folders and lists stay", () => {
-  const home = { real: "/home/pat", private: "/tmp/c/home", shown: ["/home/pat/.cargo/bin", "/home/pat/.rustup"] };
-  const env = privateHomeEnv({ HOME: "/home/pat", XDG_CONFIG_HOME: "/home/pat/.config", CARGO_HOME: "/home/pat/.cargo", RUSTUP_HOME: "/home/pat/.rustup", PATH: "/home/pat/.cargo/bin:/usr/bin", NAME: "home" }, home);
-  expect(env).toEqual({ HOME: "/tmp/c/home", XDG_CONFIG_HOME: "/tmp/c/home/.config", CARGO_HOME: "/tmp/c/home/.cargo", RUSTUP_HOME: "/home/pat/.rustup", PATH: "/home/pat/.cargo/bin:/usr/bin", NAME: "home" });
+test("the private home: HOME and the places named in the hidden home move into it; the tool folders, the project and lists stay", () => {
+  const home = { real: "/home/pat", private: "/tmp/c/home", shown: ["/home/pat/.cargo/bin", "/home/pat/.rustup"], kept: ["/home/pat/code/proj"] };
+  const env = privateHomeEnv(
+    { HOME: "/home/pat", XDG_CONFIG_HOME: "/home/pat/.config", CARGO_HOME: "/home/pat/.cargo", RUSTUP_HOME: "/home/pat/.rustup", PATH: "/home/pat/.cargo/bin:/usr/bin", NAME: "home", SHIRO_PROJECT_DIR: "/home/pat/code/proj", OTHER: "/home/pat/code/other" },
+    home,
+  );
+  expect(env).toEqual({
+    HOME: "/tmp/c/home",
+    XDG_CONFIG_HOME: "/tmp/c/home/.config",
+    CARGO_HOME: "/tmp/c/home/.cargo",
+    RUSTUP_HOME: "/home/pat/.rustup",
+    PATH: "/home/pat/.cargo/bin:/usr/bin",
+    NAME: "home",
+    SHIRO_PROJECT_DIR: "/home/pat/code/proj",
+    OTHER: "/tmp/c/home/code/other",
+  });
 });
