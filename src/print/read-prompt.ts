@@ -64,7 +64,8 @@ async function readToEnd(stream: AsyncIterable<Uint8Array>, src: PromptSource): 
   return Buffer.concat(chunks);
 }
 
+// Blank lines before the first and whitespace after the last go; a first line's own indent stays (` /name` is text, not a command).
 function requireText(text: string | undefined): string {
   if (text === undefined || text.trim() === "") throw new UsageError("no prompt: pass it as an argument or pipe it on stdin");
-  return text.trim();
+  return text.replace(/^\s*\n/, "").trimEnd();
 }

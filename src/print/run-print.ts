@@ -52,10 +52,11 @@ export async function runPrint(flags: Flags, config: Config & { apiKey: string }
 
   const builtinCommands = input.prompt.startsWith("/") ? await builtins() : [];
   const runtime = await startRuntime({ flags, config, cwd: process.cwd(), warn, builtinCommands, ...(schema ? { textFormat: schema.format } : {}) });
-  const command = await commandPrompt(input.prompt, runtime.commands, controller.signal, warn);
+  const command = await commandPrompt(input.prompt, runtime.commands, controller.signal, warn, builtinCommands);
   if (command && !command.ok) {
-    process.stderr.write(`! ${command.message}${controller.signal.aborted ? "" : "; nothing was sent"}\n`);
+    process.stderr.write(`${command.unknown ? "shiro: " : "! "}${command.message}${controller.signal.aborted ? "" : "; nothing was sent"}\n`);
     await runtime.close();
+    if (command.unknown) return EXIT.usage;
     // Stopped while a `!`cmd`` ran: as any run stopped early, not as a refusal.
     if (controller.signal.aborted) return stoppedBy ? stopExitCode(stoppedBy) : EXIT.limit;
     return EXIT.denied;

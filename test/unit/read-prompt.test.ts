@@ -24,7 +24,7 @@ test("stdin is read to its end across silences; the wait is named once, however 
 test("stdin that keeps arriving is never warned about; without an argument it is the prompt", async () => {
   const warnings: string[] = [];
   const input = await readPrompt({ stdin: slowPipe([[5, "  fix "], [5, "the test\n\n"]]), silentMs: 1_000, warn: (line) => warnings.push(line) });
-  expect(input).toEqual({ prompt: "fix the test" });
+  expect(input).toEqual({ prompt: "  fix the test" }); // the first line's indent is the person's; trailing blank lines are not
   expect(warnings).toEqual([]);
 });
 
