@@ -6,6 +6,7 @@ import { openMcp } from "../mcp/open-mcp.ts";
 import { lazyApprovals } from "../store/approvals.ts";
 import { createSandbox } from "../sandbox/create-sandbox.ts";
 import { UsageError } from "../exit/usage-error.ts";
+import { MCP_USAGE } from "./subcommand-help.ts";
 import { didYouMean } from "../text/nearest.ts";
 import { plural } from "../text/plural.ts";
 import { envRules, toolEnv } from "../secrets/tool-env.ts";
@@ -13,7 +14,6 @@ import { mcpTable } from "../ui/mcp-table.ts";
 import { parseErrorLine } from "./args.ts";
 import { mcpServers, type Config } from "./config.ts";
 
-export const MCP_USAGE = "usage: shiro mcp list [--mcp-config <file>]… | shiro mcp test <name> [--mcp-config <file>]…";
 
 /**
  * `shiro mcp list`: every configured server started, initialised and its tools listed, one row each.

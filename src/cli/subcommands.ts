@@ -6,6 +6,7 @@ import { parseErrorLine } from "./args.ts";
 import { UsageError } from "../exit/usage-error.ts";
 import type { Config } from "./config.ts";
 import { resolveId } from "../runtime/open-session.ts";
+import { INSPECT_USAGE, SESSIONS_USAGE, subcommandHelp } from "./subcommand-help.ts";
 
 // Through a pipe the exit that follows a subcommand would cut what is still buffered (at 64 KiB):
 // the last write's callback says everything before it is out.
@@ -25,6 +26,11 @@ export async function runSubcommand(name: string, args: string[], config: Config
 }
 
 async function dispatch(name: string, args: string[], config: Config): Promise<number> {
+  const help = subcommandHelp(name, args);
+  if (help !== undefined) {
+    out(help);
+    return 0;
+  }
   const store = createSessionStore(join(config.home, "sessions"));
   switch (name) {
     case "sessions": {
@@ -107,8 +113,6 @@ async function dispatch(name: string, args: string[], config: Config): Promise<n
 
 type BoolOptions = Record<string, { type: "boolean" }>;
 
-const SESSIONS_USAGE = "usage: shiro sessions [--all] [--json]";
-const INSPECT_USAGE = "usage: shiro inspect <session> [--turns | <call> [--diff] [--full]] [--json]";
 
 function parse<O extends BoolOptions>(args: string[], options: O, maxPositionals: number, usage: string) {
   try {

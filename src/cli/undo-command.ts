@@ -14,8 +14,8 @@ import { parseErrorLine, withNegativeValues } from "./args.ts";
 import type { Config } from "./config.ts";
 import { resolveId } from "../runtime/open-session.ts";
 import { UsageError } from "../exit/usage-error.ts";
+import { UNDO_USAGE } from "./subcommand-help.ts";
 
-export const UNDO_USAGE = "usage: shiro undo [--list] [--to <turn>] [-r <session>] [--force] [--json] | shiro undo --prune";
 
 /**
  * `shiro undo`: puts back the files the newest turn (of the newest session in this folder, or `-r`'s)

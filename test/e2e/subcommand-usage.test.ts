@@ -18,3 +18,16 @@ test("bad flags and arguments to sessions, inspect (flags that do not go togethe
   ];
   for (const [args, stderr] of cases) expect(await runShiro(args, { cwd })).toEqual({ code: 2, stdout: "", stderr });
 });
+
+test("every subcommand answers --help (and -h): its usage and options on stdout, exit 0, nothing else done", async () => {
+  const cwd = tempDir("sub-help");
+  for (const name of ["sessions", "inspect", "registry", "doctor", "undo", "mcp"]) {
+    for (const flag of ["--help", "-h"]) {
+      const r = await runShiro([name, flag], { cwd });
+      expect({ name, flag, code: r.code, stderr: r.stderr }).toEqual({ name, flag, code: 0, stderr: "" });
+      expect(r.stdout).toStartWith(`usage: shiro ${name}`);
+    }
+  }
+  // After `--`, --help is an argument, not a question.
+  expect((await runShiro(["inspect", "--", "--help"], { cwd })).code).toBe(2);
+});
