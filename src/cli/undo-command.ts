@@ -1,7 +1,8 @@
 import { realpathSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { createCheckpointStore } from "../checkpoint/checkpoint-store.ts";
+import { createCheckpointStore, type CheckpointStore } from "../checkpoint/checkpoint-store.ts";
+import { clipLine } from "../text/one-line.ts";
 import { pruneCheckpoints } from "../checkpoint/prune-checkpoints.ts";
 import { formatBytes } from "../text/format-bytes.ts";
 import { plural } from "../text/plural.ts";
@@ -18,8 +19,9 @@ import { UNDO_USAGE } from "./subcommand-help.ts";
 
 
 /**
- * `shiro undo`: puts back the files the newest turn (of the newest session in this folder, or `-r`'s)
- * changed and takes the turn out of the history; `--to` rewinds several, `--list` shows them.
+ * `shiro undo`: puts back the files the newest turn that changed files (of the newest session in this
+ * folder that changed any, or `-r`'s newest turn) changed, and takes the turns from it on out of the
+ * history; `--to` rewinds further, `--list` shows them.
  */
 export async function undoCommand(args: string[], config: Config, io: { out: (line: string) => void; err: (line: string) => void; cwd: string }): Promise<number> {
   let values: { list?: boolean; to?: string; resume?: string; force?: boolean; json?: boolean; prune?: boolean };
@@ -43,7 +45,8 @@ export async function undoCommand(args: string[], config: Config, io: { out: (li
   const open = openForUndo(sessions, io.err);
   if (!unwritable) await finishUndos({ store, root: realpathSync(io.cwd), open, warn: io.err });
 
-  const id = values.resume ? await resolveId(sessions, values.resume, io.err) : await newestHere(sessions, io.cwd, io.err);
+  const picked = values.resume ? { id: await resolveId(sessions, values.resume, io.err) } : await newestThatChanged(sessions, store, io.cwd, io.err);
+  const id = picked.id;
   const opened = await sessions.open(id, io.err, { copyIfOpen: false });
   if (!opened.ok) throw new UsageError(opened.error.message);
   const session = opened.session;
@@ -52,14 +55,17 @@ export async function undoCommand(args: string[], config: Config, io: { out: (li
     if (values.list) {
       const rows = turnRows(state.turns, turnRecords(store, state, io.err));
       if (values.json) io.out(JSON.stringify({ session: state.id, turns: rows }));
-      else if (!rows.length) io.out(`session ${state.id.slice(0, 8)} has no turn to undo`);
+      else if (!rows.length) io.out(`session ${state.id} has no turn to undo`);
       else {
-        io.out(`session ${state.id.slice(0, 8)} · ${state.cwd}`);
+        // The whole id: one of this hour's sessions shares its first characters with the others.
+        io.out(`session ${state.id} · ${state.cwd}`);
         rows.forEach((row) => io.out(turnLine(row, process.stdout.columns || 100)));
       }
       return 0;
     }
-    const done = await undoTurns({ session: state, turn: to, force: values.force, store, keptDir: join(config.home, "undo-kept"), append: (e) => session.append(e), warn: io.err });
+    const turn = to ?? ("turn" in picked ? picked.turn : undefined);
+    if (!values.json && "turn" in picked) io.out(`session ${state.id}, the newest here that changed files: undoing from turn ${turn} (“${clipLine(state.turns.find((t) => t.turn === turn)?.text ?? "", 60)}”)`);
+    const done = await undoTurns({ session: state, turn, force: values.force, store, keptDir: join(config.home, "undo-kept"), append: (e) => session.append(e), warn: io.err });
     if (done.ok) await sessions.remember(state);
     if (values.json) io.out(JSON.stringify({ session: state.id, ...done }));
     else if (done.ok) undoneLines(done).forEach(io.out);
@@ -76,10 +82,24 @@ function prune(config: Config, io: { out: (line: string) => void }, json: boolea
   return 0;
 }
 
-async function newestHere(store: SessionStore, cwd: string, warn: (line: string) => void): Promise<string> {
-  const { sessions, warnings } = await store.list({ cwd });
+// How far back the sessions of a folder are looked through for one that changed files.
+const LOOK_BACK = 20;
+
+/**
+ * The newest session of this folder whose turns still hold a file change, and its last such turn: a
+ * newer session that only asked questions is passed over rather than "undone" to no effect while the
+ * one that wrote the files stays. Without any, the newest session (whose listing says it has nothing).
+ */
+async function newestThatChanged(sessions: SessionStore, store: CheckpointStore, cwd: string, warn: (line: string) => void): Promise<{ id: string; turn?: number }> {
+  const { sessions: listed, warnings } = await sessions.list({ cwd });
   warnings.forEach(warn);
-  const newest = sessions[0];
-  if (!newest) throw new UsageError(`no saved session for ${cwd}; nothing to undo (shiro sessions --all lists every folder's)`);
-  return newest.id;
+  if (!listed[0]) throw new UsageError(`no saved session for ${cwd}; nothing to undo (shiro sessions --all lists every folder's)`);
+  for (const entry of listed.slice(0, LOOK_BACK)) {
+    const read = await sessions.read(entry.id);
+    if (!read.ok) continue;
+    const records = turnRecords(store, read.state, () => {});
+    const changed = read.state.turns.filter((t) => Object.keys(records.get(t.turn)?.changes ?? {}).length > 0).at(-1);
+    if (changed) return { id: entry.id, turn: changed.turn };
+  }
+  return { id: listed[0].id };
 }

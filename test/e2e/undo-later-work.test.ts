@@ -176,3 +176,24 @@ test("corrupt checkpoint files are skipped with one warning each, and nothing is
   expect(existsSync(join(fx.project, "two.txt"))).toBe(false);
   expect(readFileSync(join(fx.project, "one.txt"), "utf8")).toBe("one\n");
 }, 60_000);
+
+test("the newest session that only asked is passed over: `shiro undo` puts back what the one before wrote and names it; --list's id pastes back into -r", async () => {
+  const fx = fixture();
+  const before = snapshot(fx.project);
+  expect((await scriptedJob(turn, { cwd: fx.project, args: ["--yolo"], env: fx.env })).code).toBe(0);
+  const server = await startStrictServer({ defaultModel: () => ({ text: "It is a small project." }) });
+  try {
+    expect((await runShiro(["-p", "what is this project?"], { cwd: fx.project, env: { ...fx.env, OPENAI_BASE_URL: server.url } })).code).toBe(0);
+  } finally {
+    await server.stop();
+  }
+  const list = await runShiro(["undo", "--list"], { cwd: fx.project, env: fx.env });
+  const id = /^session (\S+) · /.exec(list.stdout)?.[1];
+  expect(id).toMatch(/^[0-9a-f-]{36}$/);
+  expect((await runShiro(["undo", "--list", "-r", id!], { cwd: fx.project, env: fx.env })).stdout).toBe(list.stdout);
+
+  const undo = await runShiro(["undo"], { cwd: fx.project, env: fx.env });
+  expect(undo.code).toBe(0);
+  expect(undo.stdout).toStartWith(`session ${id}, the newest here that changed files: undoing from turn 1`);
+  expect(snapshot(fx.project)).toEqual(before);
+}, 60_000);
