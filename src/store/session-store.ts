@@ -106,10 +106,16 @@ export function createSessionStore(dir: string, options: SessionStoreOptions = {
         return entries;
       }
     })());
+  const fromLogs = (entries: SessionMeta[], cwd: string | undefined) => entries.filter((e) => cwd === undefined || e.cwd === resolve(cwd)).sort(newestFirst);
   const entriesFor = async (cwd: string | undefined) => {
     const unlisted = await ensureIndex();
-    if (unlisted) return { entries: unlisted.filter((e) => cwd === undefined || e.cwd === resolve(cwd)).sort(newestFirst), warnings: [] };
-    return cwd === undefined ? index.all() : index.forFolder(cwd);
+    if (unlisted) return { entries: fromLogs(unlisted, cwd), warnings: [] };
+    const read = cwd === undefined ? await index.all() : await index.forFolder(cwd);
+    if (!read.warnings.length) return read;
+    // An index is only a listing: a damaged one is passed over, the logs say what sessions there are, and it is made again from them.
+    const entries = fromLogs(await collectEntries(dir, sizeOf), cwd);
+    if (saving && cwd !== undefined) await index.merge(cwd, entries).catch((err) => (isFsError(err) ? lost(err) : Promise.reject(err)));
+    return { entries, warnings: read.warnings.map((w) => `${w}; listed from the logs instead`) };
   };
   /** The lock, or undefined once the home turned out not to take it (the session then goes on unsaved). */
   const hold = async (path: string): Promise<HeldLock | undefined> => {

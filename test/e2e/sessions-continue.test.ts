@@ -216,3 +216,23 @@ test.concurrent("`shiro sessions` lists every session with what became of its la
     ]);
   }),
 );
+
+test("a damaged session index: -c still continues the newest session (the logs say which), one warning names the file, and the index is made again", async () => {
+  await withServer(async (server) => {
+    const p = dirs();
+    await older(server, p);
+    const newest = resultOf((await runShiro(["-p", "--json", "-m", "echo-model", "the newest chat"], { ...p, env: { OPENAI_BASE_URL: server.url } })).stdout).sessionId;
+    const [indexFile] = new Bun.Glob("*.json").scanSync({ cwd: join(sessionsDir(p.home), "index"), absolute: true });
+    writeFileSync(indexFile!, "{ half an index");
+    const r = await runShiro(["-p", "--json", "-m", "echo-model", "-c", "and again"], { ...p, env: { OPENAI_BASE_URL: server.url } });
+    expect(r.code).toBe(0);
+    // (--json carries it as a notice event)
+    expect(r.stdout + r.stderr).toContain(`skipping a session index: ${indexFile} is not valid JSON`);
+    expect(r.stdout + r.stderr).toContain("listed from the logs instead");
+    expect(resultOf(r.stdout).sessionId).toBe(newest);
+    // Made again: the next run lists both sessions without a word.
+    const again = await runShiro(["sessions", "--json"], { ...p, env: { OPENAI_BASE_URL: server.url } });
+    expect(again.stderr).toBe("");
+    expect(JSON.parse(again.stdout)).toHaveLength(2);
+  });
+});
