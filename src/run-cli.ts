@@ -23,11 +23,13 @@ export async function runCli(flags: Flags): Promise<number> {
   if (print) return (await import("./print/run-print.ts")).runPrint(flags, withKey(config), async () => (await import("./repl/commands.ts")).builtinNames());
   const printOnly = PRINT_ONLY.find(([flag]) => flags[flag] !== undefined && flags[flag] !== false);
   if (printOnly) throw new UsageError(printOnly[1]);
-  return (await import("./repl/repl.ts")).runRepl(flags, withKey(config));
+  // The REPL opens without a key (its commands, sessions and undo need none); it says how to set one, and a prompt is refused until then.
+  return (await import("./repl/repl.ts")).runRepl(flags, { ...config, apiKey: config.apiKey ?? "" });
 }
 
+const NO_KEY = "OPENAI_API_KEY is not set: export it (or point --base-url at a Responses-compatible server and set any key)";
+
 export function withKey(config: Config): Config & { apiKey: string } {
-  if (!config.apiKey)
-    throw new UsageError("OPENAI_API_KEY is not set: export it (or point --base-url at a Responses-compatible server and set any key)");
+  if (!config.apiKey) throw new UsageError(NO_KEY);
   return { ...config, apiKey: config.apiKey };
 }

@@ -151,7 +151,7 @@ export async function runRepl(flags: Flags, config: Config & { apiKey: string })
     close();
   });
   if (history.warning) warn(history.warning);
-  showHeader(ctx, c);
+  showHeader(ctx, c, config.apiKey !== "");
   // Read once at the start, so a clash with a built-in is said before the first prompt.
   await saved?.refresh();
   // A project's hooks are shown and asked about as the session starts; a prompt typed meanwhile waits for the answer.

@@ -24,6 +24,7 @@ type Sdk = typeof import("openai");
 type Attempt = { ended: ModelEvent } | { failed: ModelError; partial: AssistantMessage };
 
 const CUT = "the stream ended before the response completed";
+const NO_KEY = "OPENAI_API_KEY is not set: export it and start shiro again (or point --base-url at a Responses-compatible server and set any key); nothing was sent";
 
 /**
  * The real ModelStream over the `openai` SDK. Every retry is ours (the SDK's are off), so a refused
@@ -38,6 +39,8 @@ export function createOpenAIStream(opts: OpenAIStreamOptions): ModelStream {
   let reached = false;
 
   return async function* stream(body, signal): AsyncGenerator<ModelEvent> {
+    // The REPL opens without a key: a prompt then gets this, not a 401 from the API.
+    if (!opts.apiKey) return yield { type: "error", error: { message: NO_KEY, retryable: false } };
     let loaded: Sdk;
     try {
       loaded = await (sdk ??= import("openai"));
