@@ -60,17 +60,22 @@ function globLine(output: string): string {
 }
 
 /**
- * A call summed up by the note its output ends with after a blank line (bash's "Exit code: 1",
- * "Stopped by the user (Ctrl-C)…"), and how many lines of output came before it; others by their first line.
+ * A call summed up by its output's first line and the note the output ends with after a blank line
+ * (bash's "Exit code: 1", "Stopped by the user (Ctrl-C)…"): `✓ 3 passed (+2 lines)`, `✗ Exit code: 1 ·
+ * FAIL src/a.test.ts (+40 lines)`; "Exit code: 0" goes without saying where there is output to show.
+ * Output the person saw stream (`firstLine` false) is not repeated: the note and how many lines it had.
+ * Others by their first line.
  */
-export function closingNoteLine(output: string, max = 100): string {
+export function closingNoteLine(output: string, max = 100, firstLine = true): string {
   const paragraphs = output.trim().split(/\n\s*\n/);
   if (paragraphs.length < 2) return outcomeLine(output, max);
   const note = paragraphs.at(-1)!.split("\n")[0]!;
   // The lines after the note (the sandbox's word on the command) are for the model; bash's "(no output)"
   // placeholder is not a line the person could go and read.
-  const body = paragraphs.slice(0, -1).join("\n").split("\n");
-  return clipLine(note, max) + moreLines(body.filter((l) => l.trim() !== "" && l.trim() !== "(no output)").length);
+  const body = paragraphs.slice(0, -1).join("\n").split("\n").filter((l) => l.trim() !== "" && l.trim() !== "(no output)");
+  if (!body.length || !firstLine) return clipLine(note, max) + moreLines(body.length);
+  const first = oneLine(body[0]!);
+  return clipLine(note === "Exit code: 0" ? first : `${note} · ${first}`, max) + moreLines(body.length - 1);
 }
 
 const more = (n: number, noun: string) => (n > 0 ? ` (+${plural(n, noun)})` : "");
@@ -90,11 +95,12 @@ const resultText = (r: Result): string => (r.denied ? r.output.replace(/^Denied:
 
 /**
  * What follows the mark. A denial is shown whole, never clipped, since its end says how to allow the call;
- * output already streamed to the screen is summed up by its closing note ("Exit code: 0"), not repeated.
+ * output already streamed to the screen is summed up by its closing note ("Exit code: 0"), not repeated;
+ * output the person has not seen (print mode) by its first line.
  */
 export function resultSummary(r: Result, streamed = false): string {
   if (r.denied) return oneLine(resultText(r));
-  return r.isError || streamed ? closingNoteLine(r.output) : successLine(r.name, r.output);
+  return r.isError || streamed ? closingNoteLine(r.output, 100, !streamed) : successLine(r.name, r.output);
 }
 
 function patchFiles(patch: string): string[] {

@@ -40,11 +40,10 @@ test("a denied write's progress line keeps its end: how to allow the call", asyn
   );
 });
 
-test("a failed command is summed up by its exit code, as in the REPL, not by its first output line", async () => {
+test("a failed command is summed up by its exit code and its output's first line (print mode shows no output above it)", async () => {
   const r = await runShiro(["-p", "--yolo", "-m", "failing-bash", "run it"], { cwd: tempDir("proj"), env: { OPENAI_BASE_URL: server.url } });
   expect(r.code).toBe(0);
-  expect(r.stderr).toContain("  ✗ Exit code: 3 (+2 lines)\n");
-  expect(r.stderr).not.toContain("✗ first line of output");
+  expect(r.stderr).toContain("  ✗ Exit code: 3 · first line of output (+1 line)\n");
 });
 
 test("each result's line counts what it got: three lines of output, none, two files", async () => {
@@ -56,7 +55,7 @@ test("each result's line counts what it got: three lines of output, none, two fi
     const r = await runShiro(["-p", "--yolo", "-m", "counting", "count"], { cwd, env: { OPENAI_BASE_URL: server.url } });
     expect(r.code).toBe(0);
     const results = r.stderr.split("\n").filter((l) => l.startsWith("  ✓") || l.startsWith("  ✗"));
-    expect(results).toEqual(["  ✓ Exit code: 0 (+3 lines)", "  ✓ Exit code: 0", "  ✓ notes/a.txt (+1 file)"]);
+    expect(results).toEqual(["  ✓ one (+2 lines)", "  ✓ Exit code: 0", "  ✓ notes/a.txt (+1 file)"]);
   } finally {
     rmSync(cwd, { recursive: true, force: true });
   }

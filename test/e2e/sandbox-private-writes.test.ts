@@ -45,7 +45,7 @@ eachBackend("--yolo: files left in the private temp folder or the hidden home ar
   expect(existsSync(join(l.home, "notes.txt"))).toBe(false);
   expect(walk(l.tmp).filter((e) => e.kind !== "dir")).toEqual([]);
   // The person's line counts the output, not the sandbox's note.
-  expect(job.stderr).toContain("  ✓ Exit code: 0 (+1 line)\n");
+  expect(job.stderr).toContain("  ✓ draft\n");
 });
 
 eachBackend("read-only (print mode's default): the write to the temp folder is named as gone, with no advice to write the project", async (backend) => {

@@ -2,11 +2,17 @@ import { describe, expect, test } from "bun:test";
 import { closingNoteLine, outcomeLine, successLine } from "../../src/ui/tool-line.ts";
 
 describe("one-line outcomes of tool calls", () => {
-  test("a failed bash call is summed up by its closing note, not by its first output line", () => {
+  test("a bash call is summed up by its output's first line, a failure also by its closing note; a note alone stands alone", () => {
     expect(closingNoteLine("(no output)\n\nStopped by the user (Ctrl-C); the command and every process it started were killed.", 40)).toBe(
       "Stopped by the user (Ctrl-C); the comma…",
     );
-    expect(closingNoteLine("FAIL a.test\n\n  expected 1\n  got 2\n\nExit code: 1")).toBe("Exit code: 1 (+3 lines)");
+    expect(closingNoteLine("FAIL a.test\n\n  expected 1\n  got 2\n\nExit code: 1")).toBe("Exit code: 1 · FAIL a.test (+2 lines)");
+    expect(closingNoteLine("3 passed\n0 failed\n\nExit code: 0")).toBe("3 passed (+1 line)");
+  });
+
+  test("output the person saw stream is not repeated: the note and how many lines it had", () => {
+    expect(closingNoteLine("FAIL a.test\n\n  expected 1\n  got 2\n\nExit code: 1", 100, false)).toBe("Exit code: 1 (+3 lines)");
+    expect(closingNoteLine("a\nb\n\nExit code: 0", 100, false)).toBe("Exit code: 0 (+2 lines)");
   });
 
   test("a one-paragraph error keeps its first line, like a success", () => {
@@ -16,13 +22,13 @@ describe("one-line outcomes of tool calls", () => {
   });
 
   test("one more line is '+1 line'; bash's '(no output)' placeholder is not counted as a line", () => {
-    expect(closingNoteLine("only line\n\nExit code: 1")).toBe("Exit code: 1 (+1 line)");
+    expect(closingNoteLine("only line\n\nExit code: 1")).toBe("Exit code: 1 · only line");
     expect(closingNoteLine("(no output)\n\nExit code: 1")).toBe("Exit code: 1");
-    expect(closingNoteLine("a\nb\n\nExit code: 2")).toBe("Exit code: 2 (+2 lines)");
+    expect(closingNoteLine("a\nb\n\nExit code: 2")).toBe("Exit code: 2 · a (+1 line)");
   });
 
   test("the sandbox's lines after the note are not output lines", () => {
-    expect(closingNoteLine("a\nb\nc\n\nExit code: 0\nIt ran in a read-only sandbox (nobody approved writes for it).")).toBe("Exit code: 0 (+3 lines)");
+    expect(closingNoteLine("a\nb\nc\n\nExit code: 0\nIt ran in a read-only sandbox (nobody approved writes for it).")).toBe("a (+2 lines)");
   });
 });
 
@@ -34,8 +40,8 @@ describe("a successful read says which lines it got", () => {
     expect(successLine("bash", "1\tfoo\n2\tbar")).toBe("1\tfoo (+1 line)".replace("\t", " "));
   });
 
-  test("a successful command is summed up by its exit code and its lines; a glob counts files", () => {
-    expect(successLine("bash", "a\nb\nc\n\nExit code: 0")).toBe("Exit code: 0 (+3 lines)");
+  test("a successful command is summed up by its output's first line and the rest counted (its exit code with none); a glob counts files", () => {
+    expect(successLine("bash", "a\nb\nc\n\nExit code: 0")).toBe("a (+2 lines)");
     expect(successLine("bash", "(no output)\n\nExit code: 0")).toBe("Exit code: 0");
     expect(successLine("glob", "a.txt\nb.txt")).toBe("a.txt (+1 file)");
     expect(successLine("glob", "[id].tsx\nb.txt\n[198 more not shown; narrow the pattern or path]")).toBe("[id].tsx (+199 files)");
