@@ -27,7 +27,7 @@ import { createRequestBuilder, limitsOf } from "./request-builder.ts";
 import type { Checkpoints } from "../checkpoint/checkpoints.ts";
 import type { Hooks } from "../hooks/create-hooks.ts";
 import { turnHooks } from "./turn-hooks.ts";
-import { askOnce } from "./ask-once.ts";
+import { askOnce, askOnceWhy } from "./ask-once.ts";
 import type { HookRun } from "../session/hook-run.ts";
 import type { CheckpointStore } from "../checkpoint/checkpoint-store.ts";
 import { turnRows, type TurnRow } from "../checkpoint/undo-report.ts";
@@ -122,8 +122,13 @@ export function createRuntime(opts: RuntimeOptions): Runtime {
   let listed: Promise<string[]> | undefined;
   const remember = () => store.remember(live.state).catch((err: Error) => warn(`could not update the session list: ${err.message}`));
 
-  const summarise = async (focus: string | undefined, signal: AbortSignal) =>
-    acceptSummary((await runtime.ask(buildSummaryRequestText(live.state.messages, focus), signal)) ?? undefined);
+  /** A summary of the session so far, or why there is none (for /compact to say). */
+  const summariseWhy = async (focus: string | undefined, signal: AbortSignal) => {
+    const answer = await askOnceWhy(stream, { model: live.state.model, sessionId: live.state.id, reasoningEffort: config.reasoningEffort }, buildSummaryRequestText(live.state.messages, focus), signal);
+    if ("failed" in answer) return { failed: answer.failed };
+    return acceptSummary(answer.text) ?? { failed: "the model's answer was no summary (too short, or without its Goal section)" };
+  };
+  const summarise = async (focus: string | undefined, signal: AbortSignal) => ((s) => ("failed" in s ? null : s))(await summariseWhy(focus, signal));
   let measures = measureKeeper(live);
   // Whichever session is current: its stored measures.
   const ledger = createWireLedger({ entry: (messages, i, model) => measures.known?.entry(messages, i, model), region: (l, drop) => measures.known?.region(l, drop) });
@@ -251,8 +256,8 @@ export function createRuntime(opts: RuntimeOptions): Runtime {
     async compact(focus, signal, onStart) {
       if (!live.state.messages.some((m) => m.role === "user")) return { ok: false, message: "nothing to compact yet" };
       onStart?.();
-      const summary = await summarise(focus || undefined, signal);
-      if (!summary) return { ok: false, message: "the summary failed or was empty; the transcript is unchanged" };
+      const summary = await summariseWhy(focus || undefined, signal);
+      if ("failed" in summary) return { ok: false, message: `could not compact: ${summary.failed}; the transcript is unchanged` };
       live.append({ type: "compaction", summary: summary.summary, at: now() });
       await remember();
       return { ok: true, message: `compacted: the next request starts from a ${formatCount(summary.summary.length)}-char summary` };

@@ -34,7 +34,7 @@ test("REPL: one compaction notice per turn, the meter over 100% of the threshold
   await pty.type("/compact");
   pty.write(keys.enter);
   // This model answers a request without tools with a call, not a summary: the summary is unusable.
-  await pty.waitFor("the summary failed or was empty; the transcript is unchanged", { since: compact, timeoutMs: 10_000 });
+  await pty.waitFor("could not compact: the model answered nothing; the transcript is unchanged", { since: compact, timeoutMs: 10_000 });
   expect(server.requests.length).toBe(requests + 1);
 
   // Esc while /compact waits on a slow model cancels it at once; nothing changes.
@@ -45,7 +45,7 @@ test("REPL: one compaction notice per turn, the meter over 100% of the threshold
   await pty.waitFor("writing a summary", { since: slow });
   const pressed = Date.now();
   pty.write(keys.esc);
-  await pty.waitFor("the summary failed or was empty; the transcript is unchanged", { since: slow, timeoutMs: 4000 });
+  await pty.waitFor("could not compact: it was stopped; the transcript is unchanged", { since: slow, timeoutMs: 4000 });
   expect(Date.now() - pressed).toBeLessThan(3000);
   pty.write(keys.ctrlD);
   expect(await pty.exited).toBe(0);

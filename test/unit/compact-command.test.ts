@@ -39,12 +39,12 @@ async function workedSession(configFile: object = {}): Promise<{ runtime: Runtim
 
 describe("/compact", () => {
   const unusable = [
-    ["the summary call fails (HTTP 400)", () => server.inject({ status: 400 })],
-    ["the summary is empty", () => void (summaryReply = "")],
-    ["the summary is garbage (no Goal section)", () => void (summaryReply = "Sure! ".repeat(40))],
+    ["the summary call fails (HTTP 400)", () => server.inject({ status: 400 }), /^could not compact: the model call failed: .+; the transcript is unchanged$/],
+    ["the summary is empty", () => void (summaryReply = ""), /^could not compact: the model answered nothing; the transcript is unchanged$/],
+    ["the summary is garbage (no Goal section)", () => void (summaryReply = "Sure! ".repeat(40)), /^could not compact: the model's answer was no summary \(too short, or without its Goal section\); the transcript is unchanged$/],
   ] as const;
-  for (const [what, arrange] of unusable)
-    test(`${what}: the transcript on disk stays byte-identical and the person is told`, async () => {
+  for (const [what, arrange, why] of unusable)
+    test(`${what}: the transcript on disk stays byte-identical and the person is told why`, async () => {
       const { runtime, file } = await workedSession();
       const before = readFileSync(file);
       const messages = structuredClone(runtime.session.messages);
@@ -52,7 +52,8 @@ describe("/compact", () => {
       arrange();
       const result = await runtime.compact("", new AbortController().signal);
       expect(server.requests.length).toBe(calls + 1);
-      expect(result).toEqual({ ok: false, message: "the summary failed or was empty; the transcript is unchanged" });
+      expect(result.ok).toBe(false);
+      expect(result.message).toMatch(why);
       await Bun.sleep(5); // a save would show as a new updatedAt
       expect(readFileSync(file).equals(before)).toBe(true);
       expect(runtime.session.messages).toEqual(messages);
