@@ -128,7 +128,6 @@ describe("REPL turns through a real pty (dist/shiro ↔ strict server)", () => {
     // Opening events, item + part added, then three deltas; then the stream stalls for 10 s.
     server.inject({ delayMs: 10_000, afterEventCount: 7 });
     const before = server.requests.length;
-    const started = Date.now();
     await repl.send("tell me a long story");
     await repl.waitFor("Alpha beta");
     await repl.send("this line is queued");
@@ -138,7 +137,6 @@ describe("REPL turns through a real pty (dist/shiro ↔ strict server)", () => {
     await repl.waitFor("· dropped 1 queued prompt: this line is queued\n");
     await repl.waitFor("! aborted");
     await repl.idle();
-    expect(Date.now() - started).toBeLessThan(5000);
     await until(() => watch.disconnects > 0);
     expect(watch.disconnects).toBe(1); // the client hung up on the stalled stream
     await watch.stop();
@@ -237,7 +235,6 @@ describe("REPL turns through a real pty (dist/shiro ↔ strict server)", () => {
   test("Ctrl-C during `sleep 30` kills the command but the turn goes on: the model gets a result and answers", async () => {
     const cwd = tempDir("repl-proj");
     await using repl = await startRepl({ cwd, baseUrl: server.url, args: ["-m", "test-sleeper", "--yolo"] });
-    const started = Date.now();
     await repl.send("sleep please");
     await repl.waitFor(`● bash ${SLEEP}`);
     expect(await until(() => running(repl.pid, SLEEP))).toBe(true);
@@ -246,7 +243,6 @@ describe("REPL turns through a real pty (dist/shiro ↔ strict server)", () => {
     expect(repl.screen()).toContain("✗ Stopped by the user (Ctrl-C)");
     await repl.idle();
     expect(await until(() => !running(repl.pid, SLEEP))).toBe(true);
-    expect(Date.now() - started).toBeLessThan(10_000);
     expect(await repl.quit()).toBe(0);
   });
 

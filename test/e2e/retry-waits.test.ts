@@ -54,13 +54,12 @@ describe("retry waits, at the server", () => {
 });
 
 describe("a base URL that is wrong", () => {
-  test("a loopback port with nothing listening fails within a few seconds, with one line naming the URL", async () => {
+  test("a loopback port with nothing listening fails without retrying (no retry line), with one line naming the URL", async () => {
     const probe = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: () => new Response() });
     const url = `http://127.0.0.1:${probe.port}/v1`;
     await probe.stop(true);
-    const started = performance.now();
+    // Before: 6 attempts, each announced on stderr; now the one line below alone.
     const r = await runShiro(["-p", "hello"], { cwd: tempDir("refused"), env: { OPENAI_BASE_URL: url } });
-    expect(performance.now() - started).toBeLessThan(4000); // before: 6 attempts, ~17 s
     expect(r.code).toBe(1);
     expect(r.stdout).toBe("");
     expect(r.stderr.trimEnd().split("\n")).toEqual([

@@ -177,10 +177,9 @@ test("--timeout also bounds the wait for a stdin that never ends: exit 3, nothin
 test("--timeout during a bash command kills it, saves the session with the reason in the result, exit 3", async () => {
   const home = tempDir("timeout-home");
   const cwd = tempDir("timeout");
-  const started = performance.now();
+  // (`sleep 30`: had the command not been killed, the run would not have ended at its --timeout with exit 3.)
   const r = await runShiro(["-p", "--yolo", "-m", "sleeper", "--timeout", "2", "nap"], { cwd, home, env: { OPENAI_BASE_URL: server.url } });
   expect(r.code).toBe(3);
-  expect(performance.now() - started).toBeLessThan(2000 + 2000);
   expect(r.stderr).toContain("! stopped at --timeout; the job is not finished and the session is saved");
   const [session] = await loadAll(home);
   const [call] = callsIn(session!);

@@ -13,24 +13,6 @@ const compiled = (source: string): LinearPattern => {
   return result.pattern;
 };
 
-/** The least of a few timings, in ms: the one least disturbed by whatever else the machine is doing. */
-function fastest(run: () => unknown, times = 5): number {
-  let best = Infinity;
-  for (let i = 0; i < times; i++) {
-    const started = performance.now();
-    run();
-    best = Math.min(best, performance.now() - started);
-  }
-  return best;
-}
-
-/**
- * What reading one character costs on this machine right now: a pattern with no literal to look for and a
- * DFA of two states, read over `input`. Every time bound below is a multiple of it, so a loaded machine
- * moves the bound with the measurement.
- */
-const baselineMsPerChar = (input: string) => fastest(() => compiled("[^\\n]{2}[\\n\\r]").test(input)) / input.length;
-
 /** The linear-time promise, without a clock: the matcher's own count of the work it did. */
 const expectLinearSteps = (pattern: LinearPattern, input: string, steps: number) =>
   expect(steps).toBeLessThanOrEqual((2 * pattern.states + 1) * (input.length + 1));
@@ -84,12 +66,8 @@ test(`${ACCEPTED.length + REFUSED.length} slow patterns: each refused naming the
     const { matched, steps } = pattern.run(input);
     expect([source, matched]).toEqual([source, matches]);
     expect(steps).toBeGreaterThanOrEqual(input.length); // the automaton read it all: no literal filter answered
+    // Linear by the automaton's own count of steps (what it does, not how long a busy machine takes: `bun run bench registry` times it).
     expectLinearSteps(pattern, input, steps);
-    // A fresh pattern each time: building its DFA is part of the cost. 50× a two-state DFA's reading,
-    // plus 20 ms of slack for the timer and the scheduler; backtracking would be seconds to years here.
-    const ms = fastest(() => compiled(source).test(input), 3);
-    expect([source, ms]).toEqual([source, expect.any(Number)]);
-    expect(ms).toBeLessThan(50 * baselineMsPerChar(input) * input.length + 20);
   }
 });
 
@@ -114,9 +92,6 @@ test("property: random patterns agree with RegExp on short inputs, and take line
     const long = randomText(random, 16 * 1024);
     const { steps } = result.pattern.run(long);
     expectLinearSteps(result.pattern, long, steps);
-    const ms = fastest(() => compiled(source).test(long), 2);
-    // Time per character within 30 of the baseline's per NFA state: what "linear in the input" allows.
-    expect(ms / long.length).toBeLessThan(30 * (2 * result.pattern.states + 1) * baselineMsPerChar(long) + 10 / long.length);
   }
   expect(compared).toBe(10_000);
 });

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, test } from "bun:test";
-import { existsSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { bash } from "../../src/tools/bash.ts";
 import { commandArgv, shellArgv } from "../../src/tools/command-argv.ts";
@@ -64,22 +64,19 @@ describe("bash", () => {
 
   test("timeout kills the whole process group, background children included", async () => {
     project = tempProject();
-    const started = Date.now();
+    // (Were the group not killed, `sleep 100` would outlast the test's own timeout.)
     const out = await call(bash, { command: "sleep 100 & echo $! > bg.pid; echo started; sleep 100", timeout_ms: 2000 }, project.ctx());
-    expect(Date.now() - started).toBeLessThan(4000);
     expect(out).toEqual({ output: "started\n\nTimed out after 2 s; the command and every process it started were killed.", isError: true });
-    expect(await diesWithin(pidFrom(project.root), 2000)).toBe(true);
+    expect(await diesWithin(pidFrom(project.root), 10_000)).toBe(true);
   });
 
   test("a command that ignores SIGTERM is killed with SIGKILL a second later", async () => {
     project = tempProject();
     const turn = new AbortController();
     abortWhenStarted(project.root, turn);
-    const started = Date.now();
     const out = await call(bash, { command: "trap '' TERM; sleep 100 & echo $! > bg.pid; while true; do sleep 0.1; done" }, project.ctx({ signal: turn.signal }));
-    expect(Date.now() - started).toBeLessThan(4000);
     expect(out.output).toEndWith("Interrupted by the user; the command and every process it started were killed.");
-    expect(await diesWithin(pidFrom(project.root), 2000)).toBe(true);
+    expect(await diesWithin(pidFrom(project.root), 10_000)).toBe(true);
   });
 
   test("the turn's abort signal and the command interrupt both kill the group", async () => {
@@ -88,23 +85,21 @@ describe("bash", () => {
     abortWhenStarted(project.root, turn);
     const aborted = await call(bash, { command: "sleep 100 & echo $! > bg.pid; wait" }, project.ctx({ signal: turn.signal }));
     expect(aborted.output).toBe("(no output)\n\nInterrupted by the user; the command and every process it started were killed.");
-    expect(await diesWithin(pidFrom(project.root), 2000)).toBe(true);
+    expect(await diesWithin(pidFrom(project.root), 10_000)).toBe(true);
 
     const ctrlC = new AbortController();
     abortWhenStarted(project.root, ctrlC);
     rmSync(join(project.root, "bg.pid"));
     const stopped = await call(bash, { command: "sleep 100 & echo $! > bg.pid; wait" }, project.ctx({ interrupt: ctrlC.signal }));
     expect(stopped).toEqual({ output: "(no output)\n\nStopped by the user (Ctrl-C); the command and every process it started were killed.", isError: true });
-    expect(await diesWithin(pidFrom(project.root), 2000)).toBe(true);
+    expect(await diesWithin(pidFrom(project.root), 10_000)).toBe(true);
   });
 
   test("a background child still holding the output does not hang the call", async () => {
     project = tempProject();
-    const started = Date.now();
     const out = await call(bash, { command: "sleep 100 & echo $! > bg.pid; echo done" }, project.ctx());
-    expect(Date.now() - started).toBeLessThan(3000);
     expect(out.output).toStartWith("done\n\nExit code: 0. Background processes still holding the output were killed;");
-    expect(await diesWithin(pidFrom(project.root), 2000)).toBe(true);
+    expect(await diesWithin(pidFrom(project.root), 10_000)).toBe(true);
   });
 
   test.skipIf(process.platform !== "linux")("the command gets /dev/null for stdin and no other descriptor than 0, 1, 2 (not the lifeline)", async () => {
@@ -116,10 +111,11 @@ describe("bash", () => {
 
   test("a background job with its output redirected outlives the command, as the tool's description promises", async () => {
     project = tempProject();
-    const started = Date.now();
-    const out = await call(bash, { command: "(sleep 1; touch bg) > /dev/null 2>&1 & echo started" }, project.ctx());
+    // The job waits for a file the test makes only once the call is back: had the call waited for the job, it never would be.
+    const out = await call(bash, { command: "(while [ ! -e go ]; do sleep 0.05; done; touch bg) > /dev/null 2>&1 & echo started" }, project.ctx());
     expect(out.output).toBe("started\n\nExit code: 0");
-    expect(Date.now() - started).toBeLessThan(900);
+    expect(existsSync(join(project.root, "bg"))).toBe(false);
+    writeFileSync(join(project.root, "go"), "");
     await waitUntil(() => existsSync(join(project.root, "bg")), "the background job touched bg");
   });
 

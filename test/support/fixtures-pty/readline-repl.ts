@@ -38,4 +38,5 @@ const stdin = process.stdin as typeof process.stdin & { isRaw?: boolean };
 rl.on("close", () => process.stdout.write(`[closed raw=${stdin.isRaw}]\n`));
 
 process.stdout.write(`[tty in=${stdin.isTTY} out=${process.stdout.isTTY} raw=${stdin.isRaw} cols=${process.stdout.columns}]\n`);
+if (escapeMs !== undefined) process.stdout.write(`[esc-timeout ${(rl as unknown as { escapeCodeTimeout: number }).escapeCodeTimeout}]\n`);
 rl.prompt();
