@@ -4,11 +4,12 @@
  * `nobody` (setpriv, from root); the layout is the test's own temp folders, opened to that user.
  */
 import { expect, test } from "bun:test";
-import { chmodSync, existsSync, writeFileSync } from "node:fs";
+import { chmodSync, copyFileSync, existsSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { MAX_PROCS } from "../../src/sandbox/create-sandbox.ts";
 import { landlockAbi } from "../../src/sandbox/landlock-syscalls.ts";
+import { BINARY } from "../support/binary.ts";
 import { tempDir } from "../support/run-shiro.ts";
 import { scriptedJob } from "../support/scripted-job.ts";
 
@@ -22,8 +23,15 @@ test.skipIf(!canRun)(`as another user than root under Landlock, a burst of ${MAX
   const home = tempDir("ll-user-home");
   for (const dir of [root, home]) chmodSync(dir, 0o777);
   writeFileSync(join(root, "README"), "hello\n");
+  // The binary too, where `nobody` reaches it: the checkout may sit under a 0700 folder (what `mktemp -d` makes).
+  const bin = tempDir("ll-user-bin");
+  chmodSync(bin, 0o755);
+  copyFileSync(BINARY, join(bin, "shiro"));
+  chmodSync(join(bin, "shiro"), 0o755);
+  // The system's python: a toolchain in root's home (pyenv's shims) is no more `nobody`'s than the checkout.
+  const python = existsSync("/usr/bin/python3") ? "/usr/bin/python3" : "python3";
   const mark = `32.${process.pid}1`;
-  const burst = `python3 -c "
+  const burst = `${python} -c "
 import subprocess
 n = 0
 try:
@@ -38,6 +46,7 @@ print('running=%d' % n)"`;
     args: ["--yolo"],
     env: { SHIRO_SANDBOX_BACKEND: "landlock" },
     wrap: AS_NOBODY,
+    binary: join(bin, "shiro"),
   });
   const running = Number(/running=(\d+)/.exec(job.outputs[0]?.output ?? "")?.[1] ?? "NaN");
   Bun.spawnSync(["pkill", "-f", `sleep ${mark}`]);

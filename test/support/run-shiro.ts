@@ -29,6 +29,8 @@ export type ShiroOptions = {
   timeoutMs?: number;
   /** A command the binary runs under (`unshare … setpriv …`: a machine that refuses namespaces). */
   wrap?: readonly string[];
+  /** Another copy of the binary (one another user can reach: a checkout may sit under a 0700 folder). */
+  binary?: string;
 };
 
 export const tempDir = (prefix: string) => mkdtempSync(join(tmpdir(), `shiro-${prefix}-`));
@@ -45,7 +47,7 @@ export async function runShiro(args: string[], opts: ShiroOptions): Promise<Shir
 
 async function spawnRun(args: string[], opts: ShiroOptions, [home, shiroHome]: string[]): Promise<ShiroRun> {
   const started = performance.now();
-  const proc = Bun.spawn([...(opts.wrap ?? []), BINARY, ...args], {
+  const proc = Bun.spawn([...(opts.wrap ?? []), opts.binary ?? BINARY, ...args], {
     cwd: opts.cwd,
     stdin: opts.stdin === undefined ? "ignore" : "pipe",
     stdout: "pipe",
