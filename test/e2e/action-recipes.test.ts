@@ -12,7 +12,7 @@ import { createHash } from "node:crypto";
 import { HOST_ASSET, runActionStep, serveReleases } from "../support/action-run.ts";
 import { BINARY, REPO } from "../support/binary.ts";
 import { git } from "../support/guard-projects.ts";
-import { NO_USERNS } from "../support/no-userns.ts";
+import { NO_USERNS, simulationHere } from "../support/no-userns.ts";
 import { addNodeProject, BUILD_OUTPUT } from "../support/node-project.ts";
 import { tempDir } from "../support/run-shiro.ts";
 import { sequenceModel, type Step } from "../support/scripts.ts";
@@ -89,7 +89,7 @@ function modelFor(recipe: Recipe) {
   return sequenceModel(steps, answer);
 }
 
-describe.skipIf(!Bun.which("curl") || !Bun.which("npm"))("docs/ci.md's recipes through action/run.sh on the simulated 24.04 runner", () => {
+describe.skipIf(!Bun.which("curl") || !Bun.which("npm") || !simulationHere())("docs/ci.md's recipes through action/run.sh on the simulated 24.04 runner", () => {
   test("the page has the recipes this test runs", () => {
     expect(RECIPES.map((r) => r.title)).toEqual(["The GitHub Action", "Review a diff", "Explain a failed build from its log", "A JSON gate"]);
   });

@@ -10,7 +10,7 @@ import { expect, test } from "bun:test";
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { git } from "../support/guard-projects.ts";
-import { NO_USERNS } from "../support/no-userns.ts";
+import { NO_USERNS, simulationHere } from "../support/no-userns.ts";
 import { addNodeProject, BUILD_OUTPUT } from "../support/node-project.ts";
 import { tempDir } from "../support/run-shiro.ts";
 import { scriptedJob } from "../support/scripted-job.ts";
@@ -24,7 +24,7 @@ const HOME_SECRET = "gatetest-home-value-77ab01";
 // Each backend as the person meets it: bubblewrap where it runs, Landlock on the simulated runner.
 const BACKENDS = [
   ...(toolHere("bwrap", Bun.which("bwrap") !== null) ? [{ name: "bubblewrap", wrap: undefined }] : []),
-  { name: "Landlock on the simulated 24.04 runner", wrap: NO_USERNS },
+  ...(simulationHere() ? [{ name: "Landlock on the simulated 24.04 runner", wrap: NO_USERNS }] : []),
 ];
 
 /** A Node project at ~/code/proj in a home with a `.gitconfig` and credentials; `.env` ignored, as real projects keep it. */

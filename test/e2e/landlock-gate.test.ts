@@ -7,11 +7,12 @@
 import { expect, test } from "bun:test";
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { NO_USERNS } from "../support/no-userns.ts";
+import { NO_USERNS, simulationHere } from "../support/no-userns.ts";
 import { tempDir } from "../support/run-shiro.ts";
 import { scriptedJob } from "../support/scripted-job.ts";
 
 const bash = (command: string) => ({ name: "bash", arguments: { command } });
+const simulated = simulationHere();
 const SECRET = "gaterace-secret-4b7e21";
 const PY = existsSync("/usr/bin/python3") ? "/usr/bin/python3" : "python3";
 
@@ -64,7 +65,7 @@ stop = True; t.join()
 print(sorted(seen))
 `;
 
-test("a symlink flipped and the path's own memory rewritten between check and open: .env is never read, README.md always is", async () => {
+test.skipIf(!simulated)("a symlink flipped and the path's own memory rewritten between check and open: .env is never read, README.md always is", async () => {
   const p = project();
   writeFileSync(join(p.root, "race1.py"), SYMLINK_RACE);
   writeFileSync(join(p.root, "race2.py"), MEMORY_RACE);
@@ -75,7 +76,7 @@ test("a symlink flipped and the path's own memory rewritten between check and op
   expect(job.requests.some((r) => r.raw.includes(SECRET))).toBe(false);
 });
 
-test("the gate's own process is out of reach through /proc; the command's own /proc/self, /dev/stdin and process substitution work", async () => {
+test.skipIf(!simulated)("the gate's own process is out of reach through /proc; the command's own /proc/self, /dev/stdin and process substitution work", async () => {
   const p = project();
   const calls = [
     bash("cat /proc/$PPID/environ; cat /proc/$PPID/mem | head -c 16 | od -c; echo x > /proc/$PPID/mem; echo done"),
@@ -87,7 +88,7 @@ test("the gate's own process is out of reach through /proc; the command's own /p
   expect(own).toBe("# an ordinary file\n# an ordinary file\nsubstituted\nkept\n\nExit code: 0");
 });
 
-test("named pipes: a reader waiting for its writer and a writer for its reader both get through; the gate keeps answering meanwhile", async () => {
+test.skipIf(!simulated)("named pipes: a reader waiting for its writer and a writer for its reader both get through; the gate keeps answering meanwhile", async () => {
   const p = project();
   const calls = [bash("mkfifo p q; (echo via-fifo > p &); cat p; (sleep 0.3; echo late > q) & cat q; wait; cat README.md")];
   const job = await scriptedJob(calls, { cwd: p.root, home: p.home, args: ["--yolo"], wrap: NO_USERNS });

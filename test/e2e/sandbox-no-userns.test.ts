@@ -3,12 +3,12 @@
  * picks Landlock by itself and the job still works, sandboxed: writes outside the project fail and one
  * inside lands under --yolo; `ls` runs in the read-only default; secrets in the project and the home,
  * and the API key in shiro's own /proc environ, never reach the model; a loopback listener hears nothing.
- * The simulation is checked first: if it does not hold here, the test fails rather than passing unproven.
+ * The simulation is checked first: where it does not hold the tests are skipped with a note, and in CI they fail.
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { NO_USERNS, simulationHolds } from "../support/no-userns.ts";
+import { NO_USERNS, simulationHere } from "../support/no-userns.ts";
 import { runShiro, tempDir } from "../support/run-shiro.ts";
 import { scriptedJob } from "../support/scripted-job.ts";
 import { TEST_API_KEY } from "../support/test-key.ts";
@@ -32,11 +32,10 @@ function layout() {
   return { home, root };
 }
 
-test("the simulation holds: bwrap is refused its namespaces, Landlock is there", () => {
-  expect(simulationHolds()).toBeUndefined();
-});
+// Where it does not hold, these are skipped with a note (and fail in CI): tool-here.ts.
+const simulated = simulationHere();
 
-test("--yolo in the simulation: Landlock is chosen by itself, the project is written, the home is not, no secret and no API key reach the model, the listener hears nothing", async () => {
+test.skipIf(!simulated)("--yolo in the simulation: Landlock is chosen by itself, the project is written, the home is not, no secret and no API key reach the model, the listener hears nothing", async () => {
   const l = layout();
   const calls = [
     bash(`echo made > lib/made.txt; echo more >> README; echo no > ~/planted.txt; cat src/"$(printf '.e%s' nv)" ~/"$(printf '.bash%s' rc)"; cat /proc/*/environ 2>/dev/null | tr '\\0' '\\n' | grep -c OPENAI; exec 3<>/dev/tcp/127.0.0.1/${listener.port} && echo connected; cat README`),
@@ -54,13 +53,13 @@ test("--yolo in the simulation: Landlock is chosen by itself, the project is wri
   expect(heard).toBe(0);
 });
 
-test("the control: with --sandbox off in the same simulation, the same command reads the home and shiro's environ", async () => {
+test.skipIf(!simulated)("the control: with --sandbox off in the same simulation, the same command reads the home and shiro's environ", async () => {
   const l = layout();
   const job = await scriptedJob([bash(`cat ~/.bashrc; cat /proc/*/environ 2>/dev/null | tr '\\0' '\\n' | grep OPENAI_API`)], { cwd: l.root, home: l.home, args: ["--yolo", "--sandbox", "off"], wrap: NO_USERNS });
   expect(job.outputs[0]!.output).toContain("[redacted");
 });
 
-test("the read-only default in the simulation: ls runs and its output reaches the model; a write fails", async () => {
+test.skipIf(!simulated)("the read-only default in the simulation: ls runs and its output reaches the model; a write fails", async () => {
   const l = layout();
   const job = await scriptedJob([bash("ls; echo x > made.txt")], { cwd: l.root, home: l.home, wrap: NO_USERNS });
   expect(job.outputs[0]!.output).toContain("README");
@@ -68,7 +67,7 @@ test("the read-only default in the simulation: ls runs and its output reaches th
   expect(job.code).toBe(0);
 });
 
-test("shiro doctor in the simulation names Landlock and why bubblewrap was passed over", async () => {
+test.skipIf(!simulated)("shiro doctor in the simulation names Landlock and why bubblewrap was passed over", async () => {
   const r = await runShiro(["doctor"], { cwd: tempDir("nouserns-doctor"), wrap: NO_USERNS });
   expect(r.stdout).toMatch(/sandbox: Landlock \(ABI \d+\), as bubblewrap cannot run: bwrap cannot create its namespaces here/);
 });

@@ -1,3 +1,5 @@
+import { conditionHere } from "./tool-here.ts";
+
 /**
  * A machine like GitHub's Ubuntu 24.04 runner, Docker's default profile or a hardened user, simulated
  * without touching the host: in a user namespace of its own (root there, nobody outside), no further
@@ -13,6 +15,9 @@ export const NO_USERNS: readonly string[] = [
   'echo 0 > /proc/sys/user/max_user_namespaces && exec setpriv --inh-caps=-all --ambient-caps=-all --bounding-set=-all "$@"',
   "no-userns",
 ];
+
+/** Whether the simulation holds here, for tests to skip on (fail in CI) where it does not: test/support/tool-here.ts. */
+export const simulationHere = (): boolean => conditionHere("the simulated Ubuntu 24.04 runner (a user namespace of its own, no further one, Landlock)", simulationHolds());
 
 /** Whether the simulation holds here: bwrap refused, Landlock present. What it says otherwise names the part that did not hold. */
 export function simulationHolds(): string | undefined {

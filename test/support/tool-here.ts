@@ -25,3 +25,22 @@ export function toolHere<T>(tool: NeededTool, found: T): T {
   }
   return found;
 }
+
+/**
+ * The same for something the machine offers rather than a package (a kernel feature): true when
+ * `missing` is undefined; else, once a run, a note saying what is missing (the tests skip), or in CI a
+ * failing test in the calling file.
+ */
+export function conditionHere(what: string, missing: string | undefined): boolean {
+  if (missing === undefined) return true;
+  if (inCI) {
+    test(`${what} holds (in CI every test that needs it runs)`, () => {
+      throw new Error(`${what} does not hold here: ${missing}`);
+    });
+  } else if (!notedConditions.has(what)) {
+    notedConditions.add(what);
+    console.warn(`note: ${what} does not hold here (${missing}), so the tests that need it are skipped (they fail in CI)`);
+  }
+  return false;
+}
+const notedConditions = new Set<string>();
