@@ -6,6 +6,7 @@ import { connectMcpServer } from "./connect-server.ts";
 import { startMcpServers, type Connect, type McpServers, type StartOptions } from "./mcp-servers.ts";
 import { approvalQuestion, projectServers, skippedNotice, type UnapprovedServer } from "./project-servers.ts";
 import { planServer, type McpServerEntry } from "./server-plan.ts";
+import type { McpServerDef } from "./mcp-types.ts";
 
 /** A run's MCP servers, and the project's still waiting for the person's approval. */
 export type Mcp = {
@@ -67,7 +68,13 @@ export async function openMcp(opts: OpenMcpOptions): Promise<Mcp> {
     if (level === undefined || def.kind !== "stdio") return reach(name, def, o);
     const sandbox = await opts.confine?.(level);
     if (!sandbox) throw new Error(`MCP server "${name}" did not start: its config asks for the sandbox (${level}), and no OS sandbox runs here (shiro doctor says why)`);
-    return reach(name, confinedServer(def, sandbox, root), o);
+    let confined: McpServerDef;
+    try {
+      confined = confinedServer(def, sandbox, root);
+    } catch (err) {
+      throw new Error(`MCP server "${name}" did not start: ${(err as Error).message}`);
+    }
+    return reach(name, confined, o);
   };
   const wanted = (entry: McpServerEntry) => (opts.only === undefined ? entry.config.enabled !== false : entry.name === opts.only);
   const enabled = [...own, ...project.approved].filter(wanted);

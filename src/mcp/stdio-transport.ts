@@ -19,7 +19,7 @@ const TERM_GRACE_MS = 1500;
 const MAX_LINE_CHARS = 64 * 1024 * 1024;
 
 /** The program `command` names: a path (relative to `cwd`) or a name on the PATH the server's own environment gives. */
-function findProgram(def: StdioDef): string {
+export function findProgram(def: Pick<StdioDef, "command" | "cwd" | "env">): string {
   if (def.command.includes("/")) {
     const path = resolve(def.cwd, def.command);
     if (existsSync(path)) return path;
