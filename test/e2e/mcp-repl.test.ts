@@ -46,6 +46,16 @@ async function mcpShows(pty: ReturnType<typeof repl>, pattern: RegExp): Promise<
   }
   throw new Error(`/mcp never showed ${pattern}; screen:\n${pty.screen()}`);
 }
+/** A REPL in a fresh folder of its own, with `servers` in `--mcp-config s.json` and the extra arguments. */
+function replWith(dir: string, servers: Record<string, unknown>, args: string[] = []) {
+  writeFileSync(join(dir, "s.json"), JSON.stringify({ mcpServers: servers }));
+  return spawnPty([BINARY, "--mcp-config", "s.json", ...args], {
+    cwd: dir,
+    env: { PATH: process.env.PATH, HOME: dir, SHIRO_HOME: join(dir, "home"), OPENAI_API_KEY: TEST_API_KEY, OPENAI_BASE_URL: server.url },
+    cols: 160,
+    rows: 40,
+  });
+}
 const define = (args: (string | number)[]) => writeFileSync(join(project, ".mcp.json"), JSON.stringify({ mcpServers: { proj: toolServer(args) } }));
 
 test("asked once for a definition, kept by its hash, asked again when it changes", async () => {
@@ -94,15 +104,9 @@ test("asked once for a definition, kept by its hash, asked again when it changes
 
 test("a server still starting holds up no prompt (it is not required): the request goes without it, /mcp says it is starting", async () => {
   const dir = tempDir("mcp-repl-starting");
-  // It never answers initialize: only a REPL that does not wait for it can send anything before its 60 s are up.
-  writeFileSync(join(dir, "s.json"), JSON.stringify({ mcpServers: { mute: { command: process.execPath, args: [HOSTILE, "silent"], startupTimeout: 60 } } }));
   const sent = server.requests.length;
-  const pty = spawnPty([BINARY, "--mcp-config", "s.json"], {
-    cwd: dir,
-    env: { PATH: process.env.PATH, HOME: dir, SHIRO_HOME: join(dir, "home"), OPENAI_API_KEY: TEST_API_KEY, OPENAI_BASE_URL: server.url },
-    cols: 160,
-    rows: 40,
-  });
+  // It never answers initialize: only a REPL that does not wait for it can send anything before its 60 s are up.
+  const pty = replWith(dir, { mute: { command: process.execPath, args: [HOSTILE, "silent"], startupTimeout: 60 } });
   try {
     await pty.waitFor(/› $/, { timeoutMs: 8000 });
     await pty.type("hello while it starts", 1);
@@ -119,13 +123,7 @@ test("a server still starting holds up no prompt (it is not required): the reque
 
 test("Esc during a call that never answers: the call ends as an error result and the REPL is back at its prompt", async () => {
   const dir = tempDir("mcp-repl-esc");
-  writeFileSync(join(dir, "s.json"), JSON.stringify({ mcpServers: { h: { command: process.execPath, args: [HOSTILE, "plain"], required: true } } }));
-  const pty = spawnPty([BINARY, "--mcp-config", "s.json", "--allow", "mcp__h__*", "-m", "test-hang"], {
-    cwd: dir,
-    env: { PATH: process.env.PATH, HOME: dir, SHIRO_HOME: join(dir, "home"), OPENAI_API_KEY: TEST_API_KEY, OPENAI_BASE_URL: server.url },
-    cols: 160,
-    rows: 40,
-  });
+  const pty = replWith(dir, { h: { command: process.execPath, args: [HOSTILE, "plain"], required: true } }, ["--allow", "mcp__h__*", "-m", "test-hang"]);
   try {
     await pty.waitFor(/› $/, { timeoutMs: 8000 });
     await pty.type("wait for it", 1);
