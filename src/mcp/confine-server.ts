@@ -1,6 +1,7 @@
+import { realpathSync } from "node:fs";
+import { resolve } from "node:path";
 import type { Grant, SandboxLevel } from "../session/sandbox-level.ts";
 import type { CommandSandbox } from "../tools/tool.ts";
-import { resolve } from "node:path";
 import { scriptOf } from "../guard/program-files.ts";
 import type { McpServerDef } from "./mcp-types.ts";
 import { findProgram } from "./stdio-transport.ts";
@@ -17,7 +18,8 @@ export function confinedServer(def: Extract<McpServerDef, { kind: "stdio" }>, sa
   const program = findProgram(def);
   const script = scriptOf([def.command, ...def.args]);
   const programs = [program, ...(script !== undefined ? [resolve(def.cwd, script)] : [])];
-  const prepared = sandbox.prepare([program, ...def.args], root, [def.command, ...def.args].join(" "), { programs, cwd: def.cwd });
+  // Where it really is, as the project's root is: the sandbox compares the two.
+  const prepared = sandbox.prepare([program, ...def.args], root, [def.command, ...def.args].join(" "), { programs, cwd: realpathSync(def.cwd) });
   return { ...def, command: prepared.argv[0]!, args: prepared.argv.slice(1), ...(prepared.fd4 ? { fd4: prepared.fd4 } : {}) };
 }
 
