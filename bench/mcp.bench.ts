@@ -1,7 +1,7 @@
 /**
  * What MCP servers cost a print-mode run (`shiro -p hi`, answered at once by the strict server): with no
- * server, and one or five small stdio servers (test/fixtures/mcp/tool-server.ts, 10 tools each), started
- * in the background (the run does not wait) and marked `required` (the first call waits for all).
+ * server, and one or five small stdio servers (test/fixtures/mcp/tool-server.ts, 10 tools each), which
+ * the first call waits for (print mode waits for every server, `required` or not).
  */
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -20,18 +20,16 @@ export async function bench(): Promise<string[]> {
   const dir = mkdtempSync(join(tmpdir(), "shiro-bench-mcp-"));
   const server = await startStrictServer();
   try {
-    const config = (count: number, required: boolean) => {
-      const file = join(dir, `servers-${count}-${required}.json`);
-      const servers = Object.fromEntries(Array.from({ length: count }, (_, i) => [`s${i}`, { command: process.execPath, args: [TOOL_SERVER, "10"], required }]));
+    const config = (count: number) => {
+      const file = join(dir, `servers-${count}.json`);
+      const servers = Object.fromEntries(Array.from({ length: count }, (_, i) => [`s${i}`, { command: process.execPath, args: [TOOL_SERVER, "10"] }]));
       writeFileSync(file, JSON.stringify({ mcpServers: servers }));
       return ["--mcp-config", file];
     };
     const cases: [string, string[]][] = [
       ["no MCP server", []],
-      ["1 server, in the background", config(1, false)],
-      ["1 server, required", config(1, true)],
-      ["5 servers, in the background", config(5, false)],
-      ["5 servers, required", config(5, true)],
+      ["1 server", config(1)],
+      ["5 servers", config(5)],
     ];
     const env = { PATH: process.env.PATH, HOME: dir, SHIRO_HOME: join(dir, "home"), OPENAI_API_KEY: TEST_API_KEY, OPENAI_BASE_URL: server.url };
     const run = (args: string[]) => timeRun([BINARY, "-p", "--ephemeral", ...args, "hi"], { cwd: dir, env });

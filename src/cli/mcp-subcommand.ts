@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { confineWith } from "../mcp/confine-server.ts";
 import { openMcp } from "../mcp/open-mcp.ts";
+import { APPROVE_HOW, PROJECT_FILE, skippedNotice } from "../mcp/project-servers.ts";
 import { lazyApprovals } from "../store/approvals.ts";
 import { createSandbox } from "../sandbox/create-sandbox.ts";
 import { UsageError } from "../exit/usage-error.ts";
@@ -38,7 +39,8 @@ export async function mcpCommand(args: string[], config: Config, io: { out: (lin
     approvals: lazyApprovals({ home: config.home, save: false, warn: (line) => io.err(`! ${line}`) }),
     baseEnv: toolEnv(process.env, envRules(config)).env,
     env: process.env,
-    interactive: false,
+    // Each failure is said once, by the listing or the verdict below (not a warning as well).
+    mode: "check",
     warn: (line) => io.err(`! ${line}`),
     ...(name !== undefined ? { only: name } : {}),
     confine: confineWith(createSandbox({ mode: config.sandbox, backend: config.sandboxBackend, network: config.network, home: homedir(), shiroHome: config.home, writable: config.writableDirs, readable: config.readableDirs, warn: () => {} })),
@@ -47,13 +49,16 @@ export async function mcpCommand(args: string[], config: Config, io: { out: (lin
     await mcp.servers.settled();
     const views = mcp.servers.views();
     if (action === "list") {
-      if (views.length === 0) io.out("no MCP servers configured (mcpServers in config.json, --mcp-config, or an approved .mcp.json; docs/mcp.md)");
-      else mcpTable(views, process.stdout.columns || Infinity).forEach(io.out);
+      mcpTable(views, process.stdout.columns || Infinity).forEach(io.out);
+      if (mcp.unapproved.length) io.out(skippedNotice(mcp.unapproved, "not started"));
+      const disabled = servers.filter((e) => e.config.enabled === false).map((e) => e.name);
+      if (views.length === 0 && disabled.length) io.out(`no MCP server is enabled: ${disabled.join(", ")} ${disabled.length > 1 ? "have" : "has"} "enabled": false (shiro mcp test <name> starts one anyway)`);
+      else if (views.length === 0 && !mcp.unapproved.length) io.out("no MCP servers configured (mcpServers in config.json, --mcp-config, or an approved .mcp.json; docs/mcp.md)");
       return 0;
     }
     const view = views.find((v) => v.name === name);
-    if (!view && mcp.known.includes(name!)) {
-      io.out(`✗ ${name}: the project's .mcp.json defines it, not approved as it stands (an interactive shiro here asks)`);
+    if (!view && mcp.unapproved.length) {
+      io.out(`✗ ${name}: ${PROJECT_FILE} defines it, not approved as it stands (${APPROVE_HOW})`);
       return 1;
     }
     if (!view) throw new UsageError(`no MCP server "${name}"${didYouMean(name!, mcp.known) || (mcp.known.length ? ` (configured: ${mcp.known.join(", ")})` : " is configured")}`);

@@ -16,15 +16,21 @@ const INTERPRETERS = new Set(["sh", "bash", "zsh", "dash", "ksh", "fish", "sourc
  */
 export function programFiles(argv: readonly string[], cwd: string, root: string, home: string): string[] {
   const env = { root, home, fs: diskFs };
-  const [program = "", ...args] = argv;
-  // `bun.exe`, `python3.12`: the interpreter whatever its build or version.
-  const named = basename(program).toLowerCase().replace(/\.exe$/, "").replace(/(?<=[a-z])[\d.]+$/, "");
-  const script = INTERPRETERS.has(named) && !args.includes("-c") ? args.find((arg, i) => !arg.startsWith("-") && !(i === 0 && arg === "run")) : undefined;
+  const program = argv[0] ?? "";
+  const script = scriptOf(argv);
   return [...(program.includes("/") ? [program] : []), ...(script !== undefined ? [script] : [])].flatMap((word) => {
     const resolved = resolvePath(word, env, cwd);
     // A folder (`node .`) is no script of its own.
     return resolved.insideRoot && !statSync(resolved.real, { throwIfNoEntry: false })?.isDirectory() ? [resolved.real] : [];
   });
+}
+
+/** The script an interpreter's line runs (`node server.js`, `bun run x.ts`: its first word that is no option), as written. */
+export function scriptOf(argv: readonly string[]): string | undefined {
+  const [program = "", ...args] = argv;
+  // `bun.exe`, `python3.12`: the interpreter whatever its build or version.
+  const named = basename(program).toLowerCase().replace(/\.exe$/, "").replace(/(?<=[a-z])[\d.]+$/, "");
+  return INTERPRETERS.has(named) && !args.includes("-c") ? args.find((arg, i) => !arg.startsWith("-") && !(i === 0 && arg === "run")) : undefined;
 }
 
 // Scripts written for Claude Code name their folder by these (`"$CLAUDE_PROJECT_DIR"/.claude/hooks/x.sh`).

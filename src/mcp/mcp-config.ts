@@ -31,7 +31,7 @@ export const mcpServerSchema = closedObject({
   disabledTools: toolNames.optional(),
   startupTimeout: seconds.optional(),
   toolTimeout: seconds.optional(),
-  /** The first model call waits for this server; otherwise the run goes on without it while it starts. */
+  /** The run needs this server: print mode stops when it did not start; the REPL's first model call waits for it. */
   required: z.boolean().optional(),
   /** A program run inside the OS sandbox commands get, at this level; unset, it runs as the person's own program. */
   sandbox: z.enum(["read-only", "workspace-write"], { error: () => 'must be "read-only" or "workspace-write" (leave it out to run the server outside the sandbox)' }).optional(),

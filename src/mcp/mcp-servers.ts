@@ -22,9 +22,32 @@ export type ServerStatus = "starting" | "connected" | "failed" | "closed";
 /** A server as `/mcp` and `shiro mcp list` show it. */
 export type ServerView = { name: string; origin: string; status: ServerStatus; required: boolean; tools: number; listed: number; protocolVersion?: string; serverInfo?: { name: string; version?: string }; error?: string };
 
+/**
+ * How a run meets its servers' start-up. `awaited` (print mode, one or two requests): the first model
+ * call waits for every server, and a `required` one that did not start stops it. `background` (the
+ * REPL, where the person is still typing): only `required` servers hold up the first call, and a
+ * failure is a line like any other.
+ */
+export type Startup = "awaited" | "background";
+
+export type StartOptions = {
+  connect: Connect;
+  warn: (line: string) => void;
+  startup: Startup;
+  /**
+   * Where each change of a server goes (print mode: a `--json` event), with the line a person reads
+   * when it failed or stopped — none when the run's stop says it. Without it, that line is warned.
+   */
+  report?: (event: EventOf<"mcp">, line: string | undefined) => void;
+};
+
 export type McpServers = {
-  /** Resolves once every `required` server has connected or failed (the first model call waits for it). */
-  ready(signal?: AbortSignal): Promise<void>;
+  /**
+   * Resolves once the servers the first model call waits for (all of them, or the `required` ones:
+   * `Startup`) have connected or failed, with why the run cannot go on: one line for each `required`
+   * server that did not start, when start-up is `awaited`.
+   */
+  ready(signal?: AbortSignal): Promise<string[]>;
   /** Resolves once every server has connected or failed (`shiro mcp list`). */
   settled(): Promise<void>;
   /** The MCP tools offered now, in a stable order. */
@@ -51,11 +74,12 @@ export type McpServers = {
 type Slot = { plan: ServerPlan; status: ServerStatus; client?: McpClient; error?: string; started: Promise<void> };
 
 /**
- * Starts every server at once, in the background: none holds up the run but a `required` one, and only
- * until it is up or its `startupTimeout` ran out. A failure is one line (with the tail of the server's
- * stderr) and the run goes on without that server. Each change is also an `mcp` session event.
+ * Starts every server at once. The first model call waits for those `opts.startup` says, each only until
+ * it is up or its `startupTimeout` ran out. A failure is one line (with the tail of the server's stderr)
+ * and the run goes on without that server — but for a `required` one in an awaited run, which stops.
+ * Each change is also an `mcp` session event.
  */
-export function startMcpServers(plans: readonly ServerPlan[], opts: { connect: Connect; warn: (line: string) => void }): McpServers {
+export function startMcpServers(plans: readonly ServerPlan[], opts: StartOptions): McpServers {
   const controller = new AbortController();
   const listeners: (() => void)[] = [];
   const dropped = new Set<string>();
@@ -94,19 +118,29 @@ export function startMcpServers(plans: readonly ServerPlan[], opts: { connect: C
     listeners.forEach((cb) => cb());
   };
 
-  // `line` says it all in one line: what went wrong and the end of the server's stderr.
-  const fail = (slot: Slot, status: "failed" | "closed", line: string) => {
+  const report = opts.report ?? ((_, line) => line !== undefined && opts.warn(line));
+  // `why` says it all in one line: what went wrong and the end of the server's stderr. What that means
+  // for this run (`then`) is for the person's line only: `/mcp` and the log keep why.
+  const fail = (slot: Slot, status: "failed" | "closed", why: string, then: string | undefined) => {
     slot.status = status;
-    slot.error = line;
+    slot.error = why;
     slot.client = undefined;
-    opts.warn(line);
-    event({ type: "mcp", server: slot.plan.name, status, error: line, at: at() });
+    const e: EventOf<"mcp"> = { type: "mcp", server: slot.plan.name, status, error: why, at: at() };
+    event(e);
+    report(e, then === undefined ? undefined : `${why}; ${then}`);
   };
+  // A required server that did not start stops an awaited run, which says so itself.
+  const stops = (slot: Slot) => slot.plan.required && opts.startup === "awaited";
 
   // What the model is sent of a server's tools: its event names their count and the hash of exactly that.
   const announce = (slot: Slot, client: McpClient) => {
     const sent = offered.filter((t) => serverOf.get(t.name) === slot.plan.name).map(toolSchema);
-    event({ type: "mcp", server: slot.plan.name, status: "connected", protocolVersion: client.protocolVersion, serverInfo: client.serverInfo, tools: sent.length, toolsHash: definitionHash(sent), at: at() });
+    const e: EventOf<"mcp"> = { type: "mcp", server: slot.plan.name, status: "connected", protocolVersion: client.protocolVersion, serverInfo: client.serverInfo, tools: sent.length, toolsHash: definitionHash(sent), at: at() };
+    // A `list_changed` that changed nothing the model is sent is no news.
+    const last = latest.get(e.server);
+    if (last?.status === "connected" && last.toolsHash === e.toolsHash) return;
+    event(e);
+    report(e, undefined);
   };
 
   const connected = (slot: Slot, client: McpClient) => {
@@ -120,7 +154,7 @@ export function startMcpServers(plans: readonly ServerPlan[], opts: { connect: C
     client.onClose((reason) => {
       if (slot.client !== client) return;
       const tail = client.stderrTail().trim().split("\n").slice(-3).join(" | ");
-      fail(slot, "closed", `MCP server "${slot.plan.name}" stopped: ${reason}${tail ? `; its stderr ends: ${clipLine(tail, 300)}` : ""}; its tools are gone for this run`);
+      fail(slot, "closed", `MCP server "${slot.plan.name}" stopped: ${reason}${tail ? `; its stderr ends: ${clipLine(tail, 300)}` : ""}`, "its tools are gone for this run");
       rebuild();
     });
     rebuild();
@@ -130,10 +164,12 @@ export function startMcpServers(plans: readonly ServerPlan[], opts: { connect: C
   const start = (plan: ServerPlan) => {
     const slot: Slot = { plan, status: "starting", started: Promise.resolve() };
     slots.push(slot);
-    slot.started = opts.connect(plan.name, plan.launch, { startupTimeoutMs: plan.startupTimeoutMs, signal: controller.signal }).then(
+    // A plan that cannot start (a variable it names is unset) fails as a server that does not answer would.
+    const client = plan.problem !== undefined ? Promise.reject(new Error(plan.problem)) : opts.connect(plan.name, plan.launch, { startupTimeoutMs: plan.startupTimeoutMs, signal: controller.signal });
+    slot.started = client.then(
       (client) => (controller.signal.aborted ? void client.close() : connected(slot, client)),
       (err: Error) => {
-        if (!controller.signal.aborted) fail(slot, "failed", `${err?.message ?? String(err)}; the run goes on without it`);
+        if (!controller.signal.aborted) fail(slot, "failed", err?.message ?? String(err), stops(slot) ? undefined : "the run goes on without it");
       },
     );
   };
@@ -141,14 +177,15 @@ export function startMcpServers(plans: readonly ServerPlan[], opts: { connect: C
 
   return {
     async ready(signal) {
-      const required = Promise.all(slots.filter((s) => s.plan.required).map((s) => s.started));
-      if (!signal) return void (await required);
-      await Promise.race([required, new Promise<void>((resolve) => signal.addEventListener("abort", () => resolve(), { once: true }))]);
+      const waited = slots.filter((s) => opts.startup === "awaited" || s.plan.required);
+      const all = Promise.all(waited.map((s) => s.started));
+      await (signal ? Promise.race([all, new Promise<void>((resolve) => signal.addEventListener("abort", () => resolve(), { once: true }))]) : all);
+      return waited.filter((s) => s.status === "failed" && stops(s)).map((s) => `${s.error}; it is required ("required": true), so nothing was sent`);
     },
     settled: async () => void (await Promise.all(slots.map((s) => s.started))),
     tools: () => offered,
     add: start,
-    programs: () => slots.flatMap(({ plan: { launch } }) => (launch.kind === "stdio" ? [{ argv: [launch.command, ...launch.args], cwd: launch.cwd }] : [])),
+    programs: () => slots.flatMap(({ plan: { launch, problem } }) => (launch.kind === "stdio" && problem === undefined ? [{ argv: [launch.command, ...launch.args], cwd: launch.cwd }] : [])),
     views: () =>
       slots.map(({ plan, status, client, error }) => ({
         name: plan.name,

@@ -53,10 +53,12 @@ export async function projectServers(opts: { root: string; approvals: () => Prom
   return { approved, unapproved };
 }
 
-/** The notice for servers left unstarted because nobody could approve them (print mode). */
-export const skippedNotice = (servers: readonly UnapprovedServer[]): string =>
-  `${PROJECT_FILE} defines MCP server${servers.length > 1 ? "s" : ""} ${servers.map((s) => s.entry.name).join(", ")} not approved as ${servers.length > 1 ? "they stand" : "it stands"}: skipped ` +
-  `(approve in an interactive shiro here, which asks, or pass --mcp-config ${PROJECT_FILE} to use the file as it is)`;
+/** How a project's server gets approved, for a run that cannot ask. */
+export const APPROVE_HOW = `approve in an interactive shiro here, which asks, or pass --mcp-config ${PROJECT_FILE} to use the file as it is`;
+
+/** The line for servers left unstarted because nobody could approve them: `skipped` (print mode), `not started` (`shiro mcp list`). */
+export const skippedNotice = (servers: readonly UnapprovedServer[], outcome = "skipped"): string =>
+  `${PROJECT_FILE} defines MCP server${servers.length > 1 ? "s" : ""} ${servers.map((s) => s.entry.name).join(", ")} not approved as ${servers.length > 1 ? "they stand" : "it stands"}: ${outcome} (${APPROVE_HOW})`;
 
 /** What the person is asked, showing exactly what would run. */
 export function approvalQuestion(server: UnapprovedServer): string {

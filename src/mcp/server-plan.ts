@@ -21,6 +21,8 @@ export type ServerPlan = {
   disabledTools: readonly string[];
   /** A program confined by the OS sandbox at this level (config `sandbox`). */
   sandbox?: SandboxLevel;
+  /** Why it cannot start (a variable its definition names is unset), in one line naming it: it fails as it starts. */
+  problem?: string;
 };
 
 export const DEFAULT_STARTUP_TIMEOUT_S = 10;
@@ -29,10 +31,11 @@ export const DEFAULT_TOOL_TIMEOUT_S = 120;
 export const PROGRESS_TIMEOUT_FACTOR = 10;
 
 /**
- * A server's plan, or why it cannot start (a variable its definition names is unset), in one line.
- * A program gets `baseEnv` (what every command gets: the environment less its secrets) plus exactly the variables its `env` names.
+ * A server's plan, with why it cannot start when a variable its definition names is unset (its
+ * `problem`: the server is still one of the run's, shown failed). A program gets `baseEnv` (what every
+ * command gets: the environment less its secrets) plus exactly the variables its `env` names.
  */
-export function planServer(entry: McpServerEntry, opts: { cwd: string; env: Readonly<Record<string, string | undefined>>; baseEnv: Readonly<Record<string, string>> }): ServerPlan | { problem: string } {
+export function planServer(entry: McpServerEntry, opts: { cwd: string; env: Readonly<Record<string, string | undefined>>; baseEnv: Readonly<Record<string, string>> }): ServerPlan {
   const { config } = entry;
   const missing: string[] = [];
   const expand = (text: string) => {
@@ -42,19 +45,20 @@ export function planServer(entry: McpServerEntry, opts: { cwd: string; env: Read
   };
   const expandAll = (record: Record<string, string> = {}) => Object.fromEntries(Object.entries(record).map(([k, v]) => [k, expand(v)]));
   let launch: McpServerDef;
+  let problem: string | undefined;
   if (config.url !== undefined) {
     const headers = expandAll(config.headers);
     if (config.bearerTokenEnv !== undefined) {
       const token = opts.env[config.bearerTokenEnv];
-      if (!token) return { problem: `bearerTokenEnv names ${config.bearerTokenEnv}, which is not set; export it or remove the key` };
-      headers.Authorization = `Bearer ${token}`;
+      if (token) headers.Authorization = `Bearer ${token}`;
+      else problem = `bearerTokenEnv names ${config.bearerTokenEnv}, which is not set; export it or remove the key`;
     }
     launch = { kind: "http", url: expand(config.url), headers };
   } else {
     const cwd = config.cwd === undefined ? opts.cwd : isAbsolute(expand(config.cwd)) ? expand(config.cwd) : resolve(opts.cwd, expand(config.cwd));
     launch = { kind: "stdio", command: expand(config.command!), args: (config.args ?? []).map(expand), cwd, env: { ...opts.baseEnv, ...expandAll(config.env) } };
   }
-  if (missing.length) return { problem: `its definition uses \${${missing[0]}}, which is not set; export it or give a default (\${${missing[0]}:-value})` };
+  if (missing.length) problem ??= `its definition uses \${${missing[0]}}, which is not set; export it or give a default (\${${missing[0]}:-value})`;
   const toolTimeoutMs = (config.toolTimeout ?? DEFAULT_TOOL_TIMEOUT_S) * 1000;
   return {
     name: entry.name,
@@ -67,6 +71,7 @@ export function planServer(entry: McpServerEntry, opts: { cwd: string; env: Read
     ...(config.enabledTools ? { enabledTools: config.enabledTools } : {}),
     disabledTools: config.disabledTools ?? [],
     ...(config.sandbox ? { sandbox: config.sandbox } : {}),
+    ...(problem !== undefined ? { problem: `MCP server "${entry.name}" (${entry.origin}) did not start: ${problem}` } : {}),
   };
 }
 

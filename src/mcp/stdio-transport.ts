@@ -18,8 +18,9 @@ const TERM_GRACE_MS = 1500;
 // One message per line: a line this long is a server that never ends one, not a message.
 const MAX_LINE_CHARS = 64 * 1024 * 1024;
 
-/** The program `command` names: a path (relative to `cwd`) or a name on the PATH the server's own environment gives. */
-function findProgram(def: StdioDef): string {
+/** The program `command` names: a path (relative to `cwd`, which must exist) or a name on the PATH the server's own environment gives. */
+export function findProgram(def: Pick<StdioDef, "command" | "cwd" | "env">): string {
+  if (!existsSync(def.cwd)) throw new McpError("startup", `its cwd does not exist: ${def.cwd}`);
   if (def.command.includes("/")) {
     const path = resolve(def.cwd, def.command);
     if (existsSync(path)) return path;
@@ -37,7 +38,6 @@ function findProgram(def: StdioDef): string {
  * Throws an McpError (`startup`) when there is nothing to start.
  */
 export function startStdioTransport(def: StdioDef, events: TransportEvents): Transport {
-  if (!existsSync(def.cwd)) throw new McpError("startup", `its cwd does not exist: ${def.cwd}`);
   const program = findProgram(def);
   let proc: Bun.Subprocess<"pipe", "pipe", "pipe">;
   try {

@@ -1,6 +1,7 @@
 import type { AgentEvent } from "../agent/events.ts";
 import type { Usage } from "../session/messages.ts";
 import type { StopSignal } from "../exit/stop-signals.ts";
+import type { EventOf } from "../session/session-event.ts";
 
 /** The `--json` schema (docs/print-mode.md): one object per line, each with a `type`. */
 export function jsonLine(event: AgentEvent): object | undefined {
@@ -30,6 +31,15 @@ export function jsonLine(event: AgentEvent): object | undefined {
       return undefined;
   }
 }
+
+/** An MCP server came up (how many tools it offers; again when its list changes), did not start, or stopped: why, in one line. */
+export const mcpLine = (e: EventOf<"mcp">): object => ({
+  type: "mcp",
+  server: e.server,
+  status: e.status,
+  ...(e.tools !== undefined ? { tools: e.tools } : {}),
+  ...(e.error !== undefined ? { error: e.error } : {}),
+});
 
 export type ResultLine = {
   type: "result";

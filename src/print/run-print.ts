@@ -11,6 +11,8 @@ import { EXIT } from "./exit-code.ts";
 import { checkOutputPath, writeAnswer } from "./write-answer.ts";
 import { loadOutputSchema } from "./output-schema.ts";
 import { renderPrint } from "./render-print.ts";
+import { mcpLine } from "./json-line.ts";
+import type { EventOf } from "../session/session-event.ts";
 import { commandPrompt } from "./command-prompt.ts";
 
 const STDIN_SILENT_MS = 5000;
@@ -51,7 +53,9 @@ export async function runPrint(flags: Flags, config: Config & { apiKey: string }
   }
 
   const builtinCommands = input.prompt.startsWith("/") ? await builtins() : [];
-  const runtime = await startRuntime({ flags, config, cwd: process.cwd(), warn, builtinCommands, ...(schema ? { textFormat: schema.format } : {}) });
+  // With --json each change of an MCP server is an event (which servers' tools the run had); otherwise a failure is a line.
+  const reportMcp = (e: EventOf<"mcp">, line: string | undefined) => (flags.json ? process.stdout.write(JSON.stringify(mcpLine(e)) + "\n") : line !== undefined && warn(line));
+  const runtime = await startRuntime({ flags, config, cwd: process.cwd(), warn, builtinCommands, reportMcp, ...(schema ? { textFormat: schema.format } : {}) });
   const command = await commandPrompt(input.prompt, runtime.commands, controller.signal, warn, builtinCommands);
   if (command && !command.ok) {
     process.stderr.write(`${command.unknown ? "shiro: " : "! "}${command.message}${controller.signal.aborted ? "" : "; nothing was sent"}\n`);

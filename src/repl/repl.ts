@@ -88,6 +88,7 @@ export async function runRepl(flags: Flags, config: Config & { apiKey: string })
     return asked === "eof" || asked === "stopped" ? STOPPED : asked;
   };
 
+  const arrived = new Set<string>();
   const runtime = await startRuntime({
     flags,
     config,
@@ -101,6 +102,13 @@ export async function runRepl(flags: Flags, config: Config & { apiKey: string })
       const yes = await live.confirm("Run these hooks? (remembered until they change)");
       if (yes === "eof") close();
       return yes === true;
+    },
+    // Servers start in the background while the person types: each says once that it is up, a failure in one line.
+    reportMcp: (e, line) => {
+      if (line !== undefined) return warn(line);
+      if (e.status !== "connected" || arrived.has(e.server)) return;
+      arrived.add(e.server);
+      print(c.dim(`· MCP server "${e.server}" is up: ${plural(e.tools ?? 0, "tool")}`));
     },
     interruptSignal: () => {
       const interrupt = new AbortController();

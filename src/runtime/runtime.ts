@@ -187,8 +187,14 @@ export function createRuntime(opts: RuntimeOptions): Runtime {
       if (firstEvent) await remember();
       let listedAnswered = live.state.answered;
       yield { type: "message", message: live.state.messages.at(-1)! };
-      // Only servers marked `required` hold up the first call; the others join when they are up.
-      await servers?.ready(signal);
+      // The servers the first call waits for (print mode: all; the REPL: those marked `required`); the others join when they are up.
+      // A required one that did not start in print mode stops the turn before anything is sent.
+      const missing = (await servers?.ready(signal)) ?? [];
+      if (missing.length) {
+        checkpoints?.endTurn();
+        for (const message of missing) yield { type: "error", error: { message: opts.host.redactor.text(message), code: "mcp_server_required", retryable: false } };
+        return yield { type: "end", status: "error", steps: 0, usage: emptyUsage(), denials: 0 };
+      }
       const events = run({
         messages: live.state.messages,
         commit: (fact) => live.append(factEvent(fact, live.state, now())),

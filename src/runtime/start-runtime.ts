@@ -37,6 +37,7 @@ import { permissionRules } from "./permission-rules.ts";
 import { createRuntime, type Runtime } from "./runtime.ts";
 import { loadPrompt } from "./load-prompt.ts";
 import { openMcp, type Mcp } from "../mcp/open-mcp.ts";
+import type { StartOptions as McpStartOptions } from "../mcp/mcp-servers.ts";
 import { unknownServerRules } from "../mcp/rule-servers.ts";
 import { lazyApprovals } from "../store/approvals.ts";
 import { confineWith } from "../mcp/confine-server.ts";
@@ -61,6 +62,8 @@ export type StartOptions = {
   builtinCommands?: readonly string[];
   /** The REPL shows a project's unapproved hooks and asks; without it (print mode) they are skipped, said in one line. */
   approveHooks?: (lines: readonly string[]) => Promise<boolean>;
+  /** Where each change of an MCP server goes (redacted): a server arriving in the REPL, an `mcp` event of `--json`. Without it, a failure is warned. */
+  reportMcp?: McpStartOptions["report"];
 };
 
 /** Opens (or resumes) a session and wires its prompt, gate, model stream and store into a runtime. */
@@ -160,16 +163,20 @@ export async function startRuntime(opts: StartOptions): Promise<Runtime> {
     warn,
     ...createCommandCalls({ tools: () => runtime.prompt.tools, authorize, root: cwd, host, ...(hooks ? { hooks } : {}), inTurn: (run) => runtime.inNextTurn(run) }),
   });
-  // Started now, in the background: no server holds up the run but one marked `required`, and only at the first call.
+  // Started now; the first call waits for them (the REPL's for those marked `required` only, mcp-servers.ts).
   // A server's stderr (in its failure line) may print a secret it was given: redacted like any output.
+  const reportMcp = opts.reportMcp;
   const mcp = (running.mcp = await openMcp({
     mcp: config.mcp,
     cwd,
     approvals,
     baseEnv: secrets.env,
     env: process.env,
-    interactive: opts.ask !== undefined,
+    mode: opts.ask !== undefined ? "repl" : "print",
     warn: (line) => warn(redactor.text(line)),
+    ...(reportMcp
+      ? { report: (e, line) => reportMcp(e.error === undefined ? e : { ...e, error: redactor.text(e.error) }, line === undefined ? undefined : redactor.text(line)) }
+      : {}),
     confine: confineWith(sandbox),
   }));
   unknownServerRules(rules, mcp.known).forEach(warn);

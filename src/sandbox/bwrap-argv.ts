@@ -23,7 +23,7 @@ export function bwrapArgs(policy: SandboxPolicy, command: readonly string[]): { 
   for (const dir of policy.maskDirs) args.push("--tmpfs", dir, "--remount-ro", dir);
   for (const file of policy.maskFiles) args.push("--ro-bind", "/dev/null", file);
   for (const [name, value] of Object.entries(policy.setenv)) args.push("--setenv", name, value);
-  args.push("--setenv", "TMPDIR", "/tmp", "--chdir", policy.root);
+  args.push("--setenv", "TMPDIR", "/tmp", "--chdir", policy.cwd ?? policy.root);
   // bwrap takes the command itself from its own argv, after `--`.
   return { options: args, command: ["--", ...limited(policy.maxProcs, ["/tmp", ...policy.hide], command)] };
 }

@@ -25,6 +25,7 @@ import { createSecretScanner, type ProjectScan } from "./secret-scanner.ts";
 import { sandboxExecProfile } from "./sandbox-exec-profile.ts";
 import { repositoryTop } from "./repository-top.ts";
 import { sandboxLayout } from "./sandbox-layout.ts";
+import { outermost, programReach } from "./program-reach.ts";
 import { capLevel, type NetworkMode, type SandboxMode } from "./sandbox-mode.ts";
 import type { SandboxPolicy } from "./sandbox-policy.ts";
 
@@ -147,7 +148,7 @@ export function createSandbox(opts: SandboxOptions): Sandbox {
       // The network is a person's to give: for the run (--network) or to a command they approved.
       const network = opts.network === "on" || (opts.network === "approved" && grant.byPerson);
       return {
-        prepare(argv, root, command) {
+        prepare(argv, root, command, reach) {
           const confined = s !== "off" && s.kind !== "none";
           // The program vetted at start must still be the one that runs: a swapped bwrap would confine nothing.
           const swapped = s !== "off" && s.kind === "bwrap" ? changedSince(s.program) : undefined;
@@ -175,8 +176,11 @@ export function createSandbox(opts: SandboxOptions): Sandbox {
           const secrets = secretsOf(root, before.secrets);
           const links = linksIn(root)(linkedIn(secrets));
           const layout = layoutOf(root, network);
+          // A program the person chose to run here is shown where it is installed, should that be hidden (program-reach.ts).
+          const shown = reach ? programReach(reach.programs, reach.cwd, { root, homes, seen: [root, ...(opts.writable ?? []), ...layout.readable] }) : [];
+          const readable = shown.length ? outermost([...layout.readable, ...shown]) : layout.readable;
           const git = level === "workspace-write" ? [...gitProtection(root, before.gits, isPlainGit(command, root, opts.home)), ...projectCode(root), ...(opts.programs?.() ?? []).filter((file) => isInside(file, root))] : [];
-          const seen = [root, ...(opts.writable ?? []), ...layout.readable];
+          const seen = [root, ...(opts.writable ?? []), ...readable];
           // A mask inside a hidden folder is moot (and bwrap would have nothing to mount it on) unless that part is shown again.
           const visible = (path: string) => seen.some((dir) => isInside(path, dir)) || ![...layout.hide, "/tmp"].some((dir) => isInside(path, dir));
           const policy: SandboxPolicy = {
@@ -184,7 +188,7 @@ export function createSandbox(opts: SandboxOptions): Sandbox {
             level,
             network,
             hide: layout.hide,
-            readable: layout.readable,
+            readable,
             writable: opts.writable ?? [],
             maskFiles: [...secrets.files, ...links].filter(visible),
             maskDirs: secrets.dirs.filter(visible),
@@ -194,6 +198,7 @@ export function createSandbox(opts: SandboxOptions): Sandbox {
             maxProcs: MAX_PROCS,
             // Hidden unless the project or a readable folder (`sandbox.readable`) is the home itself, or holds it.
             ...(homes.includes(opts.home) && ![topOf(root), ...layout.readable].some((dir) => isInside(opts.home, dir)) ? { home: opts.home } : {}),
+            ...(reach && reach.cwd !== root ? { cwd: reach.cwd } : {}),
           };
           const told = { ...(level === "read-only" ? { note: readOnlyNote(s.kind) } : {}), ...(network ? {} : { offline: true }) };
           if (s.kind === "sandbox-exec") return { argv: [s.path, "-p", sandboxExecProfile(policy, macTempDirs()), ...argv], check, ...told };

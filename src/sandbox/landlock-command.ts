@@ -43,7 +43,7 @@ export function landlockCommand(policy: SandboxPolicy, argv: readonly string[], 
     rules: ruleset.rules.map((r) => ({ path: r.path, access: String(r.access) })),
     argv: [program, ...argv.slice(1)],
     setenv: { ...policy.setenv, TMPDIR: tmp },
-    cwd: policy.root,
+    cwd: policy.cwd ?? policy.root,
     maxProcs: policy.maxProcs,
     ...(home ? { home } : {}),
     ...(gate

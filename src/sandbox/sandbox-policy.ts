@@ -26,4 +26,6 @@ export type SandboxPolicy = {
   home?: string;
   /** The most processes the command may have at once (RLIMIT_NPROC; a pids cgroup where that does not bind). */
   maxProcs: number;
+  /** Where it starts, when not in the project (a program the person configured with its own `cwd`). */
+  cwd?: string;
 };

@@ -33,8 +33,15 @@ export type PreparedCommand = {
   offline?: boolean;
 };
 
+/**
+ * A program the person chose to run in the sandbox (an MCP server with `"sandbox"`): the files it runs
+ * (its program as found on its PATH, the script it is given), shown read-only where they are installed
+ * if the sandbox would hide them, and the folder it runs in.
+ */
+export type ProgramReach = { programs: readonly string[]; cwd: string };
+
 /** Where a command runs (an OS sandbox, or none); the bash tool hands it the shell's argv and the command as written. */
-export type CommandSandbox = { prepare(argv: string[], root: string, command: string): PreparedCommand };
+export type CommandSandbox = { prepare(argv: string[], root: string, command: string, reach?: ProgramReach): PreparedCommand };
 
 export type ToolContext = {
   /** The project root; file tools resolve every path inside it. */

@@ -7,7 +7,7 @@ import { HOSTILE } from "../support/mcp-servers.ts";
 import { mcpJob, mcpToolsOf } from "../support/mcp-run.ts";
 import { FINAL } from "../support/scripted-job.ts";
 
-const hostile = (mode: string, extra: Record<string, unknown> = {}) => ({ command: process.execPath, args: [HOSTILE, mode], required: true, ...extra });
+const hostile = (mode: string, extra: Record<string, unknown> = {}) => ({ command: process.execPath, args: [HOSTILE, mode], ...extra });
 const ALLOW = ["--allow", "mcp__h__*"];
 const refusedNone = (run: { requests: { status: number }[] }) => expect(run.requests.every((r) => r.status === 200)).toBe(true);
 

@@ -46,6 +46,16 @@ async function mcpShows(pty: ReturnType<typeof repl>, pattern: RegExp): Promise<
   }
   throw new Error(`/mcp never showed ${pattern}; screen:\n${pty.screen()}`);
 }
+/** A REPL in a fresh folder of its own, with `servers` in `--mcp-config s.json` and the extra arguments. */
+function replWith(dir: string, servers: Record<string, unknown>, args: string[] = []) {
+  writeFileSync(join(dir, "s.json"), JSON.stringify({ mcpServers: servers }));
+  return spawnPty([BINARY, "--mcp-config", "s.json", ...args], {
+    cwd: dir,
+    env: { PATH: process.env.PATH, HOME: dir, SHIRO_HOME: join(dir, "home"), OPENAI_API_KEY: TEST_API_KEY, OPENAI_BASE_URL: server.url },
+    cols: 160,
+    rows: 40,
+  });
+}
 const define = (args: (string | number)[]) => writeFileSync(join(project, ".mcp.json"), JSON.stringify({ mcpServers: { proj: toolServer(args) } }));
 
 test("asked once for a definition, kept by its hash, asked again when it changes", async () => {
@@ -54,6 +64,8 @@ test("asked once for a definition, kept by its hash, asked again when it changes
   await first.waitFor(QUESTION, { timeoutMs: 8000 });
   expect(first.screen()).toContain(`${QUESTION}${process.execPath} `);
   first.write("y");
+  // Said once as it arrives, while the person may be typing.
+  await first.waitFor('· MCP server "proj" is up: 3 tools', { timeoutMs: 8000 });
   await first.waitFor(/› $/, { timeoutMs: 5000 });
   await mcpShows(first, /proj +connected +3 tools +tool-server 1 \(2025-11-25\)/);
   first.write(keys.ctrlD);
@@ -90,15 +102,28 @@ test("asked once for a definition, kept by its hash, asked again when it changes
   expect(await changed.exited).toBe(0);
 }, 60_000);
 
+test("a server still starting holds up no prompt (it is not required): the request goes without it, /mcp says it is starting", async () => {
+  const dir = tempDir("mcp-repl-starting");
+  const sent = server.requests.length;
+  // It never answers initialize: only a REPL that does not wait for it can send anything before its 60 s are up.
+  const pty = replWith(dir, { mute: { command: process.execPath, args: [HOSTILE, "silent"], startupTimeout: 60 } });
+  try {
+    await pty.waitFor(/› $/, { timeoutMs: 8000 });
+    await pty.type("hello while it starts", 1);
+    pty.write(keys.enter);
+    await pty.waitFor("You said: hello while it starts", { timeoutMs: 8000 });
+    expect(server.requests.slice(sent).some((r) => r.body?.tools?.some((t: any) => t.name.startsWith("mcp__")))).toBe(false);
+    await mcpShows(pty, /mute +starting/);
+    pty.write(keys.ctrlD);
+    expect(await pty.exited).toBe(0);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}, 30_000);
+
 test("Esc during a call that never answers: the call ends as an error result and the REPL is back at its prompt", async () => {
   const dir = tempDir("mcp-repl-esc");
-  writeFileSync(join(dir, "s.json"), JSON.stringify({ mcpServers: { h: { command: process.execPath, args: [HOSTILE, "plain"], required: true } } }));
-  const pty = spawnPty([BINARY, "--mcp-config", "s.json", "--allow", "mcp__h__*", "-m", "test-hang"], {
-    cwd: dir,
-    env: { PATH: process.env.PATH, HOME: dir, SHIRO_HOME: join(dir, "home"), OPENAI_API_KEY: TEST_API_KEY, OPENAI_BASE_URL: server.url },
-    cols: 160,
-    rows: 40,
-  });
+  const pty = replWith(dir, { h: { command: process.execPath, args: [HOSTILE, "plain"], required: true } }, ["--allow", "mcp__h__*", "-m", "test-hang"]);
   try {
     await pty.waitFor(/› $/, { timeoutMs: 8000 });
     await pty.type("wait for it", 1);

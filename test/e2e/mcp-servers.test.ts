@@ -1,6 +1,6 @@
 /**
- * MCP servers as a run meets them: a project's `.mcp.json` only once approved, start-up that never holds
- * the run up (but for `required` servers), a failing server in one line, a tool the API refuses dropped,
+ * MCP servers as a run meets them: a project's `.mcp.json` only once approved (start-up itself:
+ * mcp-print-startup.test.ts), a failing server's line redacted, a tool the API refuses dropped,
  * too many tools refused, `shiro mcp list|test`, and what the session log keeps.
  */
 import { afterAll, describe, expect, test } from "bun:test";
@@ -100,31 +100,6 @@ describe("a project's .mcp.json", () => {
   }, 60_000);
 });
 
-describe("start-up never holds the run up", () => {
-  test("a slow server that is not required: the first request goes without it, at once", async () => {
-    const started = performance.now();
-    const run = await mcpJob([], { servers: { slow: toolServer([1, "--delay", 4000]) } });
-    expect(run.code).toBe(0);
-    expect(mcpToolsOf(run.requests[0]!.body)).toEqual([]);
-    expect(performance.now() - started).toBeLessThan(3500);
-  }, 30_000);
-
-  test("a required one: the first request waits for it and carries its tools", async () => {
-    const run = await mcpJob([], { servers: { slow: toolServer([1, "--delay", 1500], { required: true }) } });
-    expect(mcpToolsOf(run.requests[0]!.body).map((t) => t.name)).toEqual(["mcp__slow__t1"]);
-  }, 30_000);
-
-  test("a server that cannot start is one stderr line, and the run goes on", async () => {
-    const run = await mcpJob([], { servers: { gone: { command: "/nonexistent/mcp-server", required: true }, late: toolServer([1, "--delay", 5000], { required: true, startupTimeout: 0.5 }) } });
-    expect(run.code).toBe(0);
-    expect(run.stdout).toBe(`${FINAL}\n`);
-    const lines = run.stderr.trimEnd().split("\n");
-    expect(lines).toHaveLength(2);
-    expect(lines.find((l) => l.includes('"gone"'))).toStartWith('! MCP server "gone" did not start: ');
-    expect(lines.find((l) => l.includes('"late"'))).toBe('! MCP server "late" did not start: no answer to initialize within 0.5 s; the run goes on without it');
-  }, 30_000);
-});
-
 describe("a server's sandbox", () => {
   // A server that tries to write the project as it starts, then serves one tool.
   // A copy of the tool server in the project: the sandbox hides the rest of /tmp, where this checkout may be.
@@ -147,7 +122,7 @@ describe("a failure line hides secrets", () => {
     const home = dir("mcp-secret-home");
     const secret = "tok-9f8e7d6c5b4a39281706";
     const run = await mcpJob([], {
-      servers: { leaky: { command: "sh", args: ["-c", 'echo "starting with $SVC_TOKEN" >&2; exit 1'], env: { SVC_TOKEN: "${SVC_TOKEN}" }, required: true } },
+      servers: { leaky: { command: "sh", args: ["-c", 'echo "starting with $SVC_TOKEN" >&2; exit 1'], env: { SVC_TOKEN: "${SVC_TOKEN}" } } },
       env: { SVC_TOKEN: secret },
       home,
     });
@@ -250,10 +225,11 @@ describe("where people look", () => {
 describe("no server outlives shiro", () => {
   const running = (marker: string) => Bun.spawnSync(["pgrep", "-f", marker]).stdout.toString().split("\n").filter(Boolean);
 
-  test("a run that ends: the connected server and the one still starting are both gone", async () => {
+  test("a run stopped while a server is still starting (--timeout): the connected server and that one are both gone", async () => {
     const marker = `mcp-marker-${process.pid}-${Date.now()}`;
-    const run = await mcpJob([], { servers: { up: toolServer([1, marker], { required: true }), starting: toolServer([1, "--delay", 60_000, marker]) } });
-    expect(run.code).toBe(0);
+    const run = await mcpJob([], { servers: { up: toolServer([1, marker]), starting: toolServer([1, "--delay", 60_000, marker], { startupTimeout: 60 }) }, args: ["--timeout", "1"] });
+    expect(run.code).toBe(3);
+    expect(run.requests).toHaveLength(0);
     await waitUntil(() => running(marker).length === 0, "both servers gone", 3000);
   }, 30_000);
 

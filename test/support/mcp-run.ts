@@ -30,14 +30,14 @@ export type McpJob = JobResult & { project: string };
 /** Runs `steps` with `servers` in a `--mcp-config` file (or none when `servers` is undefined), in a fresh project. */
 export async function mcpJob(
   steps: Step[],
-  opts: { servers?: Record<string, unknown>; args?: string[]; home?: string; env?: Record<string, string | undefined>; project?: (dir: string) => void; after?: (dir: string) => void },
+  opts: { servers?: Record<string, unknown>; args?: string[]; home?: string; env?: Record<string, string | undefined>; wrap?: readonly string[]; project?: (dir: string) => void; after?: (dir: string) => void },
 ): Promise<McpJob> {
   const project = tempDir("mcp");
   try {
     const config = opts.servers ? ["--mcp-config", join(project, "servers.json")] : [];
     if (opts.servers) writeFileSync(join(project, "servers.json"), JSON.stringify({ mcpServers: opts.servers }));
     opts.project?.(project);
-    const run = await scriptedJob(steps, { cwd: project, args: [...config, ...(opts.args ?? [])], ...(opts.home ? { home: opts.home } : {}), ...(opts.env ? { env: opts.env } : {}) });
+    const run = await scriptedJob(steps, { cwd: project, args: [...config, ...(opts.args ?? [])], ...(opts.home ? { home: opts.home } : {}), ...(opts.env ? { env: opts.env } : {}), ...(opts.wrap ? { wrap: opts.wrap } : {}) });
     opts.after?.(project);
     return { ...run, project };
   } finally {

@@ -86,7 +86,7 @@ test("a plan: the commands' env plus the server's own, ${VAR} expanded, the bear
   expect(plan).toMatchObject({ launch: { kind: "stdio", command: "srv", args: ["/h/x"], cwd: "/p", env: { PATH: "/bin", TOKEN: "t0k" } }, toolTimeoutMs: 5000, maxToolTimeoutMs: 50_000, startupTimeoutMs: 10_000 });
   expect(JSON.stringify(plan)).not.toContain("sk-1");
   expect(planServer({ name: "h", origin: "x", config: { url: "https://h/mcp", bearerTokenEnv: "GH" } }, { cwd: "/", env: { GH: "abc" }, baseEnv: {} })).toMatchObject({ launch: { headers: { Authorization: "Bearer abc" } } });
-  expect(planServer({ name: "h", origin: "x", config: { url: "https://h/mcp", bearerTokenEnv: "GH" } }, { cwd: "/", env: {}, baseEnv: {} })).toEqual({ problem: "bearerTokenEnv names GH, which is not set; export it or remove the key" });
+  expect(planServer({ name: "h", origin: "x", config: { url: "https://h/mcp", bearerTokenEnv: "GH" } }, { cwd: "/", env: {}, baseEnv: {} })).toMatchObject({ problem: 'MCP server "h" (x) did not start: bearerTokenEnv names GH, which is not set; export it or remove the key' });
   expect(toolEnabled({ enabledTools: ["a"], disabledTools: [] }, "b")).toBe(false);
   expect(toolEnabled({ disabledTools: ["b"] }, "b")).toBe(false);
 });
