@@ -1,5 +1,5 @@
 import { existsSync, realpathSync } from "node:fs";
-import { tmpdir, userInfo } from "node:os";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ToolError, type CommandSandbox } from "../tools/tool.ts";
 import type { Grant } from "../session/sandbox-level.ts";
@@ -24,6 +24,7 @@ import { createSecretLinks, linkedSecrets, secretLinkOf } from "./secret-links.t
 import { createSecretScanner, type ProjectScan } from "./secret-scanner.ts";
 import { sandboxExecProfile } from "./sandbox-exec-profile.ts";
 import { repositoryTop } from "./repository-top.ts";
+import { passwdHome } from "./passwd-home.ts";
 import { sandboxLayout } from "./sandbox-layout.ts";
 import { outermost, programReach } from "./program-reach.ts";
 import { capLevel, type NetworkMode, type SandboxMode } from "./sandbox-mode.ts";
@@ -220,14 +221,6 @@ export function createSandbox(opts: SandboxOptions): Sandbox {
     },
   };
 }
-
-const passwdHome = () => {
-  try {
-    return userInfo().homedir;
-  } catch {
-    return undefined;
-  }
-};
 
 const macTempDirs = () => [...new Set(["/private/tmp", "/private/var/folders", realpathOr(tmpdir())])];
 const realpathOr = (path: string) => {
