@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The GitHub Action's one step (action.yml): fetch the release binary for this runner, check it
-# against the release's SHA256SUMS, run `shiro -p`, and hand back its answer, exit code and cost as
+# against the release's SHA256SUMS (or build it from the action's checkout: `version: source`, or
+# `latest` before any release), run `shiro -p`, and hand back its answer, exit code and cost as
 # step outputs. Everything comes in through the environment (INPUT_*, RUNNER_*, GITHUB_OUTPUT), so the
 # same script runs on a laptop against a local release folder (see test/e2e/action.test.ts).
 set -euo pipefail
@@ -37,19 +38,52 @@ if [ -n "${INPUT_RELEASE_URL:-}" ]; then base="${INPUT_RELEASE_URL%/}"
 elif [ "$version" = latest ]; then base="https://github.com/$repo/releases/latest/download"
 else base="https://github.com/$repo/releases/download/$version"; fi
 
+# shiro built from the action's own checkout (this script's repository), with Bun installed as the
+# README does when the runner has none. What `version: source` asks for, and what `latest` falls back to
+# before the first release. The build's output is shown only when it fails.
+build_from_source() {
+  local src="${GITHUB_ACTION_PATH:-$(cd "$(dirname "$0")/.." && pwd)}"
+  if ! command -v bun >/dev/null 2>&1; then
+    npm install -g bun >"$run/build.log" 2>&1 && command -v bun >/dev/null 2>&1 ||
+      { tail -n 20 "$run/build.log" >&2; fail "no Bun to build shiro with, and npm install -g bun did not give one"; }
+  fi
+  echo "building shiro from $src with Bun $(bun --version)"
+  if ! (cd "$src" && bun install --frozen-lockfile && bun build.ts) >>"$run/build.log" 2>&1; then
+    tail -n 40 "$run/build.log" >&2
+    fail "building shiro in $src failed (bun install --frozen-lockfile && bun build.ts)"
+  fi
+  binary="$src/dist/shiro"
+}
+
 fetch() { curl --fail --silent --show-error --location --retry 3 --output "$2" "$base/$1" || fail "could not download $base/$1"; }
-fetch SHA256SUMS "$temp/SHA256SUMS"
-# The binary runs with the API key in reach: it must be the one the release says it is.
-expected=$(awk -v name="$asset" '$2 == name || $2 == "*" name { print $1 }' "$temp/SHA256SUMS")
-[ -n "$expected" ] || fail "$base/SHA256SUMS has no line for $asset"
-fetch "$asset" "$temp/$asset"
-if command -v sha256sum >/dev/null 2>&1; then actual=$(sha256sum "$temp/$asset" | cut -d' ' -f1)
-else actual=$(shasum -a 256 "$temp/$asset" | cut -d' ' -f1); fi
-if [ "$actual" != "$expected" ]; then
-  rm -f "$temp/$asset"
-  fail "checksum mismatch for $asset: SHA256SUMS says $expected, the download is $actual; not running it"
-fi
-chmod +x "$temp/$asset"
+download_release() {
+  local status
+  status=$(curl --silent --show-error --location --retry 3 --output "$temp/SHA256SUMS" --write-out '%{http_code}' "$base/SHA256SUMS") ||
+    fail "could not download $base/SHA256SUMS"
+  # No release yet (a new fork, or before the first tag): `latest` has nothing to fetch. A pinned
+  # version that is not there stays an error — it must never quietly become other code.
+  if [ "$status" = 404 ] && [ "$version" = latest ]; then
+    echo "::notice::shiro action: no shiro release at $base yet, so shiro is built from the action's own checkout (version: source)"
+    build_from_source
+    return
+  fi
+  [ "$status" = 200 ] || fail "could not download $base/SHA256SUMS (HTTP $status)"
+  # The binary runs with the API key in reach: it must be the one the release says it is.
+  local expected actual
+  expected=$(awk -v name="$asset" '$2 == name || $2 == "*" name { print $1 }' "$temp/SHA256SUMS")
+  [ -n "$expected" ] || fail "$base/SHA256SUMS has no line for $asset"
+  fetch "$asset" "$temp/$asset"
+  if command -v sha256sum >/dev/null 2>&1; then actual=$(sha256sum "$temp/$asset" | cut -d' ' -f1)
+  else actual=$(shasum -a 256 "$temp/$asset" | cut -d' ' -f1); fi
+  if [ "$actual" != "$expected" ]; then
+    rm -f "$temp/$asset"
+    fail "checksum mismatch for $asset: SHA256SUMS says $expected, the download is $actual; not running it"
+  fi
+  chmod +x "$temp/$asset"
+  binary="$temp/$asset"
+}
+
+if [ "$version" = source ]; then build_from_source; else download_release; fi
 
 # `args` is split as a shell would split it, quotes and all, but nothing in it is expanded or run.
 extra=()
@@ -67,7 +101,7 @@ events="$run/events.jsonl"
 # stdin is no pipe a CI runner might leave open; `--` keeps a prompt that starts with "-" a prompt.
 set +e
 # (`${extra[@]+…}`: macOS's bash 3.2 calls an empty array unbound under `set -u`.)
-"$temp/$asset" -p --json -o "$answer" ${extra[@]+"${extra[@]}"} -- "$INPUT_PROMPT" </dev/null >"$events"
+"$binary" -p --json -o "$answer" ${extra[@]+"${extra[@]}"} -- "$INPUT_PROMPT" </dev/null >"$events"
 code=$?
 set -e
 

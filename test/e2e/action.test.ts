@@ -115,12 +115,13 @@ describe.skipIf(!Bun.which("curl"))("action/run.sh, end to end", () => {
     expect(existsSync(join(r.runnerTemp, "shiro-action", ASSET))).toBe(false);
   });
 
-  test("no build for the runner, no line in SHA256SUMS, a release that is not there, an args quote left open: one error line each", async () => {
+  test("no build for the runner, no line in SHA256SUMS, a pinned release that is not there, an args quote left open: one error line each", async () => {
     const cases: [Record<string, string>, Record<string, string>, string][] = [
       [{}, { RUNNER_OS: "Windows", RUNNER_ARCH: "ARM64" }, "no shiro build for windows-arm64 (windows is built for x64 only)"],
       [{}, { RUNNER_OS: "Linux", RUNNER_ARCH: "RISCV64" }, "no shiro build for the architecture RISCV64 (there are x64 and arm64 builds)"],
       [{}, { RUNNER_OS: OTHER_OS[0], RUNNER_ARCH: "ARM64" }, `${releases.url("good")}/SHA256SUMS has no line for shiro-${OTHER_OS[1]}-arm64`],
-      [{}, { INPUT_RELEASE_URL: releases.url("v9.9.9") }, `could not download ${releases.url("v9.9.9")}/SHA256SUMS`],
+      // A pinned version that is not there (only `latest` falls back to building: action-source.test.ts).
+      [{ version: "v9.9.9" }, { INPUT_RELEASE_URL: releases.url("v9.9.9") }, `could not download ${releases.url("v9.9.9")}/SHA256SUMS (HTTP 404)`],
       [{ args: "--allow 'bash:echo *" }, {}, "the args input does not split (a quote left open?)"],
       [{ prompt: "" }, {}, "the prompt input is empty"],
     ];

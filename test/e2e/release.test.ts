@@ -10,15 +10,13 @@ import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symli
 import { join } from "node:path";
 import { HOST_ASSET, runActionStep, serveReleases } from "../support/action-run.ts";
 import { REPO } from "../support/binary.ts";
+import { releaseStep, releaseWorkflow, runReleaseStep } from "../support/release-step.ts";
 import { tempDir } from "../support/run-shiro.ts";
 import { echoModel } from "../support/scripts.ts";
 import { startStrictServer } from "../support/strict-server.ts";
 import pkg from "../../package.json" with { type: "json" };
 
 const TAG = `v${pkg.version}`;
-const workflow = Bun.YAML.parse(readFileSync(join(REPO, ".github/workflows/release.yml"), "utf8")) as any;
-const steps: any[] = Object.values<any>(workflow.jobs)[0].steps;
-const stepOf = (id: string) => steps.find((s) => s.id === id);
 const root = tempDir("release");
 afterAll(() => rmSync(root, { recursive: true, force: true })); // half a gigabyte of binaries
 
@@ -27,20 +25,10 @@ async function runBuildStep(tag: string) {
   const checkout = join(root, `checkout-${tag}`);
   for (const entry of ["src", "build.ts", "package.json", "bun.lock", "tsconfig.json"]) cpSync(join(REPO, entry), join(checkout, entry), { recursive: true });
   symlinkSync(join(REPO, "node_modules"), join(checkout, "node_modules")); // what the install step leaves
-  const step = stepOf("build");
-  const env = Object.fromEntries(Object.entries<string>(step.env).map(([k, v]) => [k, v.replaceAll("${{ github.ref_name }}", tag)]));
-  if (Object.values(env).join(" ").includes("${{")) throw new Error(`the build step reads a value this test does not give: ${JSON.stringify(step.env)}`);
   // Its own HOME: the other targets' Bun runtimes are fetched (from the npm registry) into its cache.
   const home = join(root, `home-${tag}`);
   mkdirSync(home);
-  const proc = Bun.spawn(["bash", "--noprofile", "--norc", "-eo", "pipefail", "-c", step.run], {
-    cwd: checkout,
-    env: { ...process.env, HOME: home, ...env },
-    stdout: "pipe",
-    stderr: "pipe",
-  });
-  const [code, stdout, stderr] = await Promise.all([proc.exited, new Response(proc.stdout).text(), new Response(proc.stderr).text()]);
-  return { code, stdout, stderr, dist: join(checkout, "dist") };
+  return { ...(await runReleaseStep("build", { cwd: checkout, tag, env: { HOME: home } })), dist: join(checkout, "dist") };
 }
 
 /** The file run.sh asks a release for on each GitHub runner it has a build for, in its own words. */
@@ -77,11 +65,11 @@ test("a tag builds every target the action downloads, each with its line in SHA2
   expect(sums.map(([name]) => name).sort()).toEqual(wanted);
   for (const [name, hash] of sums) expect([name, createHash("sha256").update(readFileSync(join(dist, name!))).digest("hex")]).toEqual([name, hash]);
   // The publish step uploads what the build left: the binaries by glob, and the sums.
-  const publish = stepOf("publish").run as string;
+  const publish = releaseStep("publish").run;
   expect(publish).toContain(`gh release create "$TAG" dist/shiro-* dist/SHA256SUMS`);
   expect([...new Bun.Glob("dist/shiro-*").scanSync({ cwd: join(dist, "..") })].sort()).toEqual(wanted.map((w) => `dist/${w}`));
-  expect(workflow.on.push.tags).toEqual(["v*"]);
-  expect(workflow.permissions.contents).toBe("write");
+  expect(releaseWorkflow.on.push.tags).toEqual(["v*"]);
+  expect(releaseWorkflow.permissions.contents).toBe("write");
 }, 300_000);
 
 test("the action fetches this machine's binary from that release, checks it against its SHA256SUMS and runs it", async () => {
