@@ -1,5 +1,7 @@
-import { readFileSync, statSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
+import { statIfAny } from "../store/stat-if-any.ts";
+import { gitDirsOf } from "./git-dirs.ts";
 
 /** `[section "sub"]` + `key = value` lines → `section.sub.key` settings, as git reads them (loosely: enough to judge). */
 export function configSettings(text: string): { key: string; value: string }[] {
@@ -28,8 +30,9 @@ const hooksCache = new Map<string, { stamp: string; hooks: string | undefined }>
  * `.git` folder; a relative path is taken from its work tree, as git does.
  */
 export function configuredHooks(dotGit: string): string | undefined {
-  const config = join(dotGit, "config");
-  const st = statSync(config, { throwIfNoEntry: false });
+  // A linked worktree's `.git` is a file: the config is its repository's own.
+  const config = join(gitDirsOf(dotGit).common, "config");
+  const st = statIfAny(config);
   if (!st?.isFile()) return undefined;
   const stamp = `${st.ino}:${st.size}:${st.mtimeMs}:${st.ctimeMs}`;
   const cached = hooksCache.get(config);

@@ -26,6 +26,7 @@ import { sandboxExecProfile } from "./sandbox-exec-profile.ts";
 import { repositoryTop } from "./repository-top.ts";
 import { passwdHome } from "./passwd-home.ts";
 import { sandboxLayout } from "./sandbox-layout.ts";
+import { worktreeAccess, worktreeRepository } from "./worktree-repository.ts";
 import { outermost, programReach } from "./program-reach.ts";
 import { capLevel, type NetworkMode, type SandboxMode } from "./sandbox-mode.ts";
 import type { SandboxPolicy } from "./sandbox-policy.ts";
@@ -179,9 +180,13 @@ export function createSandbox(opts: SandboxOptions): Sandbox {
           const layout = layoutOf(root, network);
           // A program the person chose to run here is shown where it is installed, should that be hidden (program-reach.ts).
           const shown = reach ? programReach(reach.programs, reach.cwd, { root, homes, seen: [root, ...(opts.writable ?? []), ...layout.readable] }) : [];
-          const readable = shown.length ? outermost([...layout.readable, ...shown]) : layout.readable;
-          const git = level === "workspace-write" ? [...gitProtection(root, before.gits, isPlainGit(command, root, opts.home)), ...projectCode(root), ...(opts.programs?.() ?? []).filter((file) => isInside(file, root))] : [];
-          const seen = [root, ...(opts.writable ?? []), ...readable];
+          const plainGit = isPlainGit(command, root, opts.home);
+          // A linked worktree's repository lies beside the project: shown, and written by plain git (worktree-repository.ts).
+          const shared = worktreeAccess(worktreeRepository(topOf(root)), level === "workspace-write", plainGit);
+          const readable = shown.length || shared.readable.length ? outermost([...layout.readable, ...shown, ...shared.readable]) : layout.readable;
+          const writable = [...(opts.writable ?? []), ...shared.writable];
+          const git = level === "workspace-write" ? [...gitProtection(root, before.gits, plainGit), ...shared.readOnly, ...projectCode(root), ...(opts.programs?.() ?? []).filter((file) => isInside(file, root))] : [];
+          const seen = [root, ...writable, ...readable];
           // A mask inside a hidden folder is moot (and bwrap would have nothing to mount it on) unless that part is shown again.
           const visible = (path: string) => seen.some((dir) => isInside(path, dir)) || ![...layout.hide, "/tmp"].some((dir) => isInside(path, dir));
           const policy: SandboxPolicy = {
@@ -190,7 +195,7 @@ export function createSandbox(opts: SandboxOptions): Sandbox {
             network,
             hide: layout.hide,
             readable,
-            writable: opts.writable ?? [],
+            writable,
             maskFiles: [...secrets.files, ...links].filter(visible),
             maskDirs: secrets.dirs.filter(visible),
             readOnly: git,

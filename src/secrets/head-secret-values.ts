@@ -1,6 +1,6 @@
 import { spawnSync } from "node:child_process";
-import { readFileSync, statSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
+import { gitDirsOf, textOf } from "../guard/git-dirs.ts";
 import type { NamedValue } from "./redact.ts";
 import { findTrusted } from "../tools/trusted-program.ts";
 import { secretValues } from "./secret-values.ts";
@@ -50,27 +50,14 @@ function git(root: string, args: string[]): string | undefined {
 
 /** HEAD's commit id, from the files git keeps it in (a worktree's `.git` file and common dir too); undefined when unborn or unreadable. */
 export function headCommit(dotGit: string): string | undefined {
-  const link = readText(dotGit)?.match(/^gitdir: (.+)$/m)?.[1];
-  const gitDir = link ? resolve(dotGit, "..", link.trim()) : dotGit;
-  const head = readText(join(gitDir, "HEAD"))?.trim();
+  const { gitDir, common } = gitDirsOf(dotGit);
+  const head = textOf(join(gitDir, "HEAD"))?.trim();
   if (!head) return undefined;
   if (!head.startsWith("ref: ")) return /^[0-9a-f]{40,64}$/.test(head) ? head : undefined;
   const ref = head.slice(5);
-  const common = resolve(gitDir, readText(join(gitDir, "commondir"))?.trim() ?? ".");
   for (const dir of [gitDir, common]) {
-    const id = readText(join(dir, ref))?.trim();
+    const id = textOf(join(dir, ref))?.trim();
     if (id) return id;
   }
-  return readText(join(common, "packed-refs"))?.match(new RegExp(`^([0-9a-f]{40,64}) ${ref.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}$`, "m"))?.[1];
-}
-
-// Asked on every tool call, mostly of files that are not there (a `.git` folder read as a `gitdir:` file, no
-// `commondir`): a stat first, since a failed read costs an exception each time.
-function readText(path: string): string | undefined {
-  if (!statSync(path, { throwIfNoEntry: false })?.isFile()) return undefined;
-  try {
-    return readFileSync(path, "utf8");
-  } catch {
-    return undefined;
-  }
+  return textOf(join(common, "packed-refs"))?.match(new RegExp(`^([0-9a-f]{40,64}) ${ref.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}$`, "m"))?.[1];
 }

@@ -5,6 +5,7 @@ import { SECRET_DIRS } from "../guard/secret-path.ts";
 import { filesIn, homeStores } from "../sandbox/find-secrets.ts";
 import { createSecretScanner } from "../sandbox/secret-scanner.ts";
 import { isInside } from "../tools/resolve-path.ts";
+import { gitDirsOf } from "../guard/git-dirs.ts";
 import { createHeadSecretValues } from "./head-secret-values.ts";
 import { createSecretFileValues, type SecretFile } from "./secret-file-values.ts";
 import { gitConfigSecrets, secretValues } from "./secret-values.ts";
@@ -36,7 +37,7 @@ export function createKnownSecretValues(opts: KnownSecretsOptions): () => NamedV
   const list = (secrets: readonly string[]) => {
     const home = [...names(opts.home).map((n) => join(opts.home, n)).filter(opts.isSecretPath), ...homeStores(opts.home), ...SECRET_DIRS.flatMap((d) => filesIn(join(opts.home, d)))];
     const files = [...new Set([...secrets.flatMap(filesIn), ...home])].map(secretFile);
-    files.push({ path: join(opts.root, ".git", "config"), label: ".git/config", parse: (_, text) => gitConfigSecrets(text) });
+    files.push({ path: join(gitDirsOf(join(opts.root, ".git")).common, "config"), label: ".git/config", parse: (_, text) => gitConfigSecrets(text) });
     return files;
   };
   // Which files hold secrets is listed again when the project's change, or after a moment (the home's change

@@ -1,4 +1,5 @@
-import { readFileSync, statSync } from "node:fs";
+import { readFileSync } from "node:fs";
+import { statIfAny } from "../store/stat-if-any.ts";
 import type { NamedValue } from "./redact.ts";
 
 /** A file whose values the redactor hides, under `label`; `parse` takes its text to those values. */
@@ -18,7 +19,7 @@ export function createSecretFileValues(): (files: readonly SecretFile[]) => Name
     const seen = new Set<string>();
     for (const file of files) {
       seen.add(file.path);
-      const st = statSync(file.path, { throwIfNoEntry: false });
+      const st = statIfAny(file.path);
       if (!st?.isFile() || st.size > MAX_BYTES) continue;
       const stamp = `${st.dev}:${st.ino}:${st.size}:${st.mtimeMs}:${st.ctimeMs}`;
       let entry = cache.get(file.path);
@@ -41,3 +42,4 @@ function read(file: SecretFile): string[] {
     return []; // unreadable to shiro: unreadable to its tools too
   }
 }
+
