@@ -23,7 +23,8 @@ description: Explain the working tree
 allowed-tools: Bash(git status:*), Read
 model: sonnet
 ---
-Explain what changed in the working tree.
+Explain what changed in the working tree:
+!\`git status --short\`
 `;
 const toolsOf = (request: RecordedRequest) => (request.body.tools ?? []).map((t: any) => t.name).sort();
 const outputOf = (request: RecordedRequest, command: string) => visibleOutputs(request.body.input).find((o) => (o.arguments as any).command === command)?.output;
@@ -58,18 +59,23 @@ describe("a project's .claude/commands/", () => {
         expect(ran.stderr).toContain("! model: sonnet is Claude Code's; this turn stays on the session's model\n");
         expect(server.requests).toHaveLength(3);
         for (const request of server.requests) expect([request.body.model, toolsOf(request)]).toEqual(["gpt-5", ["bash", "read_file"]]);
-        expect(lastUserText(server.requests[0]!.body)).toBe("Explain what changed in the working tree.");
+        // Its !`git status --short` ran approved too, before the turn.
+        expect(lastUserText(server.requests[0]!.body)).toBe("Explain what changed in the working tree:\n?? .claude/\n?? notes.txt");
         const last = server.requests.at(-1)!;
         expect(outputOf(last, "git status --short")).toContain("?? notes.txt");
         expect(outputOf(last, "touch made.txt")).toStartWith("Denied: bash: touch made.txt needs approval, and this run cannot ask (print mode).");
         expect(existsSync(join(cwd, "made.txt"))).toBe(false);
 
-        // The control: the same calls from a typed prompt get every tool, and git status is asked (refused) as ever.
+        // The controls: the same calls from a typed prompt get every tool, and git status is asked (refused) as ever;
+        // so is a command's !`git status` where no allowed-tools approve it (the person's own, from ~/.claude/commands/).
         const plain = await run([...args, "explain the working tree"], {});
         expect(plain.code).toBe(4);
         const typed = server.requests.slice(3);
         expect(toolsOf(typed[0]!)).toEqual(expect.arrayContaining(["bash", "read_file", "write_file", "edit_file", "grep"]));
         expect(outputOf(typed.at(-1)!, "git status --short")).toStartWith("Denied: bash: git status --short needs approval");
+        writeFiles(home, { ".claude/commands/bare.md": "What changed?\n!`git status --short`\n" });
+        const bare = await run([...args, "/bare"], {});
+        expect([bare.code, bare.stderr]).toEqual([4, expect.stringContaining("! /bare not run: !`git status --short` was refused (Denied: bash: git status --short needs approval")]);
       },
       { defaultModel: job },
     );
