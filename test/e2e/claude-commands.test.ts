@@ -12,7 +12,8 @@ import { lastUserText, makeProject, writeFiles } from "../support/command-projec
 import { withPrintRun } from "../support/print-run.ts";
 import { keys } from "../support/pty.ts";
 import { startRepl } from "../support/repl-pty.ts";
-import { tempDir } from "../support/run-shiro.ts";
+import { runShiro, tempDir } from "../support/run-shiro.ts";
+import { inspectedBodies } from "../support/inspected-bodies.ts";
 import { FINAL } from "../support/scripted-job.ts";
 import { sequenceModel, visibleOutputs } from "../support/scripts.ts";
 import { startStrictServer, type RecordedRequest } from "../support/strict-server.ts";
@@ -115,6 +116,9 @@ describe("a .claude command in the REPL", () => {
       await repl.idle(mark);
       expect(toolsOf(server.requests[1]!)).toEqual(expect.arrayContaining(["bash", "read_file", "write_file", "edit_file", "grep"]));
       expect(await repl.quit()).toBe(0);
+      // What the log says was sent is what was sent, the command's narrower turn included.
+      const id = JSON.parse((await runShiro(["sessions", "--json"], { cwd, home })).stdout)[0].id;
+      expect(await inspectedBodies(id, { cwd, home })).toEqual(server.requests.map((r) => r.raw));
     } finally {
       await server.stop();
       rmSync(base, { recursive: true, force: true });
