@@ -16,8 +16,9 @@ export type HookFile = { raw: unknown; hooks: HooksConfig; notRun: string[] };
  * shiro's file, so what shiro cannot run (an event it has no moment for, a `"prompt"` hook) is
  * said and passed over rather than failing the whole file; a shape that is wrong is still an error.
  */
-const claudeEntry = z.object({ type: z.string(), command: z.string().min(1).optional(), timeout: z.number().positive().optional() });
-const claudeSettings = z.object({ hooks: z.record(z.string(), z.array(z.object({ matcher: z.string().optional(), hooks: z.array(claudeEntry) }))).optional() });
+// Loose objects: a key shiro does not read is kept, not stripped, so the approval's hash covers it too.
+const claudeEntry = z.looseObject({ type: z.string(), command: z.string().min(1).optional(), timeout: z.number().positive().optional() });
+const claudeSettings = z.object({ hooks: z.record(z.string(), z.array(z.looseObject({ matcher: z.string().optional(), hooks: z.array(claudeEntry) }))).optional() });
 
 /** Whether a hooks file is Claude Code's settings (in a `.claude` folder) rather than shiro's closed shape. */
 export const isClaudeSettings = (path: string) => basename(dirname(path)) === ".claude";
