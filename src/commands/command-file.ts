@@ -1,7 +1,11 @@
 import { parseFrontmatter } from "../registry/frontmatter.ts";
 
-/** What a saved command's Markdown file says: the prompt and, in its frontmatter, a description and a model. */
-export type CommandFile = { description: string; model?: string; body: string };
+/**
+ * What a saved command's Markdown file says: the prompt and, in its frontmatter (Claude Code's keys),
+ * a description, the words it takes (`argument-hint`, shown in the `/` menu), the model of its turn
+ * and the tools that turn offers (`allowed-tools`, read by allowed-tools.ts).
+ */
+export type CommandFile = { description: string; argumentHint?: string; model?: string; allowedTools?: string; body: string };
 
 export type CommandParse = { ok: true; command: CommandFile } | { ok: false; problem: string };
 
@@ -10,8 +14,14 @@ export function parseCommandFile(text: string): CommandParse {
   const parsed = parseFrontmatter(text, true);
   if (!parsed.ok) return parsed;
   if (!parsed.body) return { ok: false, problem: "its body (the prompt) is empty" };
-  const model = parsed.fields.get("model");
-  return { ok: true, command: { description: parsed.fields.get("description") ?? "", ...(model ? { model } : {}), body: parsed.body } };
+  const optional = (key: string, as: keyof CommandFile) => {
+    const value = parsed.fields.get(key);
+    return value ? { [as]: value } : {};
+  };
+  return {
+    ok: true,
+    command: { description: parsed.fields.get("description") ?? "", ...optional("argument-hint", "argumentHint"), ...optional("model", "model"), ...optional("allowed-tools", "allowedTools"), body: parsed.body },
+  };
 }
 
 const SEGMENT = /^[a-z0-9][a-z0-9_.-]*$/;

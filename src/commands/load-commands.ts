@@ -20,21 +20,38 @@ export type SavedCommand = CommandFile & {
   hash: string;
 };
 
-export const commandFolders = (home: string, root: string): Record<CommandScope, string> => ({
-  user: join(home, "commands"),
-  project: join(root, ".shiro", "commands"),
+/**
+ * Where each scope's commands are: shiro's folder, then Claude Code's (`~/.claude/commands/` is the
+ * person's own as `$SHIRO_HOME/commands/` is; `.claude/commands/` is the project's, asked about as
+ * `.shiro/commands/` is).
+ */
+export const commandFolders = (home: string, root: string, userHome: string): Record<CommandScope, string[]> => ({
+  user: [join(home, "commands"), join(userHome, ".claude", "commands")],
+  project: [join(root, ".shiro", "commands"), join(root, ".claude", "commands")],
 });
+
+export type LoadCommandsOptions = { home: string; root: string; userHome: string; warn: (line: string) => void };
 
 /**
  * Every saved command, one per name: a project's replaces the person's own of the same name (as a
- * project's skill does), and it is asked about before it first runs. A file that is not a command
- * is skipped with one warning naming it and why.
+ * project's skill does), and it is asked about before it first runs. Within a scope, shiro's folder
+ * wins over Claude Code's, and the file not used is named in one warning. A file that is not a
+ * command is skipped with one warning naming it and why.
  */
-export async function loadCommands(opts: { home: string; root: string; warn: (line: string) => void }): Promise<SavedCommand[]> {
-  const folders = commandFolders(opts.home, opts.root);
+export async function loadCommands(opts: LoadCommandsOptions): Promise<SavedCommand[]> {
+  const folders = commandFolders(opts.home, opts.root, opts.userHome);
   const byName = new Map<string, SavedCommand>();
   const project = await realpath(opts.root).catch(() => opts.root);
-  for (const scope of ["user", "project"] as const) for (const command of await readFolder(folders[scope], scope, project, opts.warn)) byName.set(command.name, command);
+  for (const scope of ["user", "project"] as const) {
+    const inScope = new Map<string, SavedCommand>();
+    for (const folder of folders[scope])
+      for (const command of await readFolder(folder, scope, project, opts.warn)) {
+        const first = inScope.get(command.name);
+        if (first) opts.warn(`command ${command.path} is not used: ${first.path} is /${command.name} too (shiro's folder wins)`);
+        else inScope.set(command.name, command);
+      }
+    for (const command of inScope.values()) byName.set(command.name, command);
+  }
   return [...byName.values()].sort((a, b) => a.name.localeCompare(b.name));
 }
 

@@ -4,6 +4,8 @@ import { ATTACH_CAP, attachMentions } from "../context/attach-mentions.ts";
 import { cutWords, fitInput } from "../context/fit-input.ts";
 import { folderSignature } from "../registry/folder-signature.ts";
 import type { Approvals } from "../store/approvals.ts";
+import type { TurnAllow } from "../tools/authorize.ts";
+import { namingNothing, parseAllowedTools, type ToolLimit } from "./allowed-tools.ts";
 import { expandCommand } from "./expand-command.ts";
 import { commandFolders, loadCommands, type SavedCommand } from "./load-commands.ts";
 
@@ -13,13 +15,17 @@ export type ShellOutcome = { output: string; failed: boolean; refused?: string }
 export type SavedCommandsDeps = {
   home: string;
   root: string;
+  /** The person's home, where `~/.claude/commands/` is. */
+  userHome: string;
   /** The built-in commands' names and aliases: a saved one cannot take them. */
   builtins: readonly string[];
   /** Where a project command's approval is found and kept (`$SHIRO_HOME/approvals.json`, read on first need). */
   approvals: () => Promise<Approvals>;
   warn: (line: string) => void;
-  /** Runs a command as a `bash` tool call would be run. */
-  run: (command: string, signal: AbortSignal) => Promise<ShellOutcome>;
+  /** Runs a command as a `bash` tool call would be run; `allows`: what the command's `allowed-tools` approve. */
+  run: (command: string, signal: AbortSignal, allows?: readonly TurnAllow[]) => Promise<ShellOutcome>;
+  /** The tools a turn would offer now: an `allowed-tools` entry naming none of them is said. */
+  toolNames: () => readonly string[];
   /** Why `read_file` would be refused `path` (the guard, a plugin, a rule, a person), if it would. */
   readRefused: (path: string) => Promise<string | undefined>;
 };
@@ -27,9 +33,10 @@ export type SavedCommandsDeps = {
 /** What the person running it can do: see text and, in the REPL, answer yes or no. */
 export type RunHow = { show: (text: string) => void; confirm?: (question: string) => Promise<boolean>; signal: AbortSignal };
 
-export type Prepared =
-  | { ok: true; prompt: string; model?: string; attached: string[]; ran: string[]; warnings: string[] }
-  | { ok: false; message: string };
+/** How a command's turn differs from a typed prompt's: its model, the tools it offers and approves. */
+export type CommandTurn = { model?: string; tools?: ToolLimit };
+
+export type Prepared = ({ ok: true; prompt: string; attached: string[]; ran: string[]; warnings: string[] } & CommandTurn) | { ok: false; message: string };
 
 export type SavedCommands = {
   /** Every saved command now, read again only when a commands folder changed. */
@@ -40,7 +47,7 @@ export type SavedCommands = {
 };
 
 export function createSavedCommands(deps: SavedCommandsDeps): SavedCommands {
-  const folders = Object.values(commandFolders(deps.home, deps.root));
+  const folders = Object.values(commandFolders(deps.home, deps.root, deps.userHome)).flat();
   const builtins = new Set(deps.builtins);
   const reported = new Set<string>();
   let loaded: { signature: string; commands: Promise<SavedCommand[]> } | undefined;
@@ -82,13 +89,14 @@ export function createSavedCommands(deps: SavedCommandsDeps): SavedCommands {
       const { parts } = expanded;
       const ran: string[] = [];
       const warnings: string[] = [];
+      const turn = commandTurn(command, deps.toolNames(), warnings);
       let prompt = "";
       for (const part of parts) {
         if (part.kind === "text") {
           prompt += part.text;
           continue;
         }
-        const outcome = await deps.run(part.command, how.signal);
+        const outcome = await deps.run(part.command, how.signal, turn.tools?.allows);
         // Esc (the REPL) or a stop signal while it ran: the prompt it was filling is not sent.
         if (how.signal.aborted) return { ok: false, message: `/${command.name} stopped while !\`${part.command}\` ran; nothing was sent` };
         if (outcome.refused !== undefined) return { ok: false, message: `/${command.name} not run: !\`${part.command}\` was refused (${outcome.refused})` };
@@ -104,9 +112,24 @@ export function createSavedCommands(deps: SavedCommandsDeps): SavedCommands {
       const files = await attachMentions(typed, deps.root, deps.readRefused);
       warnings.push(...files.refused.map((r) => `not attached: ${r}`), ...files.notices);
       if (files.missing.length) warnings.push(`not a file, sent as text: ${files.missing.join(", ")}`);
-      return { ok: true, prompt: prompt + files.text.slice(typed.length), ...(command.model ? { model: command.model } : {}), attached: files.attached, ran, warnings };
+      return { ok: true, prompt: prompt + files.text.slice(typed.length), ...turn, attached: files.attached, ran, warnings };
     },
   };
 }
 
 const RULE = "─".repeat(40);
+
+/**
+ * The turn a command asks for. A model Claude Code names (`sonnet`, `claude-…`) is no model of this
+ * endpoint: the turn stays on the session's, said in a warning, rather than failing at the first call.
+ * An `allowed-tools` entry that names no tool here (`WebFetch`) is said too; MCP names are not, since
+ * their servers may still be starting.
+ */
+function commandTurn(command: SavedCommand, toolNames: readonly string[], warnings: string[]): CommandTurn {
+  const claude = command.model !== undefined && /^(claude\b|opus|sonnet|haiku)/i.test(command.model);
+  if (claude) warnings.push(`model: ${command.model} is Claude Code's; this turn stays on the session's model`);
+  const tools = command.allowedTools === undefined ? undefined : parseAllowedTools(command.allowedTools);
+  const unknown = tools && namingNothing(tools, toolNames);
+  if (unknown?.length) warnings.push(`allowed-tools: ${unknown.join(", ")} ${unknown.length > 1 ? "name" : "names"} no tool of shiro's; left out`);
+  return { ...(command.model && !claude ? { model: command.model } : {}), ...(tools ? { tools } : {}) };
+}

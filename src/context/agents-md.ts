@@ -1,4 +1,5 @@
 import { existsSync } from "node:fs";
+import { homedir } from "node:os";
 import { dirname, join, relative } from "node:path";
 
 export const AGENTS_MD_CAP = 32 * 1024;
@@ -15,9 +16,18 @@ export type AgentsMd = {
 /**
  * The person's instructions: $SHIRO_HOME/AGENTS.md, then every AGENTS.md from the git root down to
  * the working folder (outer first, so the nearest file has the last word), capped at 32 KiB.
+ *
+ * Where a place has no AGENTS.md, Claude Code's file there is read instead, so a project set up for
+ * it is understood as it is: a folder's `CLAUDE.md` (or `.claude/CLAUDE.md`), and for the person's
+ * own, `~/.claude/CLAUDE.md`. An AGENTS.md beside it wins, whole: the two are usually the same
+ * instructions, and shiro's own file is the one meant for it.
  */
-export async function loadAgentsMd(home: string, cwd: string): Promise<AgentsMd> {
-  const found = [join(home, "AGENTS.md"), ...foldersFromGitRoot(cwd).map((d) => join(d, "AGENTS.md"))].filter((f) => existsSync(f));
+export async function loadAgentsMd(home: string, cwd: string, userHome = homedir()): Promise<AgentsMd> {
+  const own = join(home, "AGENTS.md");
+  const claudeOwn = join(userHome, ".claude", "CLAUDE.md");
+  const places = [[own, claudeOwn], ...foldersFromGitRoot(cwd).map((d) => [join(d, "AGENTS.md"), join(d, "CLAUDE.md"), join(d, ".claude", "CLAUDE.md")])];
+  // Started in the home, its `.claude/CLAUDE.md` is both the person's and the folder's: read once.
+  const found = [...new Set(places.flatMap((candidates) => candidates.find((f) => existsSync(f)) ?? []))];
   const files: string[] = [];
   const skipped: string[] = [];
   let text = "";
@@ -32,7 +42,7 @@ export async function loadAgentsMd(home: string, cwd: string): Promise<AgentsMd>
       continue;
     }
     files.push(file);
-    const label = file.startsWith(home) ? "~shiro/AGENTS.md" : relative(cwd, file) || "AGENTS.md";
+    const label = file === own ? "~shiro/AGENTS.md" : file === claudeOwn ? "~/.claude/CLAUDE.md" : relative(cwd, file);
     text += `${text ? "\n\n" : ""}## ${label}\n\n${body}`;
   }
   const bytes = Buffer.from(text);

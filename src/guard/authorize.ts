@@ -49,7 +49,7 @@ export function createAuthorize(opts: AuthorizeOptions): Authorize {
   const home = opts.home ?? homedir();
   const fs = opts.fs ?? diskFs;
   const guard = createGuard({ home, fs, secrets: opts.secrets, shiroHome: opts.reach?.shiroHome });
-  return async ({ tool, args, root, hookAsk, redactor }) => {
+  return async ({ tool, args, root, hookAsk, redactor, allows: turn }) => {
     if (tool.kind === "meta" && hookAsk === undefined) return { allowed: true };
     const env: PathEnv = { root, home, fs, secrets: opts.secrets, reach: opts.reach };
     let call: GateCall;
@@ -69,7 +69,8 @@ export function createAuthorize(opts: AuthorizeOptions): Authorize {
     if (verdict.decision === "deny") return { allowed: false, reason: verdict.reason };
 
     const items = callSubjects(call, env);
-    const judged = items.map((item) => ({ item, verdict: judgeSubject(call.tool, item, opts.rules, opts.sessionAllows, home) }));
+    const allowed = turn?.length ? opts.sessionAllows.with(turn) : opts.sessionAllows;
+    const judged = items.map((item) => ({ item, verdict: judgeSubject(call.tool, item, opts.rules, allowed, home) }));
     verdict = judged.map((j) => j.verdict).reduce(stricter, verdict);
     if (verdict.decision === "deny") return { allowed: false, reason: verdict.reason };
     // An allow for a command comes from a person's rule or "always" (a command's default is to ask).

@@ -28,6 +28,13 @@ export class SessionAllows {
   list(): readonly SessionAllow[] {
     return [...this.#entries];
   }
+
+  /** These approvals and `more` (a saved command's for its turn), in a copy: `more` never outlives the call it came with. */
+  with(more: readonly SessionAllow[]): SessionAllows {
+    const both = new SessionAllows();
+    for (const { tool, pattern } of [...this.#entries, ...more]) both.add(tool, [pattern]);
+    return both;
+  }
 }
 
 /**

@@ -4,6 +4,7 @@ import type { HookDefinition } from "./hook-config.ts";
 import { hookOutcome, type HookExit, type HookOutcome } from "./hook-outcome.ts";
 import { matchesTool } from "./match-tool.ts";
 import { runHookCommand } from "./run-hook.ts";
+import { hookToolInput } from "./tool-input.ts";
 
 /** A tool call as hooks see it: its name, its arguments (`tool_input`), its id. */
 export type HookedCall = { tool: string; input: unknown; callId: string };
@@ -102,7 +103,7 @@ export function createHooks(opts: HooksOptions): Hooks {
 
   return {
     async before(call, signal) {
-      const ran = await fire("PreToolUse", { tool_name: call.tool, tool_input: call.input, tool_use_id: call.callId }, signal, call, true);
+      const ran = await fire("PreToolUse", { tool_name: call.tool, tool_input: hookToolInput(call.tool, call.input, opts.cwd), tool_use_id: call.callId }, signal, call, true);
       const blocked = ran.find((r) => r.decision === "block");
       if (blocked) return { block: blocked.reason ?? `a PreToolUse hook blocked it` };
       const asked = ran.find((r) => r.decision === "ask");
@@ -110,7 +111,7 @@ export function createHooks(opts: HooksOptions): Hooks {
       return asked ? { ask: asked.reason ?? `the PreToolUse hook \`${asked.hook.command}\` asks for a person's approval` } : {};
     },
     async after(call, signal) {
-      const ran = await fire("PostToolUse", { tool_name: call.tool, tool_input: call.input, tool_use_id: call.callId, tool_response: { output: call.output, is_error: call.isError } }, signal, call);
+      const ran = await fire("PostToolUse", { tool_name: call.tool, tool_input: hookToolInput(call.tool, call.input, opts.cwd), tool_use_id: call.callId, tool_response: { output: call.output, is_error: call.isError } }, signal, call);
       return joined(ran.map((r) => (r.decision === "block" ? (r.reason ?? r.context) : r.context)));
     },
     async stop(active, signal) {

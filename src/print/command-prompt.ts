@@ -1,8 +1,8 @@
 import { existsSync } from "node:fs";
-import type { SavedCommands } from "../commands/saved-commands.ts";
+import type { CommandTurn, SavedCommands } from "../commands/saved-commands.ts";
 import { didYouMean } from "../text/nearest.ts";
 
-export type CommandPrompt = { ok: true; prompt: string; model?: string } | { ok: false; message: string; unknown?: true };
+export type CommandPrompt = { ok: true; prompt: string; turn: CommandTurn } | { ok: false; message: string; unknown?: true };
 
 /**
  * `shiro -p "/review src/x.ts"`: the prompt a saved command makes, or why it is not sent (a project
@@ -17,7 +17,8 @@ export async function commandPrompt(prompt: string, commands: SavedCommands, sig
   const prepared = await commands.prepare(command, match[2]!, { show: warn, signal });
   if (!prepared.ok) return prepared;
   for (const warning of prepared.warnings) warn(warning);
-  return { ok: true, prompt: prepared.prompt, ...(prepared.model ? { model: prepared.model } : {}) };
+  const { model, tools } = prepared;
+  return { ok: true, prompt: prepared.prompt, turn: { ...(model ? { model } : {}), ...(tools ? { tools } : {}) } };
 }
 
 /** A `/name` that is no saved command: a typo the model must not be sent (a path, one segment or more, is text). */

@@ -72,7 +72,7 @@ export async function runPrint(flags: Flags, config: Config & { apiKey: string }
   const toStdout = process.stdout.isTTY ? terminalStream() : asIs;
   const toStderr = process.stderr.isTTY ? terminalStream() : asIs;
   const outcome = await renderPrint(
-    turnOnModel(runtime, prompt, controller.signal, command?.model),
+    turnOnModel(runtime, prompt, controller.signal, command?.turn),
     {
       // At a terminal the answer and the progress are text, colours at most: nothing the model wrote moves the cursor or sets the clipboard.
       out: (t) => process.stdout.write(toStdout(t)),

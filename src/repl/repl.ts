@@ -24,6 +24,7 @@ import { surviveHangUp } from "./survive-hang-up.ts";
 import { openTerminalInput } from "./terminal-input.ts";
 import { REWIND } from "./undo-commands.ts";
 import { savedCommandsTable, type SavedTable } from "./saved-commands-table.ts";
+import type { CommandTurn } from "../commands/saved-commands.ts";
 
 /** A prompt typed while work runs: sent as `text`, shown (pastes collapsed) as `shown`. */
 type Queued = { text: string; shown: string };
@@ -132,8 +133,8 @@ export async function runRepl(flags: Flags, config: Config & { apiKey: string })
   };
   saved = savedCommandsTable(runtime.commands, {
     changed: () => live.render(),
-    play: async (prompt, model) => {
-      await runTurn(prompt, model);
+    play: async (prompt, command) => {
+      await runTurn(prompt, command);
       if (!closed) await showBeforePrompt(ctx);
     },
   });
@@ -244,10 +245,10 @@ export async function runRepl(flags: Flags, config: Config & { apiKey: string })
     if (!closed) await showBeforePrompt(ctx);
   }
 
-  async function runTurn(prompt: string, model?: string): Promise<void> {
+  async function runTurn(prompt: string, command?: CommandTurn): Promise<void> {
     turn = newTurn();
     try {
-      await playTurn(turn, runtime, prompt, { write: (t) => live.print(t), observe: (event) => live.event(event), color }, model);
+      await playTurn(turn, runtime, prompt, { write: (t) => live.print(t), observe: (event) => live.event(event), color }, command);
     } finally {
       turn = undefined;
     }

@@ -1,5 +1,5 @@
 import pc from "picocolors";
-import type { SavedCommands } from "../commands/saved-commands.ts";
+import type { CommandTurn, SavedCommands } from "../commands/saved-commands.ts";
 import type { SavedCommand } from "../commands/load-commands.ts";
 import type { ReplCommand } from "./repl-command.ts";
 
@@ -12,20 +12,21 @@ export type SavedTable = {
 
 type Options = {
   changed: () => void;
-  /** Runs the prompt a command made as a turn, with its model when it names one. */
-  play: (prompt: string, model?: string) => Promise<void>;
+  /** Runs the prompt a command made as a turn, with its model and tools when it names them. */
+  play: (prompt: string, turn: CommandTurn) => Promise<void>;
 };
 
 /**
- * Saved commands beside the built-in ones: in the `/` menu (their description after whose they are,
- * user or project), in completion and run like any other. A file changed or added is read at the
- * next look, without restarting.
+ * Saved commands beside the built-in ones: in the `/` menu (the words they take, from `argument-hint`,
+ * after the name; their description after whose they are, user or project), in completion and run
+ * like any other. A file changed or added is read at the next look, without restarting.
  */
 export function savedCommandsTable(commands: SavedCommands, opts: Options): SavedTable {
   let seen: readonly SavedCommand[] | undefined;
   let rows: ReplCommand[] = [];
   const row = (command: SavedCommand): ReplCommand => ({
     name: command.name,
+    ...(command.argumentHint ? { args: command.argumentHint } : {}),
     summary: `${command.scope.padEnd(7)}  ${command.description || "(no description)"}`,
     run: async (ctx, arg) => {
       const c = pc.createColors(ctx.color);
@@ -34,8 +35,10 @@ export function savedCommandsTable(commands: SavedCommands, opts: Options): Save
       for (const ran of prepared.ran) ctx.print(c.dim(`· ran ${ran}`));
       if (prepared.attached.length) ctx.print(c.dim(`· attached ${prepared.attached.join(", ")}`));
       for (const warning of prepared.warnings) ctx.print(c.yellow(`! ${warning}`));
-      if (prepared.model) ctx.print(c.dim(`· this turn goes to ${prepared.model}`));
-      await opts.play(prepared.prompt, prepared.model);
+      const { model, tools } = prepared;
+      if (model) ctx.print(c.dim(`· this turn goes to ${model}`));
+      if (tools) ctx.print(c.dim(`· this turn offers only ${tools.entries.join(", ")}${tools.allows.length ? `; runs without asking: ${tools.allows.map((a) => a.pattern).join(", ")}` : ""}`));
+      await opts.play(prepared.prompt, { ...(model ? { model } : {}), ...(tools ? { tools } : {}) });
     },
   });
   return {

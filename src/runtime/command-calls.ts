@@ -1,6 +1,6 @@
 import { runToolCall } from "../agent/run-tool-call.ts";
 import type { ShellOutcome } from "../commands/saved-commands.ts";
-import type { Authorize } from "../tools/authorize.ts";
+import type { Authorize, TurnAllow } from "../tools/authorize.ts";
 import type { AnyTool } from "../tools/tool.ts";
 import type { ToolHost } from "../tools/tool-host.ts";
 import type { ToolHooks } from "../hooks/create-hooks.ts";
@@ -22,9 +22,10 @@ export type CommandCallDeps = { tools: () => readonly AnyTool[]; authorize: Auth
 export function createCommandCalls(deps: CommandCallDeps) {
   let count = 0;
   const callId = () => `command-${++count}`;
-  async function runCommand(command: string, signal: AbortSignal): Promise<ShellOutcome> {
+  async function runCommand(command: string, signal: AbortSignal, allows: readonly TurnAllow[] | undefined): Promise<ShellOutcome> {
     const call = { type: "tool-call" as const, callId: callId(), name: "bash", arguments: JSON.stringify({ command }) };
-    const events = runToolCall(call, { tools: deps.tools(), commit: () => {}, authorize: deps.authorize, root: deps.root, signal, host: deps.host, ...(deps.hooks ? { hooks: deps.hooks } : {}) });
+    const authorize = withAllows(deps.authorize, allows);
+    const events = runToolCall(call, { tools: deps.tools(), commit: () => {}, authorize, root: deps.root, signal, host: deps.host, ...(deps.hooks ? { hooks: deps.hooks } : {}) });
     let output = "";
     for (;;) {
       const next = await events.next();
@@ -34,7 +35,8 @@ export function createCommandCalls(deps: CommandCallDeps) {
   }
   return {
     // What it writes is the coming turn's, so `undo` of that turn puts it back.
-    run: (command: string, signal: AbortSignal): Promise<ShellOutcome> => deps.inTurn(() => runCommand(command, signal)),
+    run: (command: string, signal: AbortSignal, allows?: readonly TurnAllow[]): Promise<ShellOutcome> => deps.inTurn(() => runCommand(command, signal, allows)),
+    toolNames: () => deps.tools().map((tool) => tool.name),
     /** Why `read_file` would not be let read `path`; undefined when it would. */
     async readRefused(path: string): Promise<string | undefined> {
       const tool = deps.tools().find((t) => t.name === "read_file")!;
@@ -43,3 +45,7 @@ export function createCommandCalls(deps: CommandCallDeps) {
     },
   };
 }
+
+/** The gate with a saved command's approvals for its turn (`allowed-tools`) added to every call it judges. */
+export const withAllows = (authorize: Authorize, allows: readonly TurnAllow[] | undefined): Authorize =>
+  allows?.length ? (request) => authorize({ ...request, allows }) : authorize;

@@ -53,7 +53,8 @@ export function createRequestBuilder(deps: RequestDeps) {
     if (instructions !== snapshot.instructions || tools !== snapshot.tools) snapshot = { instructions, tools, key: snapshotKey(instructions, tools) };
     return snapshot.key;
   };
-  return (signal: AbortSignal): BuildRequest => {
+  /** `offers`: the turn sends only the tools it holds for (a saved command's allowed-tools), logged as sent. */
+  return (signal: AbortSignal, offers?: (tool: string) => boolean): BuildRequest => {
     // A summary that failed is not asked for again in the same turn (each attempt is a model call).
     let summaryFailed = false;
     return async (messages, { harder }) => {
@@ -75,7 +76,7 @@ export function createRequestBuilder(deps: RequestDeps) {
       const spec = {
         model,
         instructions: prompt.instructions,
-        tools: current.tools,
+        tools: offers ? current.tools.filter((tool) => offers(tool.name)) : current.tools,
         params: requestParams({ model, sessionId: id, reasoningEffort: deps.config.reasoningEffort, textFormat: deps.config.textFormat }),
         limits: limitsOf(session, deps.config, deps.windows),
         harder,

@@ -20,6 +20,8 @@ import type { ReasoningEffort } from "../wire/reasoning-effort.ts";
 import type { ModelStream } from "../wire/model-stream.ts";
 import { withTools, type Prompt } from "./load-prompt.ts";
 import type { SavedCommands } from "../commands/saved-commands.ts";
+import type { ToolLimit } from "../commands/allowed-tools.ts";
+import { withAllows } from "./command-calls.ts";
 import type { Mcp } from "../mcp/open-mcp.ts";
 import { rejectedToolName, type ModelError } from "../wire/model-error.ts";
 import { measureKeeper } from "./measure-keeper.ts";
@@ -50,8 +52,11 @@ export type Runtime = {
   /** Rebuilt when a new session starts (/clear, /resume), so notes and skills added meanwhile count. */
   prompt: Prompt;
   readonly store: SessionStore;
-  /** Logs the prompt and runs the agent until it answers, stops or is aborted. */
-  runTurn(text: string, signal: AbortSignal): AsyncGenerator<AgentEvent>;
+  /**
+   * Logs the prompt and runs the agent until it answers, stops or is aborted. `tools`: a saved
+   * command's `allowed-tools` — for this turn only, the tools offered and the commands approved.
+   */
+  runTurn(text: string, signal: AbortSignal, tools?: ToolLimit): AsyncGenerator<AgentEvent>;
   /** Runs a saved command's `` !`cmd` `` in the checkpoint of the turn its prompt begins, so `undo` puts back what it wrote. */
   inNextTurn<T>(run: () => Promise<T>): Promise<T>;
   /** The saved commands (`.shiro/commands/`, `$SHIRO_HOME/commands/`). */
@@ -171,7 +176,7 @@ export function createRuntime(opts: RuntimeOptions): Runtime {
     prompt: opts.prompt,
     store,
     commands: opts.commands,
-    async *runTurn(text, signal) {
+    async *runTurn(text, signal, limit) {
       const firstEvent = live.written === 0;
       const { checkpoints, hooks } = opts;
       const submitted = await turnHooked.submit(text, signal);
@@ -199,13 +204,14 @@ export function createRuntime(opts: RuntimeOptions): Runtime {
         messages: live.state.messages,
         commit: (fact) => live.append(factEvent(fact, live.state, now())),
         // Read at each call: a server that came up mid-turn offers tools the next request names.
+        // A command's allowed-tools hold back the rest: not offered, and not run if asked for anyway.
         get tools() {
-          return runtime.prompt.tools;
+          return limit ? runtime.prompt.tools.filter((tool) => limit.offers(tool.name)) : runtime.prompt.tools;
         },
         dropRejectedTool,
         stream,
-        buildRequest: requests(signal),
-        authorize: opts.authorize,
+        buildRequest: requests(signal, limit?.offers),
+        authorize: withAllows(opts.authorize, limit?.allows),
         root: cwd,
         maxSteps: config.maxSteps,
         ...(config.maxCostUsd === undefined ? {} : { budgetSpent: (usage: Usage) => (runtime.costOf(usage) ?? Infinity) >= config.maxCostUsd! }),

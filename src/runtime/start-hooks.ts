@@ -1,6 +1,6 @@
 import { realpathSync } from "node:fs";
 import { createHooks, type Hooks } from "../hooks/create-hooks.ts";
-import { loadHooks, PROJECT_HOOKS, type LoadedHooks } from "../hooks/load-hooks.ts";
+import { loadHooks, type LoadedHooks } from "../hooks/load-hooks.ts";
 import type { HookRun } from "../session/hook-run.ts";
 import type { Grant } from "../session/sandbox-level.ts";
 import type { CommandSandbox } from "../tools/tool.ts";
@@ -31,7 +31,7 @@ export async function startHooks(opts: StartHooksOptions): Promise<Hooks | undef
   const loaded = await loadHooks({ ...(config.hooks ? { config: config.hooks } : {}), notify: config.notify, files: flags.hooksFiles, root, writable: config.writableDirs, approvals: opts.approvals, warn });
   const { definitions, unapproved } = await inTheBox(loaded, opts.sandbox, warn);
   const approve = unapproved && opts.approve;
-  if (unapproved && !approve) warn(`project hooks in ${PROJECT_HOOKS} skipped: not approved (approve them in an interactive shiro here, or run with --hooks ${PROJECT_HOOKS})`);
+  if (unapproved && !approve) warn(`project hooks in ${unapproved.files.join(", ")} skipped: not approved (approve them in an interactive shiro here, or run with ${unapproved.files.map((f) => `--hooks ${f}`).join(" ")})`);
   if (definitions.length === 0 && !approve) return undefined;
   const bash = findTrusted("bash");
   // What commands get and the names config lists; the API key only when named in hooksEnv.
@@ -43,7 +43,8 @@ export async function startHooks(opts: StartHooksOptions): Promise<Hooks | undef
     ...(approve
       ? {
           ready: async () => {
-            const yes = await approve([`${PROJECT_HOOKS} brings hooks; they would run in the sandbox, as commands do (PostToolUse ones may write the project):`, ...unapproved.lines]);
+            const files = unapproved.files.join(" and ");
+            const yes = await approve([`${files} ${unapproved.files.length > 1 ? "bring" : "brings"} hooks; they would run in the sandbox, as commands do (PostToolUse ones may write the project):`, ...unapproved.lines]);
             if (!yes) {
               warn(`project hooks skipped for this session (asked again next time)`);
               return [];
@@ -68,7 +69,7 @@ export async function startHooks(opts: StartHooksOptions): Promise<Hooks | undef
 async function inTheBox(loaded: LoadedHooks, sandbox: StartHooksOptions["sandbox"], warn: (line: string) => void): Promise<LoadedHooks> {
   const project = loaded.definitions.filter((d) => d.project);
   if ((project.length === 0 && !loaded.unapproved) || (await sandbox.canConfine())) return loaded;
-  const sources = [...new Set([...project.map((d) => d.source), ...(loaded.unapproved ? [PROJECT_HOOKS] : [])])];
+  const sources = [...new Set([...project.map((d) => d.source), ...(loaded.unapproved?.files ?? [])])];
   warn(`project hooks (${sources.join(", ")}) not run: a project's hooks run only in the sandbox, and commands run without one here`);
   return { definitions: loaded.definitions.filter((d) => !d.project) };
 }

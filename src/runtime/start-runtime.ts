@@ -158,6 +158,7 @@ export async function startRuntime(opts: StartOptions): Promise<Runtime> {
   const commands = createSavedCommands({
     home: config.home,
     root: cwd,
+    userHome: homedir(),
     builtins: opts.builtinCommands ?? [],
     approvals,
     warn,

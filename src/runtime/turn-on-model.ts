@@ -1,17 +1,20 @@
 import type { AgentEvent } from "../agent/events.ts";
+import type { CommandTurn } from "../commands/saved-commands.ts";
 import type { Runtime } from "./runtime.ts";
 
 /**
- * A turn whose calls go to `model` (a saved command's): the switch is logged before the prompt and
- * the switch back after the turn, however it ended, so `shiro inspect` shows which model answered
- * and `shiro -c` goes on with the session's own. Without `model`, the turn as it is.
+ * A turn as a saved command shapes it: its calls go to the command's `model` (the switch is logged
+ * before the prompt and the switch back after the turn, however it ended, so `shiro inspect` shows
+ * which model answered and `shiro -c` goes on with the session's own), and its `allowed-tools` hold
+ * for this turn alone. Without either, the turn as it is.
  */
-export async function* turnOnModel(runtime: Runtime, text: string, signal: AbortSignal, model?: string): AsyncGenerator<AgentEvent> {
+export async function* turnOnModel(runtime: Runtime, text: string, signal: AbortSignal, turn: CommandTurn = {}): AsyncGenerator<AgentEvent> {
+  const { model, tools } = turn;
   const before = runtime.session.model;
-  if (!model || model === before) return yield* runtime.runTurn(text, signal);
+  if (!model || model === before) return yield* runtime.runTurn(text, signal, tools);
   runtime.setModel(model);
   try {
-    yield* runtime.runTurn(text, signal);
+    yield* runtime.runTurn(text, signal, tools);
   } finally {
     runtime.setModel(before);
   }

@@ -14,7 +14,7 @@ export const hookRunSchema = z.object({
   type: z.literal("hook"),
   event: z.enum(HOOK_EVENTS),
   command: z.string(),
-  /** Where it came from: `config.json`, `.shiro/settings.json`, a `--hooks` file, or `notify`. */
+  /** Where it came from: `config.json`, `.shiro/settings.json`, `.claude/settings.json` (or `.local`), a `--hooks` file, or `notify`. */
   source: z.string(),
   callId: z.string().optional(),
   /** Absent when it never exited on its own (timed out, could not start). */

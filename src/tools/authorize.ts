@@ -2,6 +2,9 @@ import type { SandboxLevel } from "../session/sandbox-level.ts";
 import type { AnyTool } from "./tool.ts";
 import type { Redactor } from "./tool-host.ts";
 
+/** A command approved for one turn only (a saved command's `allowed-tools`): `bash` and a pattern, as a rule names them. */
+export type TurnAllow = { tool: string; pattern: string };
+
 /** The gate a tool call passes before it runs: the loop asks it, the guard (src/guard/authorize.ts) answers. */
 export type AuthorizeRequest = {
   tool: AnyTool;
@@ -12,6 +15,11 @@ export type AuthorizeRequest = {
   redactor?: Redactor;
   /** A PreToolUse hook's reason to ask the person, even where the rules (or --yolo) would allow: it can only add an ask. */
   hookAsk?: string;
+  /**
+   * What the saved command whose turn this is approves for it (its `allowed-tools`' `Bash(…)`
+   * patterns): each lifts an ask as an "always" answer does — never the guard, a deny, or the sandbox.
+   */
+  allows?: readonly TurnAllow[];
 };
 /**
  * `sandbox`: how far an allowed command may reach (what its approval earned); `byPerson`: a person

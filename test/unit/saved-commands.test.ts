@@ -90,6 +90,8 @@ describe("preparing a saved command (the shell and the read check injected)", ()
       warn: () => {},
       run: async (command) => (ran.push(command), outputs[command] ?? { output: "", failed: false }),
       readRefused: async () => undefined,
+      userHome: home,
+      toolNames: () => ["bash", "read_file"],
     });
     return { commands, ran, home, cleanup: project.cleanup };
   };
