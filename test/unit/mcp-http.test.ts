@@ -48,9 +48,8 @@ describe("Streamable HTTP against server-everything", () => {
     const done = await client.callTool("trigger-long-running-operation", { duration: 0.6, steps: 3 }, { timeoutMs: 5_000, onProgress: (p) => steps.push(p) });
     expect(textOf(done)).toContain("completed");
     expect(steps).toEqual([1, 2, 3]);
-    const { err, ms } = await abortedOperation(client, 200);
+    const { err } = await abortedOperation(client, 200);
     expect(err.kind).toBe("cancelled");
-    expect(ms).toBeLessThan(1_000);
     expect(textOf(await client.callTool("echo", { message: "after" }))).toBe("Echo: after");
   });
 });
