@@ -1,0 +1,53 @@
+import type pc from "picocolors";
+import type { CommandTurn } from "../commands/saved-commands.ts";
+import { attachMentions } from "../context/attach-mentions.ts";
+import type { Runtime } from "../runtime/runtime.ts";
+import { showBeforePrompt } from "./commands.ts";
+import type { ReplCommand, ReplContext } from "./repl-command.ts";
+import { playTurn } from "./repl-turn.ts";
+import type { SavedTable } from "./saved-commands-table.ts";
+import { parseSlash, unknownCommandLine } from "./slash-commands.ts";
+import type { WorkSlot } from "./work-slot.ts";
+
+type Runner = {
+  runtime: Runtime;
+  ctx: ReplContext;
+  slot: WorkSlot;
+  cwd: string;
+  /** The commands a `/` line may name: the built-in ones, then the saved ones. */
+  table: () => ReplCommand[];
+  saved: () => SavedTable | undefined;
+  history: { add(line: string): Promise<string | undefined> };
+  out: { write: (text: string) => void; observe: Parameters<typeof playTurn>[3]["observe"]; color: boolean };
+  print: (text: string) => void;
+  warn: (line: string) => void;
+  c: ReturnType<typeof pc.createColors>;
+  closed: () => boolean;
+};
+
+/** One line the person typed, to its end: a slash command, or a prompt (its `@files` attached) run as a turn. */
+export function createLineRunner(r: Runner) {
+  async function runTurn(prompt: string, command?: CommandTurn): Promise<void> {
+    await r.slot.withTurn((turn) => playTurn(turn, r.runtime, prompt, r.out, command));
+    if (!r.closed()) await showBeforePrompt(r.ctx);
+  }
+
+  async function runLine(line: string, quiet: boolean): Promise<void | "exit"> {
+    const unsaved = quiet ? undefined : await r.history.add(line);
+    if (unsaved) r.warn(unsaved);
+    if (line.trimStart().startsWith("/")) {
+      await r.saved()?.refresh();
+      const parsed = parseSlash(line, r.table());
+      if (parsed.kind === "command") return r.slot.withCommand((signal) => parsed.command.run({ ...r.ctx, signal }, parsed.arg));
+      return r.print(r.c.yellow(unknownCommandLine(parsed)));
+    }
+    const { text, attached, refused, missing, notices } = await attachMentions(line, r.cwd);
+    if (attached.length) r.print(r.c.dim(`· attached ${attached.join(", ")}`));
+    if (missing.length) r.print(r.c.dim(`· not a file, sent as text: ${missing.join(", ")}`));
+    for (const why of refused) r.print(r.c.yellow(`! not attached: ${why}`));
+    for (const notice of notices) r.print(r.c.yellow(`! ${notice}`));
+    await runTurn(text);
+  }
+
+  return { runLine, runTurn };
+}

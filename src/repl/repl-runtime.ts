@@ -1,0 +1,46 @@
+import type pc from "picocolors";
+import type { Runtime } from "../runtime/runtime.ts";
+import type { Config, Flags } from "../runtime/settings.ts";
+import { startRuntime } from "../runtime/start-runtime.ts";
+import { plural } from "../text/plural.ts";
+import { builtinNames } from "./commands.ts";
+import type { createPersonQuestions } from "./person-questions.ts";
+import type { WorkSlot } from "./work-slot.ts";
+
+type Start = {
+  flags: Flags;
+  config: Config & { apiKey: string };
+  cwd: string;
+  questions: ReturnType<typeof createPersonQuestions>;
+  slot: WorkSlot;
+  print: (text: string) => void;
+  warn: (line: string) => void;
+  c: ReturnType<typeof pc.createColors>;
+};
+
+/** The session the REPL drives, wired to the person: their approvals, a project's hooks, servers arriving, Ctrl-C for a command. */
+export function startReplRuntime(s: Start): Promise<Runtime> {
+  const arrived = new Set<string>();
+  return startRuntime({
+    flags: s.flags,
+    config: s.config,
+    cwd: s.cwd,
+    warn: s.warn,
+    builtinCommands: builtinNames(),
+    ask: s.questions.approve,
+    approveHooks: s.questions.hooks,
+    // Servers start in the background while the person types: each says once that it is up, a failure in one line.
+    reportMcp: (e, line) => {
+      if (line !== undefined) return s.warn(line);
+      if (e.status !== "connected" || arrived.has(e.server)) return;
+      arrived.add(e.server);
+      s.print(s.c.dim(`· MCP server "${e.server}" is up: ${plural(e.tools ?? 0, "tool")}`));
+    },
+    // Each tool call gets its own: Ctrl-C stops the running command, not the turn.
+    interruptSignal: () => {
+      const interrupt = new AbortController();
+      if (s.slot.turn) s.slot.turn.interrupt = interrupt;
+      return interrupt.signal;
+    },
+  });
+}
