@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { medianMs } from "./median.ts";
 import { createSandbox } from "../src/sandbox/create-sandbox.ts";
-import { bash } from "../src/tools/bash.ts";
+import { bash } from "../src/tools/shell/bash.ts";
 import type { ToolContext } from "../src/tools/tool.ts";
 import { toolEnv } from "../src/secrets/tool-env.ts";
 

@@ -5,7 +5,7 @@ import { createSandbox } from "../src/sandbox/create-sandbox.ts";
 import { detectSandbox } from "../src/sandbox/detect-sandbox.ts";
 import { gateSupport } from "../src/sandbox/gate/gate-support.ts";
 import { landlockAbi } from "../src/sandbox/landlock-syscalls.ts";
-import { bash } from "../src/tools/bash.ts";
+import { bash } from "../src/tools/shell/bash.ts";
 import type { ToolContext } from "../src/tools/tool.ts";
 import { toolEnv } from "../src/secrets/tool-env.ts";
 import { median } from "./median.ts";

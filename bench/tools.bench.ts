@@ -2,12 +2,12 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { medianMs } from "./median.ts";
-import { walkFiles } from "../src/tools/walk-files.ts";
-import { grep } from "../src/tools/grep.ts";
-import { glob } from "../src/tools/glob.ts";
-import { parsePatch } from "../src/tools/parse-patch.ts";
-import { applyChunks } from "../src/tools/apply-chunks.ts";
-import { findNearMatch } from "../src/tools/near-match.ts";
+import { walkFiles } from "../src/files/walk-files.ts";
+import { grep } from "../src/tools/search/grep.ts";
+import { glob } from "../src/tools/search/glob.ts";
+import { parsePatch } from "../src/tools/files/parse-patch.ts";
+import { applyChunks } from "../src/tools/files/apply-chunks.ts";
+import { findNearMatch } from "../src/tools/files/near-match.ts";
 
 /** Walk/grep over a 2,000-file tree (with an ignored 2,000-file folder), and patching a 20,000-line file. */
 export async function bench(): Promise<string[]> {

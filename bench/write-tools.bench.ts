@@ -2,10 +2,10 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { medianMs } from "./median.ts";
-import { writeFile } from "../src/tools/write-file.ts";
-import { editFile } from "../src/tools/edit-file.ts";
-import { applyPatch } from "../src/tools/apply-patch.ts";
-import { readFile } from "../src/tools/read-file.ts";
+import { writeFile } from "../src/tools/files/write-file.ts";
+import { editFile } from "../src/tools/files/edit-file.ts";
+import { applyPatch } from "../src/tools/files/apply-patch.ts";
+import { readFile } from "../src/tools/files/read-file.ts";
 import type { ToolContext } from "../src/tools/tool.ts";
 
 const RUNS = 200;

@@ -1,7 +1,7 @@
 import { readdirSync, lstatSync, type Stats } from "node:fs";
 import { join } from "node:path";
-import { loadIgnore, type Ignore } from "../tools/walk-files.ts";
-import { isInside } from "../tools/resolve-path.ts";
+import { loadIgnore, type Ignore } from "../files/walk-files.ts";
+import { isInside } from "../files/project-paths.ts";
 
 /** What of the repository's own folder a checkpoint keeps: the index and the refs (branches, the stash, their logs). */
 const GIT_FILES = new Set(["HEAD", "ORIG_HEAD", "index", "packed-refs"]);

@@ -7,7 +7,7 @@ import { keptSchema, sameKept, type Kept } from "./kept.ts";
 import { projectScope, type ProjectScope } from "./project-scope.ts";
 import { compileCheck } from "../session/compile-check.ts";
 import { atomicWriteSync } from "../store/atomic-write.ts";
-import { breather } from "../tools/breather.ts";
+import { breather } from "../files/breather.ts";
 import { readKept, statKey } from "./read-kept.ts";
 
 /** One path that changed between two looks: what it was, and what it is (undefined: no such file). */

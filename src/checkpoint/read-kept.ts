@@ -1,6 +1,6 @@
 import { closeSync, constants, fstatSync, lstatSync, openSync, readFileSync, readlinkSync, type Stats } from "node:fs";
 import { join } from "node:path";
-import { isInside } from "../tools/resolve-path.ts";
+import { isInside } from "../files/project-paths.ts";
 import type { BlobStore } from "./blob-store.ts";
 import { MAX_KEPT_BYTES, type Kept } from "./kept.ts";
 

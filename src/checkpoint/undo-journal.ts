@@ -1,7 +1,7 @@
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmdirSync, rmSync, symlinkSync, unlinkSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { z } from "zod";
-import { openSlot, type FileSlot } from "../tools/file-slot.ts";
+import { openSlot, type FileSlot } from "../tools/files/file-slot.ts";
 import { atomicWriteSync } from "../store/atomic-write.ts";
 import type { BlobStore } from "./blob-store.ts";
 import { keptSchema } from "./kept.ts";

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { realpathSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { homedir } from "node:os";
-import { closedObject } from "../store/closed-object.ts";
+import { closedObject } from "../text/closed-object.ts";
 import { readJson } from "../store/read-json.ts";
 import { SANDBOX_MODES, type SandboxMode } from "../sandbox/sandbox-mode.ts";
 import { SANDBOX_BACKENDS, type SandboxBackend } from "../sandbox/detect-sandbox.ts";

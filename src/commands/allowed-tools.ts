@@ -1,5 +1,5 @@
 import { matchesTool } from "../hooks/match-tool.ts";
-import type { TurnAllow } from "../tools/authorize.ts";
+import type { TurnAllow } from "../tools/authorize-request.ts";
 
 /**
  * What a saved command's `allowed-tools` make of the turn it starts: only the tools it names are

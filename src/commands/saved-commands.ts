@@ -4,7 +4,7 @@ import { ATTACH_CAP, attachMentions } from "../context/attach-mentions.ts";
 import { cutWords, fitInput } from "../context/fit-input.ts";
 import { folderSignature } from "../registry/folder-signature.ts";
 import type { Approvals } from "../store/approvals.ts";
-import type { TurnAllow } from "../tools/authorize.ts";
+import type { TurnAllow } from "../tools/authorize-request.ts";
 import { namingNothing, parseAllowedTools, type ToolLimit } from "./allowed-tools.ts";
 import { expandCommand } from "./expand-command.ts";
 import { commandFolders, loadCommands, type SavedCommand } from "./load-commands.ts";

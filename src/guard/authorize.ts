@@ -1,5 +1,5 @@
 import { homedir } from "node:os";
-import type { Authorization, Authorize } from "../tools/authorize.ts";
+import type { Authorization, Authorize } from "../tools/authorize-request.ts";
 import type { AnyTool } from "../tools/tool.ts";
 import type { Redactor } from "../tools/tool-host.ts";
 import { callSubjects, type SubjectItem } from "./call-subjects.ts";

@@ -1,7 +1,7 @@
 import { dirname, sep } from "node:path";
 import { gitInvocation } from "./git-invocation.ts";
 import { scriptSource } from "./script-source.ts";
-import { isInside } from "../tools/resolve-path.ts";
+import { isInside } from "../files/project-paths.ts";
 import { absolutePath } from "./resolve-path.ts";
 import { programName, SHELLS, type ShellCommand } from "./shell-commands.ts";
 import { operands } from "./operands.ts";

@@ -1,6 +1,6 @@
 import { homedir } from "node:os";
 import { join } from "node:path";
-import { isInside } from "../tools/resolve-path.ts";
+import { isInside } from "../files/project-paths.ts";
 import { destructiveRule, writesDevice } from "./destructive.ts";
 import { diskFs, displayPath, resolvePath, type PathEnv, type PathFs } from "./resolve-path.ts";
 import type { SecretNames } from "./secret-names.ts";

@@ -1,5 +1,5 @@
 import { dirname, sep } from "node:path";
-import { isInside } from "../tools/resolve-path.ts";
+import { isInside } from "../files/project-paths.ts";
 import type { PathEnv, Reach, ResolvedPath } from "./resolve-path.ts";
 
 export type { Reach };

@@ -1,7 +1,7 @@
 import { lstatSync, readlinkSync, realpathSync, statSync } from "node:fs";
 import { homedir } from "node:os";
 import { join, relative, resolve, sep } from "node:path";
-import { isInside } from "../tools/resolve-path.ts";
+import { isInside } from "../files/project-paths.ts";
 import type { SecretNames } from "./secret-names.ts";
 
 /** `absolute`: the path as written, made absolute; `real`: where it lands after every symlink. */

@@ -1,5 +1,5 @@
 import { join, sep } from "node:path";
-import { isInside } from "../tools/resolve-path.ts";
+import { isInside } from "../files/project-paths.ts";
 import { configuredHooks } from "./git-config.ts";
 import type { PathEnv } from "./resolve-path.ts";
 

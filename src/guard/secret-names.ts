@@ -1,5 +1,5 @@
 import { basename } from "node:path";
-import { globToRegex } from "../tools/gitignore.ts";
+import { globToRegex } from "../files/gitignore.ts";
 import { SECRET_GLOBS } from "./secret-globs.ts";
 import { isSecretPath } from "./secret-path.ts";
 

@@ -1,6 +1,7 @@
 import type { HookEventName } from "../session/hook-run.ts";
 import type { SandboxLevel } from "../session/sandbox-level.ts";
-import { ToolError, type CommandSandbox, type PreparedCommand } from "../tools/tool.ts";
+import { ToolError } from "../tools/tool.ts";
+import type { CommandSandbox, PreparedCommand } from "../process/prepared-command.ts";
 import type { HookDefinition } from "./hook-config.ts";
 
 /**

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { HookEventName } from "../session/hook-run.ts";
-import { closedObject } from "../store/closed-object.ts";
+import { closedObject } from "../text/closed-object.ts";
 
 /** One command to run, as Claude Code writes it; `onFailure: "allow"` lets a failing PreToolUse hook's call go on. */
 const hookEntrySchema = closedObject({

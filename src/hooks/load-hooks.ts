@@ -2,7 +2,7 @@ import { realpathSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { UsageError } from "../exit/usage-error.ts";
 import { definitionHash, type Approvals } from "../store/approvals.ts";
-import { isInside } from "../tools/resolve-path.ts";
+import { isInside } from "../files/project-paths.ts";
 import { hookDefinitions, notifyDefinitions, type HookDefinition, type HooksConfig, type NotifyEntry } from "./hook-config.ts";
 import { readHookFile, type HookFile } from "./hook-file.ts";
 

@@ -1,6 +1,6 @@
-import { CappedOutput } from "../tools/capped-output.ts";
-import { spawnPrepared, type SpawnedCommand } from "../tools/spawn-prepared.ts";
-import type { PreparedCommand } from "../tools/tool.ts";
+import { CappedOutput } from "../process/capped-output.ts";
+import { spawnPrepared, type SpawnedCommand } from "../process/spawn-prepared.ts";
+import type { PreparedCommand } from "../process/prepared-command.ts";
 import type { HookExit } from "./hook-outcome.ts";
 
 /** What a hook prints is for a decision and a reason, not a log: more than this is cut from the middle. */

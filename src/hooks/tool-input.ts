@@ -1,5 +1,5 @@
-import { patchPaths } from "../tools/parse-patch.ts";
-import { modelPath } from "../tools/resolve-path.ts";
+import { patchPaths } from "../tools/files/parse-patch.ts";
+import { modelPath } from "../files/project-paths.ts";
 
 /** shiro's file tools that name one file by `path`, where Claude Code's Read, Write and Edit say `file_path`. */
 const ONE_FILE = new Set(["read_file", "write_file", "edit_file"]);

@@ -2,8 +2,8 @@ import { imageType } from "./image-type.ts";
 import type { ToolImage } from "../session/messages.ts";
 import { formatBytes } from "../text/format-bytes.ts";
 import { spelledControls } from "../text/spelled-controls.ts";
-import { BASH_MAX_OUTPUT_CHARS } from "../tools/bash.ts";
-import { CappedOutput } from "../tools/capped-output.ts";
+import { BASH_MAX_OUTPUT_CHARS } from "../tools/shell/bash.ts";
+import { CappedOutput } from "../process/capped-output.ts";
 import type { ToolOutput } from "../tools/tool.ts";
 import type { McpCallResult } from "./mcp-types.ts";
 

@@ -1,7 +1,7 @@
 import { realpathSync } from "node:fs";
 import { resolve } from "node:path";
 import type { Grant, SandboxLevel } from "../session/sandbox-level.ts";
-import type { CommandSandbox } from "../tools/tool.ts";
+import type { CommandSandbox } from "../process/prepared-command.ts";
 import { scriptOf } from "../guard/program-files.ts";
 import type { McpServerDef } from "./mcp-types.ts";
 import { findProgram } from "./stdio-transport.ts";

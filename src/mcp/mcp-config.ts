@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { closedObject } from "../store/closed-object.ts";
+import { closedObject } from "../text/closed-object.ts";
 
 const varName = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "must be an environment variable name (letters, digits, _)");
 const seconds = z.number().positive("must be a number of seconds, > 0");

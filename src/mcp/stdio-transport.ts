@@ -1,9 +1,9 @@
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import { clipLine } from "../text/one-line.ts";
-import { commandArgv, LIFELINE } from "../tools/command-argv.ts";
-import { feedPipe } from "../tools/feed-pipe.ts";
-import { holdLifeline } from "../tools/lifeline.ts";
+import { commandArgv, LIFELINE } from "../process/command-argv.ts";
+import { feedPipe } from "../process/feed-pipe.ts";
+import { holdLifeline } from "../process/lifeline.ts";
 import { readMessages, type RpcMessage } from "./json-rpc.ts";
 import { McpError } from "./mcp-error.ts";
 import { readLines } from "./read-lines.ts";

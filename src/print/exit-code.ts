@@ -1,4 +1,4 @@
-import type { EndStatus } from "../agent/events.ts";
+import type { EndStatus } from "../loop/events.ts";
 import { stopExitCode, type StopSignal } from "../exit/stop-signals.ts";
 
 export const EXIT = { ok: 0, failure: 1, usage: 2, limit: 3, denied: 4 } as const;

@@ -1,4 +1,4 @@
-import type { AgentEvent } from "../agent/events.ts";
+import type { AgentEvent } from "../loop/events.ts";
 import type { Usage } from "../session/messages.ts";
 import type { StopSignal } from "../exit/stop-signals.ts";
 import type { EventOf } from "../session/session-event.ts";

@@ -1,4 +1,4 @@
-import type { EndStatus } from "../agent/events.ts";
+import type { EndStatus } from "../loop/events.ts";
 import type { Usage } from "../session/messages.ts";
 
 /** How a print-mode run ended: its exit code, the agent's end, the answer, the steps and what they used. */

@@ -1,5 +1,5 @@
 import pc from "picocolors";
-import type { AgentEvent } from "../agent/events.ts";
+import type { AgentEvent } from "../loop/events.ts";
 import { emptyUsage, splitAnswer, textOf, type AssistantMessage } from "../session/messages.ts";
 import type { StopSignal } from "../exit/stop-signals.ts";
 import { retryLine } from "../ui/retry-line.ts";

@@ -1,5 +1,5 @@
 import { terminalStream } from "../text/terminal-text.ts";
-import { RUN_TIMEOUT } from "../agent/events.ts";
+import { RUN_TIMEOUT } from "../loop/events.ts";
 import type { Flags } from "../runtime/settings.ts";
 import type { Config } from "../runtime/settings.ts";
 import { startRuntime } from "../runtime/start-runtime.ts";

@@ -1,7 +1,7 @@
 import type { SlashCommand } from "./slash-commands.ts";
 import { completeSlash } from "./slash-commands.ts";
 import type { Completer } from "./prompt-input.ts";
-import { walkFiles } from "../tools/walk-files.ts";
+import { walkFiles } from "../files/walk-files.ts";
 
 const FILE_LIST_CAP = 5000;
 const SHOWN = 50;

@@ -1,5 +1,5 @@
 import type pc from "picocolors";
-import type { AgentEvent } from "../agent/events.ts";
+import type { AgentEvent } from "../loop/events.ts";
 import type { AskAnswer } from "../guard/authorize.ts";
 import { answeredLine, approvalKey, approvalQuestion, REASON_HINT, type Approval } from "./approval.ts";
 import type { Key } from "./key-decoder.ts";

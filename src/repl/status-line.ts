@@ -1,4 +1,4 @@
-import type { AgentEvent } from "../agent/events.ts";
+import type { AgentEvent } from "../loop/events.ts";
 import { formatCount } from "../text/format-count.ts";
 import { plural } from "../text/plural.ts";
 import { clipToWidth } from "../ui/cell-layout.ts";

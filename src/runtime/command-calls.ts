@@ -1,6 +1,6 @@
-import { runToolCall } from "../agent/run-tool-call.ts";
+import { runToolCall } from "../loop/run-tool-call.ts";
 import type { ShellOutcome } from "../commands/saved-commands.ts";
-import type { Authorize, TurnAllow } from "../tools/authorize.ts";
+import type { Authorize, TurnAllow } from "../tools/authorize-request.ts";
 import type { AnyTool } from "../tools/tool.ts";
 import type { ToolHost } from "../tools/tool-host.ts";
 import type { ToolHooks } from "../hooks/create-hooks.ts";

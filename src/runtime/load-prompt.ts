@@ -8,11 +8,11 @@ import type { Skill } from "../registry/load-skills.ts";
 import { createSkillTool } from "../registry/skill-tool.ts";
 import { skillsInstructions } from "../registry/skills-instructions.ts";
 import { createMemoryStore, type MemoryStore } from "../store/memory-store.ts";
-import { codingTools } from "../tools/index.ts";
-import { createForgetTool } from "../tools/forget.ts";
-import { createRecallTool } from "../tools/recall.ts";
-import { createRememberTool } from "../tools/remember.ts";
-import { createTodoWriteTool } from "../tools/todo-write.ts";
+import { codingTools } from "../tools/coding-tools.ts";
+import { createForgetTool } from "../tools/notes/forget.ts";
+import { createRecallTool } from "../tools/notes/recall.ts";
+import { createRememberTool } from "../tools/notes/remember.ts";
+import { createTodoWriteTool } from "../tools/notes/todo-write.ts";
 import type { AnyTool } from "../tools/tool.ts";
 import { toolSchema } from "../wire/tool-schema.ts";
 

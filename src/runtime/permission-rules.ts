@@ -2,7 +2,7 @@ import { join } from "node:path";
 import { permissionsSchema, type Rule } from "../guard/rules.ts";
 import { issuePath } from "../store/read-json.ts";
 import { didYouMean } from "../text/nearest.ts";
-import { codingTools } from "../tools/index.ts";
+import { codingTools } from "../tools/coding-tools.ts";
 import { MCP_PREFIX } from "../mcp/tool-names.ts";
 import type { Flags } from "./settings.ts";
 import type { Config } from "./settings.ts";

@@ -1,4 +1,4 @@
-import type { BuildRequest } from "../agent/run.ts";
+import type { BuildRequest } from "../loop/run.ts";
 import { composeRequest, surelyNeedsSummary, type ComposedRequest } from "../context/compose-request.ts";
 import { learnWindow, thresholdInForce, windowFor } from "../context/windows.ts";
 import { todoTrailer } from "../context/todo-trailer.ts";

@@ -1,8 +1,8 @@
-import type { AgentEvent } from "../agent/events.ts";
+import type { AgentEvent } from "../loop/events.ts";
 import { emptyUsage, type Usage } from "../session/messages.ts";
 import type { Todo } from "../session/notebook.ts";
-import { run } from "../agent/run.ts";
-import type { Authorize } from "../tools/authorize.ts";
+import { run } from "../loop/run.ts";
+import type { Authorize } from "../tools/authorize-request.ts";
 import { contextMeter, type ContextMeter } from "../context/context-meter.ts";
 import { estimateNextRequest } from "../context/estimate.ts";
 import { createWireLedger } from "../context/wire-ledger.ts";

@@ -3,10 +3,10 @@ import { createHooks, type Hooks } from "../hooks/create-hooks.ts";
 import { loadHooks, type LoadedHooks } from "../hooks/load-hooks.ts";
 import type { HookRun } from "../session/hook-run.ts";
 import type { Grant } from "../session/sandbox-level.ts";
-import type { CommandSandbox } from "../tools/tool.ts";
+import type { CommandSandbox } from "../process/prepared-command.ts";
 import type { Approvals } from "../store/approvals.ts";
 import { API_KEY_VAR, envRules, toolEnv } from "../secrets/tool-env.ts";
-import { findTrusted } from "../tools/trusted-program.ts";
+import { findTrusted } from "../process/trusted-program.ts";
 import type { Config, Flags } from "./settings.ts";
 
 export type StartHooksOptions = {

@@ -7,7 +7,7 @@ import { createCheckpoints } from "../checkpoint/checkpoints.ts";
 import { finishUndos, openForUndo } from "../checkpoint/undo-turns.ts";
 import { createSandbox, type Sandbox } from "../sandbox/create-sandbox.ts";
 import { UsageError } from "../exit/usage-error.ts";
-import type { Authorize } from "../agent/run-tool-call.ts";
+import type { Authorize } from "../loop/run-tool-call.ts";
 import type { AskAnswer, AskRequest } from "../guard/authorize.ts";
 import { createAuthorize } from "../guard/authorize.ts";
 import { everyCheck } from "../guard/every-check.ts";

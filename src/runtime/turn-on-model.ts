@@ -1,4 +1,4 @@
-import type { AgentEvent } from "../agent/events.ts";
+import type { AgentEvent } from "../loop/events.ts";
 import type { CommandTurn } from "../commands/saved-commands.ts";
 import type { Runtime } from "./runtime.ts";
 

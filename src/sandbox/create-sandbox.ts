@@ -1,10 +1,11 @@
 import { existsSync, realpathSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { ToolError, type CommandSandbox } from "../tools/tool.ts";
+import { ToolError } from "../tools/tool.ts";
+import type { CommandSandbox } from "../process/prepared-command.ts";
 import type { Grant } from "../session/sandbox-level.ts";
-import { changedSince } from "../tools/trusted-program.ts";
-import { isInside } from "../tools/resolve-path.ts";
+import { changedSince } from "../process/trusted-program.ts";
+import { isInside } from "../files/project-paths.ts";
 import { argsBytes, bwrapArgs } from "./bwrap-argv.ts";
 import { commandAftermath, identityOf } from "./command-aftermath.ts";
 import { describeSupport, detectSandbox, type SandboxBackend, type SandboxSupport } from "./detect-sandbox.ts";

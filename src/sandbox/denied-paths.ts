@@ -2,7 +2,7 @@ import { existsSync } from "node:fs";
 import { relative } from "node:path";
 import { globToRegExp } from "../guard/glob-match.ts";
 import type { Rule } from "../guard/rules.ts";
-import { isInside } from "../tools/resolve-path.ts";
+import { isInside } from "../files/project-paths.ts";
 
 /**
  * The paths a person's deny rules keep from every tool (`--deny '*:data/customers/**'`, a rule with no

@@ -1,4 +1,4 @@
-import { findTrusted, type TrustedLookup, type TrustedProgram } from "../tools/trusted-program.ts";
+import { findTrusted, type TrustedLookup, type TrustedProgram } from "../process/trusted-program.ts";
 import { gateSupport } from "./gate/gate-support.ts";
 import { landlockAbi } from "./landlock-syscalls.ts";
 

@@ -1,6 +1,6 @@
 import { readdirSync, statSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
-import { isInside } from "../tools/resolve-path.ts";
+import { isInside } from "../files/project-paths.ts";
 import { isSecretPath, SECRET_DIRS, SECRET_PLACES } from "../guard/secret-path.ts";
 
 export type Secrets = { files: string[]; dirs: string[] };

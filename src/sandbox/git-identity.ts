@@ -1,4 +1,4 @@
-import { findTrusted } from "../tools/trusted-program.ts";
+import { findTrusted } from "../process/trusted-program.ts";
 
 const NAMES = { "user.name": ["GIT_AUTHOR_NAME", "GIT_COMMITTER_NAME"], "user.email": ["GIT_AUTHOR_EMAIL", "GIT_COMMITTER_EMAIL"] } as const;
 

@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { configuredHooks } from "../guard/git-config.ts";
-import { isInside } from "../tools/resolve-path.ts";
+import { isInside } from "../files/project-paths.ts";
 
 // What git runs later, outside any sandbox, from a repository: its config (fsmonitor, pager, aliases,
 // includes), its hooks, and its submodules' own configs and hooks.

@@ -1,7 +1,7 @@
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { isInside } from "../tools/resolve-path.ts";
+import { isInside } from "../files/project-paths.ts";
 import { LAUNCHER, type LandlockPlan } from "./landlock-launch.ts";
 import { landlockRuleset } from "./landlock-plan.ts";
 import { makePrivateHome, type PrivateHome } from "./private-home.ts";

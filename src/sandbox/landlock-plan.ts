@@ -1,6 +1,6 @@
 import { lstatSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { isInside } from "../tools/resolve-path.ts";
+import { isInside } from "../files/project-paths.ts";
 import { FILE_RIGHTS, FS, fsRights, NET, SCOPE, type Ruleset } from "./landlock-syscalls.ts";
 import type { SandboxPolicy } from "./sandbox-policy.ts";
 import { shiroFiles } from "./shiro-self.ts";

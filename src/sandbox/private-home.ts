@@ -1,6 +1,6 @@
 import { mkdirSync, symlinkSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
-import { isInside } from "../tools/resolve-path.ts";
+import { isInside } from "../files/project-paths.ts";
 
 /**
  * The person's home (hidden), the command's own in its place, the tool folders in it that stay shown

@@ -1,7 +1,7 @@
 import { lstatSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { quoteWords } from "../guard/quote-words.ts";
-import { isInside } from "../tools/resolve-path.ts";
+import { isInside } from "../files/project-paths.ts";
 import type { SandboxLevel } from "./sandbox-mode.ts";
 
 /**

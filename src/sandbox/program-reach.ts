@@ -1,6 +1,6 @@
 import { existsSync, realpathSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { isInside } from "../tools/resolve-path.ts";
+import { isInside } from "../files/project-paths.ts";
 
 // Folders every backend shows as they are (Landlock grants them; bubblewrap hides none of them).
 const SYSTEM = ["/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc", "/opt", "/nix", "/snap"];

@@ -1,7 +1,7 @@
 import { dirname, join } from "node:path";
 import { gitDirsOf } from "../guard/git-dirs.ts";
 import { statIfAny } from "../store/stat-if-any.ts";
-import { isInside } from "../tools/resolve-path.ts";
+import { isInside } from "../files/project-paths.ts";
 import { gitProtection } from "./git-protection.ts";
 
 /**

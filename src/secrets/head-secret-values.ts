@@ -2,7 +2,7 @@ import { spawnSync } from "node:child_process";
 import { join } from "node:path";
 import { gitDirsOf, textOf } from "../guard/git-dirs.ts";
 import type { NamedValue } from "./redact.ts";
-import { findTrusted } from "../tools/trusted-program.ts";
+import { findTrusted } from "../process/trusted-program.ts";
 import { secretValues } from "./secret-values.ts";
 
 const MAX_FILES = 100;

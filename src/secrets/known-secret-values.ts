@@ -4,7 +4,7 @@ import type { NamedValue } from "./redact.ts";
 import { SECRET_DIRS } from "../guard/secret-path.ts";
 import { filesIn, homeStores } from "../sandbox/find-secrets.ts";
 import { createSecretScanner } from "../sandbox/secret-scanner.ts";
-import { isInside } from "../tools/resolve-path.ts";
+import { isInside } from "../files/project-paths.ts";
 import { gitDirsOf } from "../guard/git-dirs.ts";
 import { createHeadSecretValues } from "./head-secret-values.ts";
 import { createSecretFileValues, type SecretFile } from "./secret-file-values.ts";

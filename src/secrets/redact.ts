@@ -1,7 +1,7 @@
 /** A secret's value and the name it is shown under once redacted. */
 export type NamedValue = { name: string; value: string };
 
-import { redactionMarker } from "../tools/redaction-marker.ts";
+import { redactionMarker } from "../text/redaction-marker.ts";
 import type { Redactor, RedactStream } from "../tools/tool-host.ts";
 import { encodedForms, type Gap } from "./encoded-forms.ts";
 import { COMPILED_FORMATS, escapeRegExp, type CompiledFormat } from "./token-formats.ts";

@@ -1,6 +1,6 @@
 import type { Grant } from "../session/sandbox-level.ts";
-import type { CommandSandbox } from "./tool.ts";
-import type { Redaction } from "./redaction-marker.ts";
+import type { CommandSandbox } from "../process/prepared-command.ts";
+import type { Redaction } from "../text/redaction-marker.ts";
 
 export type { Redaction };
 

@@ -1,6 +1,7 @@
 import type { z } from "zod";
 import type { ToolImage } from "../session/messages.ts";
-import type { Redaction } from "./redaction-marker.ts";
+import type { Redaction } from "../text/redaction-marker.ts";
+import type { CommandSandbox } from "../process/prepared-command.ts";
 
 /** What a call touches, for the permission rules and the guard: raw paths as given, or a command. */
 export type CallSubject = {
@@ -12,36 +13,6 @@ export type CallSubject = {
 
 /** `read` tools are allowed by default; `write` and `exec` ask; `meta` (memory, todos, skills) never gate. */
 export type ToolKind = "read" | "write" | "exec" | "meta";
-
-/** A command made ready to run: its argv, and the check of its outcome once it has ended. */
-export type PreparedCommand = {
-  argv: string[];
-  /**
-   * What the command left that the model must hear about (a secret file it made, a repository that would run
-   * code later, files gone with its private folders); `privateWrites`, what it listed on fd 5.
-   */
-  check(privateWrites?: string): { notes: string[]; denied: boolean };
-  /** The command's shell lists on fd 5, once the command has ended, the files it left in folders private to it. */
-  listsPrivateWrites?: boolean;
-  /** Bytes fed to the program on fd 4 (bubblewrap's `--args`: its arguments, kept out of /proc/<pid>/cmdline). */
-  fd4?: Uint8Array;
-  /** A pids cgroup the command runs in (its procs file), and its removal once the command is over. */
-  group?: { procs: string; release(): Promise<void> };
-  /** A line for the result the model reads (e.g. that it ran read-only). */
-  note?: string;
-  /** It runs in a sandbox without network: a failure that reads like one for want of network gets a line saying so. */
-  offline?: boolean;
-};
-
-/**
- * A program the person chose to run in the sandbox (an MCP server with `"sandbox"`): the files it runs
- * (its program as found on its PATH, the script it is given), shown read-only where they are installed
- * if the sandbox would hide them, and the folder it runs in.
- */
-export type ProgramReach = { programs: readonly string[]; cwd: string };
-
-/** Where a command runs (an OS sandbox, or none); the bash tool hands it the shell's argv and the command as written. */
-export type CommandSandbox = { prepare(argv: string[], root: string, command: string, reach?: ProgramReach): PreparedCommand };
 
 export type ToolContext = {
   /** The project root; file tools resolve every path inside it. */

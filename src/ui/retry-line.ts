@@ -1,4 +1,4 @@
-import type { AgentEvent } from "../agent/events.ts";
+import type { AgentEvent } from "../loop/events.ts";
 
 /** How a retried model call's line begins: renderers key the replay of its answer on it. */
 export const RETRY_NOTICE = "retrying model call";

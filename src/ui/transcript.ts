@@ -1,5 +1,5 @@
 import pc from "picocolors";
-import type { AgentEvent } from "../agent/events.ts";
+import type { AgentEvent } from "../loop/events.ts";
 import { retryLine } from "./retry-line.ts";
 import { createBoldMarkers, type Span } from "./bold-markers.ts";
 import { createReplayFilter, type Shown, type StreamKind } from "./replay-filter.ts";

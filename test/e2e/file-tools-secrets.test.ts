@@ -8,7 +8,7 @@ import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { tempDir } from "../support/run-shiro.ts";
 import { outputOf, scriptedJob } from "../support/scripted-job.ts";
-import { findTrusted } from "../../src/tools/trusted-program.ts";
+import { findTrusted } from "../../src/process/trusted-program.ts";
 import type { PlannedCall } from "../support/scripts.ts";
 import { toolHere } from "../support/tool-here.ts";
 

@@ -8,7 +8,7 @@ import { rmSync } from "node:fs";
 import { tempDir } from "../support/run-shiro.ts";
 import { outputOf, scriptedJob } from "../support/scripted-job.ts";
 import { wideTree } from "../support/wide-tree.ts";
-import { findTrusted } from "../../src/tools/trusted-program.ts";
+import { findTrusted } from "../../src/process/trusted-program.ts";
 import { toolHere } from "../support/tool-here.ts";
 
 const hasRg = toolHere("rg", findTrusted("rg").ok);

@@ -8,12 +8,12 @@ import { dirname, join, relative, resolve } from "node:path";
 
 export const FLOORS: readonly (readonly string[])[] = [
   ["session", "text", "pattern", "exit", "version.ts"],
-  ["pricing"],
+  ["pricing", "files", "process"],
   ["store"],
   ["tools"],
   ["wire", "guard", "checkpoint", "hooks"],
   ["context", "sandbox", "registry", "mcp"],
-  ["agent", "commands"],
+  ["loop", "agent", "commands"],
   ["ui", "secrets", "inspect"],
   ["runtime"],
   ["cli", "print", "repl"],

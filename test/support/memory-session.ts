@@ -1,5 +1,5 @@
 import type { Message } from "../../src/session/messages.ts";
-import type { BuildRequest } from "../../src/agent/run.ts";
+import type { BuildRequest } from "../../src/loop/run.ts";
 import type { Commit } from "../../src/session/turn-fact.ts";
 import { factEvent } from "../../src/session/fact-event.ts";
 import { createSessionReducer } from "../../src/session/reduce-session.ts";

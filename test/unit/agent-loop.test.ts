@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { z } from "zod";
-import { run, type RunOptions } from "../../src/agent/run.ts";
-import { RUN_TIMEOUT, type AgentEvent } from "../../src/agent/events.ts";
+import { run, type RunOptions } from "../../src/loop/run.ts";
+import { RUN_TIMEOUT, type AgentEvent } from "../../src/loop/events.ts";
 import type { AssistantMessage, Message } from "../../src/session/messages.ts";
 import type { ModelEvent, ModelStream, RequestBody } from "../../src/wire/model-stream.ts";
 import { defineTool, ToolError } from "../../src/tools/tool.ts";

@@ -15,7 +15,7 @@ import { createAuthorize } from "../../src/guard/authorize.ts";
 import { SessionAllows } from "../../src/guard/session-allows.ts";
 import { readHookFile } from "../../src/hooks/hook-file.ts";
 import { hookToolInput } from "../../src/hooks/tool-input.ts";
-import { codingTools } from "../../src/tools/index.ts";
+import { codingTools } from "../../src/tools/coding-tools.ts";
 import { tempProject } from "../support/temp-project.ts";
 
 const SHIRO_TOOLS = [...codingTools.map((t) => t.name), "todo_write", "remember", "mcp__github__search", "mcp__github__open", "mcp__db__query"];

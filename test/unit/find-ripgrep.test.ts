@@ -2,8 +2,8 @@ import { expect, test } from "bun:test";
 import { chmodSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { findRipgrep } from "../../src/tools/find-ripgrep.ts";
-import { findTrusted } from "../../src/tools/trusted-program.ts";
+import { findRipgrep } from "../../src/tools/search/find-ripgrep.ts";
+import { findTrusted } from "../../src/process/trusted-program.ts";
 import { toolHere } from "../support/tool-here.ts";
 
 const hasRg = toolHere("rg", findTrusted("rg").ok);

@@ -3,13 +3,13 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { z } from "zod";
-import { runToolCall, type CallOutcome } from "../../src/agent/run-tool-call.ts";
+import { runToolCall, type CallOutcome } from "../../src/loop/run-tool-call.ts";
 import { createAuthorize, type AskAnswer, type AskRequest, type AuthorizeOptions } from "../../src/guard/authorize.ts";
 import { SessionAllows } from "../../src/guard/session-allows.ts";
 import { defineTool, type AnyTool } from "../../src/tools/tool.ts";
 import { noSecrets } from "../support/no-secrets.ts";
 import { createRedactor } from "../../src/secrets/redact.ts";
-import { writeFile as realWriteFile } from "../../src/tools/write-file.ts";
+import { writeFile as realWriteFile } from "../../src/tools/files/write-file.ts";
 
 const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "shiro-auth-root-")));
 const home = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "shiro-auth-home-")));

@@ -5,7 +5,7 @@ import { createGuard } from "../../src/guard/guard.ts";
 import { createReadCheck } from "../../src/guard/read-check.ts";
 import { secretNames } from "../../src/guard/secret-names.ts";
 import type { GateCall } from "../../src/guard/verdict.ts";
-import { secretTest } from "../../src/tools/secret-names.ts";
+import { secretTest } from "../../src/tools/search/secret-test.ts";
 import { tempDir } from "../support/run-shiro.ts";
 
 const root = realpathSync(tempDir("names-root"));

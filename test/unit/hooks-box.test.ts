@@ -12,7 +12,8 @@ import { hookLevel, prepareHook, type HookSandbox } from "../../src/hooks/hook-b
 import type { HookDefinition } from "../../src/hooks/hook-config.ts";
 import { loadHooks } from "../../src/hooks/load-hooks.ts";
 import type { Approvals } from "../../src/store/approvals.ts";
-import { ToolError, type CommandSandbox } from "../../src/tools/tool.ts";
+import { ToolError } from "../../src/tools/tool.ts";
+import type { CommandSandbox } from "../../src/process/prepared-command.ts";
 import { tempDir } from "../support/run-shiro.ts";
 
 const entry = (command: string, sandbox?: boolean) => ({ type: "command" as const, command, ...(sandbox === undefined ? {} : { sandbox }) });

@@ -14,9 +14,9 @@ describe("the house's layers", () => {
     expect(fileCycles(imports)).toEqual([]);
   });
   test("a planted wrong-way import fails, naming the file, the line and the rule", () => {
-    const planted: Import[] = [...imports, { file: "session/messages.ts", line: 3, target: "agent/run.ts" }, { file: "print/run-print.ts", line: 9, target: "cli/args.ts" }];
+    const planted: Import[] = [...imports, { file: "session/messages.ts", line: 3, target: "loop/run.ts" }, { file: "print/run-print.ts", line: 9, target: "cli/args.ts" }];
     expect(layerViolations(planted)).toEqual([
-      "src/session/messages.ts:3 imports src/agent/run.ts: session/ (floor 0) may import only lower floors, and agent/ is on floor 6",
+      "src/session/messages.ts:3 imports src/loop/run.ts: session/ (floor 0) may import only lower floors, and loop/ is on floor 6",
       "src/print/run-print.ts:9 imports src/cli/args.ts: print/ (floor 9) may import only lower floors, and cli/ is on floor 9 (the same floor: rooms on one floor stay apart)",
     ]);
     const loop: Import[] = [{ file: "tools/a.ts", line: 1, target: "tools/b.ts" }, { file: "tools/b.ts", line: 1, target: "tools/a.ts" }];

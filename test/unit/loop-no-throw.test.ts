@@ -1,6 +1,6 @@
 import { expect, test } from "bun:test";
-import type { AgentEvent } from "../../src/agent/events.ts";
-import { run, type RunOptions } from "../../src/agent/run.ts";
+import type { AgentEvent } from "../../src/loop/events.ts";
+import { run, type RunOptions } from "../../src/loop/run.ts";
 import type { Message } from "../../src/session/messages.ts";
 import { noSecrets } from "../support/no-secrets.ts";
 

@@ -2,11 +2,11 @@ import { describe, expect, test } from "bun:test";
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { runToolCall, type CallOutcome } from "../../src/agent/run-tool-call.ts";
+import { runToolCall, type CallOutcome } from "../../src/loop/run-tool-call.ts";
 import { createMemoryStore } from "../../src/store/memory-store.ts";
-import { createRememberTool } from "../../src/tools/remember.ts";
-import { createRecallTool } from "../../src/tools/recall.ts";
-import { createForgetTool } from "../../src/tools/forget.ts";
+import { createRememberTool } from "../../src/tools/notes/remember.ts";
+import { createRecallTool } from "../../src/tools/notes/recall.ts";
+import { createForgetTool } from "../../src/tools/notes/forget.ts";
 import { renderNotesTable } from "../../src/ui/notes-table.ts";
 import { noSecrets } from "../support/no-secrets.ts";
 

@@ -1,5 +1,5 @@
 import { expect, test } from "bun:test";
-import { looksOffline } from "../../src/tools/network-failure.ts";
+import { looksOffline } from "../../src/tools/shell/network-failure.ts";
 
 test("the usual failures for want of network are recognised", () => {
   const offline = [

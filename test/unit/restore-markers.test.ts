@@ -6,11 +6,11 @@
 import { describe, expect, test } from "bun:test";
 import { createRedactor } from "../../src/secrets/redact.ts";
 import { ToolError } from "../../src/tools/tool.ts";
-import { restoreWrite, writeContent } from "../../src/tools/write-content.ts";
-import { editContent } from "../../src/tools/edit-content.ts";
-import { patchContent } from "../../src/tools/patch-content.ts";
-import { redactedView } from "../../src/tools/redacted-view.ts";
-import { restoreMarkers } from "../../src/tools/restore-markers.ts";
+import { restoreWrite, writeContent } from "../../src/tools/files/write-content.ts";
+import { editContent } from "../../src/tools/files/edit-content.ts";
+import { patchContent } from "../../src/tools/files/patch-content.ts";
+import { redactedView } from "../../src/tools/files/redacted-view.ts";
+import { restoreMarkers } from "../../src/tools/files/restore-markers.ts";
 
 const ONE = "tok-1111-aaaa-bbbb";
 const TWO = "tok-2222-cccc-dddd";

@@ -1,9 +1,9 @@
 import { describe, expect, test } from "bun:test";
 import { z } from "zod";
-import type { AgentEvent } from "../../src/agent/events.ts";
+import type { AgentEvent } from "../../src/loop/events.ts";
 import { createLiveRedactor } from "../../src/secrets/live-redactor.ts";
 import { createRedactor, type NamedValue, type Redactor } from "../../src/secrets/redact.ts";
-import { runToolCall, type CallOutcome } from "../../src/agent/run-tool-call.ts";
+import { runToolCall, type CallOutcome } from "../../src/loop/run-tool-call.ts";
 import { defineTool, ToolError, type AnyTool } from "../../src/tools/tool.ts";
 
 const KEY = "sk-test-unit-0123456789";

@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { rustRegex } from "../../src/tools/rust-regex.ts";
+import { rustRegex } from "../../src/tools/search/rust-regex.ts";
 import { tempProject } from "../support/temp-project.ts";
 import { toolHere } from "../support/tool-here.ts";
 

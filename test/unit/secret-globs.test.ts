@@ -2,9 +2,9 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { SECRET_GLOBS } from "../../src/guard/secret-globs.ts";
 import { isSecretPath } from "../../src/guard/secret-path.ts";
-import { secretTest } from "../../src/tools/secret-names.ts";
-import { secretGlobArgs } from "../../src/tools/ripgrep-search.ts";
-import { walkFiles } from "../../src/tools/walk-files.ts";
+import { secretTest } from "../../src/tools/search/secret-test.ts";
+import { secretGlobArgs } from "../../src/tools/search/ripgrep-search.ts";
+import { walkFiles } from "../../src/files/walk-files.ts";
 import { tempProject } from "../support/temp-project.ts";
 import { toolHere } from "../support/tool-here.ts";
 

@@ -1,12 +1,12 @@
 import { describe, expect, test } from "bun:test";
 import { memorySession } from "../support/memory-session.ts";
-import { run } from "../../src/agent/run.ts";
+import { run } from "../../src/loop/run.ts";
 import { notebookSchema, emptyNotebook, type Todo } from "../../src/session/notebook.ts";
-import type { AgentEvent } from "../../src/agent/events.ts";
+import type { AgentEvent } from "../../src/loop/events.ts";
 import type { AssistantMessage } from "../../src/session/messages.ts";
 import { serialiseInput } from "../../src/wire/serialise-input.ts";
 import type { ModelStream, RequestBody } from "../../src/wire/model-stream.ts";
-import { createTodoWriteTool } from "../../src/tools/todo-write.ts";
+import { createTodoWriteTool } from "../../src/tools/notes/todo-write.ts";
 import { todoTrailer } from "../../src/context/todo-trailer.ts";
 import { renderTodoPanel } from "../../src/ui/todo-panel.ts";
 import { noSecrets } from "../support/no-secrets.ts";

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { chmodSync, existsSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { applyPatch } from "../../src/tools/apply-patch.ts";
+import { applyPatch } from "../../src/tools/files/apply-patch.ts";
 import { call, tempProject, toolError } from "../support/temp-project.ts";
 
 let project: ReturnType<typeof tempProject>;

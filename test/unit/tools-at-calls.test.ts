@@ -5,9 +5,9 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { closeSync, mkdirSync, readFileSync, readlinkSync, rmSync, symlinkSync, writeFileSync, writeSync } from "node:fs";
 import { join } from "node:path";
-import type { AtCalls, Dir } from "../../src/tools/at-calls.ts";
-import { libcAt } from "../../src/tools/libc-at.ts";
-import { namedAt } from "../../src/tools/named-at.ts";
+import type { AtCalls, Dir } from "../../src/tools/files/at-calls.ts";
+import { libcAt } from "../../src/tools/files/libc-at.ts";
+import { namedAt } from "../../src/tools/files/named-at.ts";
 import { tempDir } from "../support/run-shiro.ts";
 
 let base: string;

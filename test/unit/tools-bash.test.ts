@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { bash } from "../../src/tools/bash.ts";
-import { commandArgv, shellArgv } from "../../src/tools/command-argv.ts";
+import { bash } from "../../src/tools/shell/bash.ts";
+import { commandArgv, shellArgv } from "../../src/process/command-argv.ts";
 import { call, tempProject } from "../support/temp-project.ts";
 import { waitUntil } from "../support/wait-until.ts";
 

@@ -6,10 +6,10 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { applyPatch } from "../../src/tools/apply-patch.ts";
-import { editFile } from "../../src/tools/edit-file.ts";
-import { readFile } from "../../src/tools/read-file.ts";
-import { writeFile } from "../../src/tools/write-file.ts";
+import { applyPatch } from "../../src/tools/files/apply-patch.ts";
+import { editFile } from "../../src/tools/files/edit-file.ts";
+import { readFile } from "../../src/tools/files/read-file.ts";
+import { writeFile } from "../../src/tools/files/write-file.ts";
 import { call, tempProject, toolError } from "../support/temp-project.ts";
 
 let project: ReturnType<typeof tempProject>;

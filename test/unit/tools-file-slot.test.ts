@@ -7,11 +7,11 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { chmodSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { applyPatch } from "../../src/tools/apply-patch.ts";
-import { commitChanges } from "../../src/tools/commit-changes.ts";
-import { editFile } from "../../src/tools/edit-file.ts";
-import { openSlot, type FileSlot } from "../../src/tools/file-slot.ts";
-import { writeFile } from "../../src/tools/write-file.ts";
+import { applyPatch } from "../../src/tools/files/apply-patch.ts";
+import { commitChanges } from "../../src/tools/files/commit-changes.ts";
+import { editFile } from "../../src/tools/files/edit-file.ts";
+import { openSlot, type FileSlot } from "../../src/tools/files/file-slot.ts";
+import { writeFile } from "../../src/tools/files/write-file.ts";
 import { call, tempProject, toolError } from "../support/temp-project.ts";
 
 let project: ReturnType<typeof tempProject>;

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, test } from "bun:test";
-import { isIgnored, parseGitignore } from "../../src/tools/gitignore.ts";
-import { loadIgnore, walkFiles } from "../../src/tools/walk-files.ts";
+import { isIgnored, parseGitignore } from "../../src/files/gitignore.ts";
+import { loadIgnore, walkFiles } from "../../src/files/walk-files.ts";
 import { tempProject } from "../support/temp-project.ts";
 
 const rules = (text: string, base = "") => parseGitignore(text, base);

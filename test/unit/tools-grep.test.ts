@@ -1,12 +1,12 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { symlinkSync } from "node:fs";
 import { join } from "node:path";
-import { grep } from "../../src/tools/grep.ts";
+import { grep } from "../../src/tools/search/grep.ts";
 import { SECRET_GLOBS } from "../../src/guard/secret-globs.ts";
 import type { ToolContext } from "../../src/tools/tool.ts";
 import { call, tempProject, toolError } from "../support/temp-project.ts";
 import { testToolEnv } from "../support/no-secrets.ts";
-import { findTrusted } from "../../src/tools/trusted-program.ts";
+import { findTrusted } from "../../src/process/trusted-program.ts";
 import { toolHere } from "../support/tool-here.ts";
 
 let project: ReturnType<typeof tempProject>;

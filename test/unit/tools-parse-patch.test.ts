@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
-import { parsePatch, patchPaths, PatchParseError } from "../../src/tools/parse-patch.ts";
-import { applyChunks } from "../../src/tools/apply-chunks.ts";
+import { parsePatch, patchPaths, PatchParseError } from "../../src/tools/files/parse-patch.ts";
+import { applyChunks } from "../../src/tools/files/apply-chunks.ts";
 
 const patch = (...lines: string[]) => ["*** Begin Patch", ...lines, "*** End Patch"].join("\n");
 const parseError = (text: string) => {

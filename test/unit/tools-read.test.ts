@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { symlinkSync } from "node:fs";
 import { join } from "node:path";
-import { readFile } from "../../src/tools/read-file.ts";
-import { listDir } from "../../src/tools/list-dir.ts";
-import { glob } from "../../src/tools/glob.ts";
+import { readFile } from "../../src/tools/files/read-file.ts";
+import { listDir } from "../../src/tools/files/list-dir.ts";
+import { glob } from "../../src/tools/search/glob.ts";
 import { call, tempProject, toolError } from "../support/temp-project.ts";
 import { wideTree } from "../support/wide-tree.ts";
 

@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { chmodSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { writeFile } from "../../src/tools/write-file.ts";
-import { editFile } from "../../src/tools/edit-file.ts";
+import { writeFile } from "../../src/tools/files/write-file.ts";
+import { editFile } from "../../src/tools/files/edit-file.ts";
 import { renderDiff } from "../../src/ui/diff-view.ts";
 import { call, tempProject, toolError } from "../support/temp-project.ts";
 

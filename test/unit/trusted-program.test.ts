@@ -2,7 +2,7 @@ import { afterAll, expect, test } from "bun:test";
 import { chmodSync, chownSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { detectSandbox } from "../../src/sandbox/detect-sandbox.ts";
-import { changedSince, findTrusted } from "../../src/tools/trusted-program.ts";
+import { changedSince, findTrusted } from "../../src/process/trusted-program.ts";
 import { tempDir } from "../support/run-shiro.ts";
 
 const made: string[] = [];
