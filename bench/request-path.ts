@@ -6,8 +6,8 @@
 import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { createWireLedger } from "../src/context/wire-ledger.ts";
-import type { Prompt } from "../src/runtime/load-prompt.ts";
-import { createRequestBuilder } from "../src/runtime/request-builder.ts";
+import type { Prompt } from "../src/agent/load-prompt.ts";
+import { createRequestBuilder } from "../src/agent/request-builder.ts";
 import { liveSession, sessionLine } from "../src/store/live-session.ts";
 import { tempDir } from "../test/support/run-shiro.ts";
 

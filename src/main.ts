@@ -26,9 +26,11 @@ function say(text: string): number {
 
 main(process.argv.slice(2)).then(
   (code) => process.exit(code),
-  (err) => {
+  async (err) => {
     if (err instanceof UsageError) {
-      process.stderr.write(`shiro: ${err.message}\n`);
+      // Imported here: what renders the rare long form (the sessions a prefix matched) costs nothing at start-up.
+      const { usageErrorText } = await import("./ui/usage-error-text.ts");
+      process.stderr.write(`shiro: ${usageErrorText(err)}\n`);
       process.exit(2);
     }
     // Anything else is a bug; still one line, never a stack trace (SHIRO_DEBUG shows it).

@@ -3,7 +3,7 @@ import { SANDBOX_MODES, type SandboxMode } from "../sandbox/sandbox-mode.ts";
 import { didYouMean, nearest } from "../text/nearest.ts";
 import { REASONING_EFFORTS, type ReasoningEffort } from "../wire/reasoning-effort.ts";
 import { UsageError } from "../exit/usage-error.ts";
-import type { Flags } from "../runtime/settings.ts";
+import type { Flags } from "../services/settings.ts";
 
 export type { Flags };
 

@@ -8,7 +8,7 @@ import { SANDBOX_MODES, type SandboxMode } from "../sandbox/sandbox-mode.ts";
 import { SANDBOX_BACKENDS, type SandboxBackend } from "../sandbox/detect-sandbox.ts";
 import { REASONING_EFFORTS } from "../wire/reasoning-effort.ts";
 import { validUrl } from "./args.ts";
-import type { Config, Flags } from "../runtime/settings.ts";
+import type { Config, Flags } from "../services/settings.ts";
 import { UsageError } from "../exit/usage-error.ts";
 import { API_KEY_VAR } from "../secrets/tool-env.ts";
 import { hooksSchema, notifyEntrySchema } from "../hooks/hook-config.ts";

@@ -5,7 +5,7 @@ import { createSessionStore } from "../store/session-store.ts";
 import { parseErrorLine } from "./args.ts";
 import { UsageError } from "../exit/usage-error.ts";
 import type { Config } from "./config.ts";
-import { resolveId } from "../runtime/open-session.ts";
+import { resolveId } from "../services/open-session.ts";
 import { INSPECT_USAGE, SESSIONS_USAGE, subcommandHelp } from "./subcommand-help.ts";
 
 // Through a pipe the exit that follows a subcommand would cut what is still buffered (at 64 KiB):

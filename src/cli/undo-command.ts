@@ -13,7 +13,7 @@ import { createSessionStore } from "../store/session-store.ts";
 import { cannotWrite } from "../store/writable-dir.ts";
 import { parseErrorLine, withNegativeValues } from "./args.ts";
 import type { Config } from "./config.ts";
-import { resolveId } from "../runtime/open-session.ts";
+import { resolveId } from "../services/open-session.ts";
 import { UsageError } from "../exit/usage-error.ts";
 import { UNDO_USAGE } from "./subcommand-help.ts";
 

@@ -22,6 +22,10 @@ export type SavedCommandsDeps = {
   /** Where a project command's approval is found and kept (`$SHIRO_HOME/approvals.json`, read on first need). */
   approvals: () => Promise<Approvals>;
   warn: (line: string) => void;
+};
+
+/** What a command's `` !`cmd` `` and `@path` are done with: the calls of the agent whose turn it fills. */
+export type CommandCalls = {
   /** Runs a command as a `bash` tool call would be run; `allows`: what the command's `allowed-tools` approve. */
   run: (command: string, signal: AbortSignal, allows?: readonly TurnAllow[]) => Promise<ShellOutcome>;
   /** The tools a turn would offer now: an `allowed-tools` entry naming none of them is said. */
@@ -30,8 +34,8 @@ export type SavedCommandsDeps = {
   readRefused: (path: string) => Promise<string | undefined>;
 };
 
-/** What the person running it can do: see text and, in the REPL, answer yes or no. */
-export type RunHow = { show: (text: string) => void; confirm?: (question: string) => Promise<boolean>; signal: AbortSignal };
+/** What the person running it can do (see text and, in the REPL, answer yes or no), and the agent's calls it runs with. */
+export type RunHow = { show: (text: string) => void; confirm?: (question: string) => Promise<boolean>; signal: AbortSignal; calls: CommandCalls };
 
 /** How a command's turn differs from a typed prompt's: its model, the tools it offers and approves. */
 export type CommandTurn = { model?: string; tools?: ToolLimit };
@@ -89,14 +93,14 @@ export function createSavedCommands(deps: SavedCommandsDeps): SavedCommands {
       const { parts } = expanded;
       const ran: string[] = [];
       const warnings: string[] = [];
-      const turn = commandTurn(command, deps.toolNames(), warnings);
+      const turn = commandTurn(command, how.calls.toolNames(), warnings);
       let prompt = "";
       for (const part of parts) {
         if (part.kind === "text") {
           prompt += part.text;
           continue;
         }
-        const outcome = await deps.run(part.command, how.signal, turn.tools?.allows);
+        const outcome = await how.calls.run(part.command, how.signal, turn.tools?.allows);
         // Esc (the REPL) or a stop signal while it ran: the prompt it was filling is not sent.
         if (how.signal.aborted) return { ok: false, message: `/${command.name} stopped while !\`${part.command}\` ran; nothing was sent` };
         if (outcome.refused !== undefined) return { ok: false, message: `/${command.name} not run: !\`${part.command}\` was refused (${outcome.refused})` };
@@ -109,7 +113,7 @@ export function createSavedCommands(deps: SavedCommandsDeps): SavedCommands {
       }
       // Only the command's own text attaches: a `@` in a command's output is that output's, not a request.
       const typed = parts.flatMap((p) => (p.kind === "text" ? [p.text] : [])).join("\n");
-      const files = await attachMentions(typed, deps.root, deps.readRefused);
+      const files = await attachMentions(typed, deps.root, how.calls.readRefused);
       warnings.push(...files.refused.map((r) => `not attached: ${r}`), ...files.notices);
       if (files.missing.length) warnings.push(`not a file, sent as text: ${files.missing.join(", ")}`);
       return { ok: true, prompt: prompt + files.text.slice(typed.length), ...turn, attached: files.attached, ran, warnings };

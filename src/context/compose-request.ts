@@ -5,7 +5,7 @@ import type { RequestBody } from "../wire/model-stream.ts";
 import { bodyWithKnownInput } from "../wire/body-json.ts";
 import { trailerItem, type RequestParams } from "../wire/build-request.ts";
 import { compactForWire, overflowsEveryPlan, type CompactOptions } from "./compact.ts";
-import { sized, type SizedItem } from "./wire-entry.ts";
+import { sized, type SizedItem } from "../wire/sized-item.ts";
 import { createWireLedger, type WireLedger } from "./wire-ledger.ts";
 
 /** Everything besides the history that decides a request's bytes; the session records it per call. */

@@ -4,7 +4,8 @@ import { formatCount } from "../text/format-count.ts";
 import { plural } from "../text/plural.ts";
 import { userItem } from "../wire/serialise-input.ts";
 import { describeSubject, firstLine, subjectOf } from "./describe-call.ts";
-import { sized, type SizedItem, type WireEntry } from "./wire-entry.ts";
+import { type WireEntry } from "./wire-entry.ts";
+import { sized, type SizedItem } from "../wire/sized-item.ts";
 import type { KnownRegion, WireLedger } from "./wire-ledger.ts";
 
 const NOTE_HEAD = (n: number) =>

@@ -19,14 +19,22 @@ export type ToolHooks = {
   stop(active: boolean, signal: AbortSignal): Promise<string | undefined>;
 };
 
-/** Every event's side: the loop's, and the runtime's prompt, session start and "an approval waits". */
-export type Hooks = ToolHooks & {
+/** Every event's side for one session: the loop's, and its agent's prompt, session start and "an approval waits". */
+export type SessionHooks = ToolHooks & {
   /** UserPromptSubmit: `block` keeps the prompt from the model; `context` is added to it. */
   prompt(text: string, signal: AbortSignal): Promise<{ block?: string; context?: string }>;
   /** SessionStart: the context they add for the model (`additionalContext`, or plain stdout), joined. */
   sessionStart(source: "startup" | "resume" | "clear", signal: AbortSignal): Promise<string | undefined>;
   /** Notification: told without waiting for the hooks to finish. */
   notify(message: string): void;
+};
+
+/** Whose hooks they are: the session id each hook is told, and where each run is logged. */
+export type HookSession = { sessionId: () => string; record: (run: Omit<HookRun, "at">) => void };
+
+/** The hooks of the process, built once: each agent fires them as its own session (`forSession`). */
+export type Hooks = {
+  forSession(who: HookSession): SessionHooks;
   /** Asks about a project's unapproved hooks now rather than before the first run (the REPL, as it starts); once. */
   ready(): Promise<void>;
   /** The command lines of the hooks in force (the person's, and a project's once approved). */
@@ -44,25 +52,22 @@ export type HooksOptions = {
   sandbox: HookSandbox;
   cwd: string;
   env: Readonly<Record<string, string>>;
-  sessionId: () => string;
-  /** Each run, as it ends, for the session log. */
-  record: (run: Omit<HookRun, "at">) => void;
   warn: (line: string) => void;
 };
 
 type Ran = HookOutcome & { hook: HookDefinition };
 
-/** The hooks of a session: each event runs its matching hooks in the order configured, one after another. */
+/** The hooks in force: each event runs its matching hooks in the order configured, one after another. */
 export function createHooks(opts: HooksOptions): Hooks {
   let definitions = opts.definitions;
   let readied: Promise<void> | undefined;
   const ready = () => (readied ??= opts.ready ? opts.ready().then((approved) => void (definitions = [...definitions, ...approved])) : Promise.resolve());
 
-  async function fire(event: HookEventName, fields: Record<string, unknown>, signal?: AbortSignal, call?: HookedCall, stopAtBlock = false): Promise<Ran[]> {
+  async function fire(who: HookSession, event: HookEventName, fields: Record<string, unknown>, signal?: AbortSignal, call?: HookedCall, stopAtBlock = false): Promise<Ran[]> {
     await ready();
     const matching = definitions.filter((d) => d.event === event && (!call || matchesTool(d.matcher, call.tool)));
     if (matching.length === 0) return [];
-    const input = `${JSON.stringify({ session_id: opts.sessionId(), cwd: opts.cwd, hook_event_name: event, ...fields })}\n`;
+    const input = `${JSON.stringify({ session_id: who.sessionId(), cwd: opts.cwd, hook_event_name: event, ...fields })}\n`;
     const ran: Ran[] = [];
     for (const hook of matching) {
       const started = performance.now();
@@ -71,7 +76,7 @@ export function createHooks(opts: HooksOptions): Hooks {
       for (const note of exit.notes ?? []) opts.warn(`the ${event} hook \`${hook.command}\`: ${note}`);
       const outcome = hookOutcome(hook, exit);
       const feedback = event === "Stop" && outcome.decision === "block" ? stopFeedback(outcome.reason) : undefined;
-      opts.record({
+      who.record({
         type: "hook",
         event,
         command: hook.command,
@@ -101,9 +106,9 @@ export function createHooks(opts: HooksOptions): Hooks {
 
   const joined = (texts: (string | undefined)[]) => texts.filter((t): t is string => !!t).join("\n") || undefined;
 
-  return {
+  const forSession = (who: HookSession): SessionHooks => ({
     async before(call, signal) {
-      const ran = await fire("PreToolUse", { tool_name: call.tool, tool_input: hookToolInput(call.tool, call.input, opts.cwd), tool_use_id: call.callId }, signal, call, true);
+      const ran = await fire(who, "PreToolUse", { tool_name: call.tool, tool_input: hookToolInput(call.tool, call.input, opts.cwd), tool_use_id: call.callId }, signal, call, true);
       const blocked = ran.find((r) => r.decision === "block");
       if (blocked) return { block: blocked.reason ?? `a PreToolUse hook blocked it` };
       const asked = ran.find((r) => r.decision === "ask");
@@ -111,30 +116,30 @@ export function createHooks(opts: HooksOptions): Hooks {
       return asked ? { ask: asked.reason ?? `the PreToolUse hook \`${asked.hook.command}\` asks for a person's approval` } : {};
     },
     async after(call, signal) {
-      const ran = await fire("PostToolUse", { tool_name: call.tool, tool_input: hookToolInput(call.tool, call.input, opts.cwd), tool_use_id: call.callId, tool_response: { output: call.output, is_error: call.isError } }, signal, call);
+      const ran = await fire(who, "PostToolUse", { tool_name: call.tool, tool_input: hookToolInput(call.tool, call.input, opts.cwd), tool_use_id: call.callId, tool_response: { output: call.output, is_error: call.isError } }, signal, call);
       return joined(ran.map((r) => (r.decision === "block" ? (r.reason ?? r.context) : r.context)));
     },
     async stop(active, signal) {
-      const ran = await fire("Stop", { stop_hook_active: active }, signal);
+      const ran = await fire(who, "Stop", { stop_hook_active: active }, signal);
       const blocked = ran.filter((r) => r.decision === "block");
       return blocked.length ? joined(blocked.map((r) => r.reason ?? `\`${r.hook.command}\` gave no reason`)) : undefined;
     },
     async prompt(text, signal) {
-      const ran = await fire("UserPromptSubmit", { prompt: text }, signal, undefined, true);
+      const ran = await fire(who, "UserPromptSubmit", { prompt: text }, signal, undefined, true);
       const blocked = ran.find((r) => r.decision === "block");
       if (blocked) return { block: blocked.reason ?? "a UserPromptSubmit hook blocked it" };
       const context = joined(ran.map((r) => r.context));
       return context ? { context } : {};
     },
     async sessionStart(source, signal) {
-      return joined((await fire("SessionStart", { source }, signal)).map((r) => r.context));
+      return joined((await fire(who, "SessionStart", { source }, signal)).map((r) => r.context));
     },
-    ready,
-    commands: () => definitions.map((d) => d.command),
     notify(message) {
-      void fire("Notification", { message }).catch((err: Error) => opts.warn(`a Notification hook failed: ${err.message}`));
+      void fire(who, "Notification", { message }).catch((err: Error) => opts.warn(`a Notification hook failed: ${err.message}`));
     },
-  };
+  });
+
+  return { forSession, ready, commands: () => definitions.map((d) => d.command) };
 }
 
 /** A Stop hook's reason to go on, as the model reads it. */

@@ -5,12 +5,11 @@ import type { ModelError } from "../wire/model-error.ts";
 import type { AnyTool } from "../tools/tool.ts";
 import type { ToolHost } from "../tools/tool-host.ts";
 import type { Commit } from "../session/turn-fact.ts";
-import type { Compaction } from "../context/compaction.ts";
 import type { ToolHooks } from "../hooks/create-hooks.ts";
 import { runToolCall, type Authorize } from "./run-tool-call.ts";
 
-export type { Compaction };
-
+/** What a request's builder says it compacted to fit: the loop tells it once, as a `compacted` event. */
+export type Compaction = Omit<Extract<AgentEvent, { type: "compacted" }>, "type">;
 
 /** Builds the next request from the history; `harder` asks for a smaller one after a context overflow. */
 export type BuildRequest = (

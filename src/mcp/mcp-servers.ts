@@ -53,10 +53,10 @@ export type McpServers = {
   /** The MCP tools offered now, in a stable order. */
   tools(): readonly AnyTool[];
   views(): ServerView[];
-  /** Called when the tools offered change: a server came up or went away, its list changed, a tool was dropped. */
-  onChange(cb: () => void): void;
-  /** Where `mcp` session events go (those before it was set, at once). */
-  onEvent(cb: (e: EventOf<"mcp">) => void): void;
+  /** Called when the tools offered change: a server came up or went away, its list changed, a tool was dropped. Returns how to stop. */
+  onChange(cb: () => void): () => void;
+  /** Where `mcp` session events go (those before the first listener, to it at once). Returns how to stop. */
+  onEvent(cb: (e: EventOf<"mcp">) => void): () => void;
   /** Each server's newest event, for a session begun later (/clear, /resume). */
   latestEvents(): EventOf<"mcp">[];
   /** Starts one more server (a project's, once approved). */
@@ -81,7 +81,7 @@ type Slot = { plan: ServerPlan; status: ServerStatus; client?: McpClient; error?
  */
 export function startMcpServers(plans: readonly ServerPlan[], opts: StartOptions): McpServers {
   const controller = new AbortController();
-  const listeners: (() => void)[] = [];
+  const listeners = new Set<() => void>();
   const dropped = new Set<string>();
   let offered: AnyTool[] = [];
   const serverOf = new Map<string, string>();
@@ -91,10 +91,10 @@ export function startMcpServers(plans: readonly ServerPlan[], opts: StartOptions
   // Events wait for a session to take them; the latest of each server is kept for the next session (/clear).
   const latest = new Map<string, EventOf<"mcp">>();
   const queued: EventOf<"mcp">[] = [];
-  let sink: ((e: EventOf<"mcp">) => void) | undefined;
+  const sinks = new Set<(e: EventOf<"mcp">) => void>();
   const event = (e: EventOf<"mcp">) => {
     latest.set(e.server, e);
-    if (sink) sink(e);
+    if (sinks.size) sinks.forEach((sink) => sink(e));
     else queued.push(e);
   };
 
@@ -197,10 +197,14 @@ export function startMcpServers(plans: readonly ServerPlan[], opts: StartOptions
         ...(client ? { protocolVersion: client.protocolVersion, serverInfo: client.serverInfo } : {}),
         ...(error !== undefined ? { error } : {}),
       })),
-    onChange: (cb) => void listeners.push(cb),
+    onChange(cb) {
+      listeners.add(cb);
+      return () => void listeners.delete(cb);
+    },
     onEvent(cb) {
-      sink = cb;
+      sinks.add(cb);
       queued.splice(0).forEach(cb);
+      return () => void sinks.delete(cb);
     },
     latestEvents: () => [...latest.values()],
     async ping(name) {

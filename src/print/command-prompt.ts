@@ -1,5 +1,5 @@
 import { existsSync } from "node:fs";
-import type { CommandTurn, SavedCommands } from "../commands/saved-commands.ts";
+import type { CommandCalls, CommandTurn, SavedCommands } from "../commands/saved-commands.ts";
 import { didYouMean } from "../text/nearest.ts";
 
 export type CommandPrompt = { ok: true; prompt: string; turn: CommandTurn } | { ok: false; message: string; unknown?: true };
@@ -9,12 +9,12 @@ export type CommandPrompt = { ok: true; prompt: string; turn: CommandTurn } | { 
  * command nobody approved: print mode cannot ask; a command that does not exist). Undefined when the
  * prompt names no command, so `/usr/bin/env is broken` or `/tmp is full` (paths) is sent as written.
  */
-export async function commandPrompt(prompt: string, commands: SavedCommands, signal: AbortSignal, warn: (line: string) => void, builtins: readonly string[] = []): Promise<CommandPrompt | undefined> {
+export async function commandPrompt(prompt: string, commands: SavedCommands, calls: CommandCalls, signal: AbortSignal, warn: (line: string) => void, builtins: readonly string[] = []): Promise<CommandPrompt | undefined> {
   const match = /^\/(\S+)\s*([\s\S]*)$/.exec(prompt);
   if (!match) return undefined;
   const command = await commands.find(match[1]!.toLowerCase());
   if (!command) return unknownCommand(match[1]!, (await commands.list()).map((c) => c.name), builtins);
-  const prepared = await commands.prepare(command, match[2]!, { show: warn, signal });
+  const prepared = await commands.prepare(command, match[2]!, { show: warn, signal, calls });
   if (!prepared.ok) return prepared;
   for (const warning of prepared.warnings) warn(warning);
   const { model, tools } = prepared;

@@ -1,9 +1,8 @@
 import { terminalStream } from "../text/terminal-text.ts";
 import { RUN_TIMEOUT } from "../loop/events.ts";
-import type { Flags } from "../runtime/settings.ts";
-import type { Config } from "../runtime/settings.ts";
-import { startRuntime } from "../runtime/start-runtime.ts";
-import { turnOnModel } from "../runtime/turn-on-model.ts";
+import type { Config, Flags } from "../services/settings.ts";
+import { startMainAgent } from "../agent/start-main-agent.ts";
+import { turnOnModel } from "../agent/turn-on-model.ts";
 import { dropFailedWrites, onStopSignal, stopExitCode, stoppedWords, type StopSignal } from "../exit/stop-signals.ts";
 import { assemblePrompt } from "./assemble-prompt.ts";
 import { readPrompt } from "./read-prompt.ts";
@@ -55,24 +54,24 @@ export async function runPrint(flags: Flags, config: Config & { apiKey: string }
   const builtinCommands = input.prompt.startsWith("/") ? await builtins() : [];
   // With --json each change of an MCP server is an event (which servers' tools the run had); otherwise a failure is a line.
   const reportMcp = (e: EventOf<"mcp">, line: string | undefined) => (flags.json ? process.stdout.write(JSON.stringify(mcpLine(e)) + "\n") : line !== undefined && warn(line));
-  const runtime = await startRuntime({ flags, config, cwd: process.cwd(), warn, builtinCommands, reportMcp, ...(schema ? { textFormat: schema.format } : {}) });
-  const command = await commandPrompt(input.prompt, runtime.commands, controller.signal, warn, builtinCommands);
+  const main = await startMainAgent({ flags, config, cwd: process.cwd(), warn, builtinCommands, reportMcp, ...(schema ? { textFormat: schema.format } : {}) });
+  const command = await commandPrompt(input.prompt, main.services.commands, main.agent.commandCalls, controller.signal, warn, builtinCommands);
   if (command && !command.ok) {
     process.stderr.write(`${command.unknown ? "shiro: " : "! "}${command.message}${controller.signal.aborted ? "" : "; nothing was sent"}\n`);
-    await runtime.close();
+    await main.close();
     if (command.unknown) return EXIT.usage;
     // Stopped while a `!`cmd`` ran: as any run stopped early, not as a refusal.
     if (controller.signal.aborted) return stoppedBy ? stopExitCode(stoppedBy) : EXIT.limit;
     return EXIT.denied;
   }
   // Fitted once the session is open, so a window learned by an earlier run (`-c`) counts.
-  const prompt = await assemblePrompt(command ? { ...input, prompt: command.prompt } : input, { root: process.cwd(), threshold: runtime.contextUse().threshold, warn, attached: command !== undefined });
+  const prompt = await assemblePrompt(command ? { ...input, prompt: command.prompt } : input, { root: process.cwd(), threshold: main.agent.contextUse().threshold, warn, attached: command !== undefined });
 
   const asIs = (t: string) => t;
   const toStdout = process.stdout.isTTY ? terminalStream() : asIs;
   const toStderr = process.stderr.isTTY ? terminalStream() : asIs;
   const outcome = await renderPrint(
-    turnOnModel(runtime, prompt, controller.signal, command?.turn),
+    turnOnModel(main.agent, prompt, controller.signal, command?.turn),
     {
       // At a terminal the answer and the progress are text, colours at most: nothing the model wrote moves the cursor or sets the clipboard.
       out: (t) => process.stdout.write(toStdout(t)),
@@ -83,12 +82,12 @@ export async function runPrint(flags: Flags, config: Config & { apiKey: string }
       liveText: Boolean(process.stdout.isTTY) && !flags.json && !schema,
       stoppedBy: () => stoppedBy,
       ...(schema ? { mismatch: schema.mismatch } : {}),
-      saved: () => runtime.store.saves || (flags.ephemeral ? "--ephemeral" : "$SHIRO_HOME cannot be written"),
+      saved: () => main.services.sessions.saves || (flags.ephemeral ? "--ephemeral" : "$SHIRO_HOME cannot be written"),
     },
-    (outcome) => ({ costUsd: runtime.costOf(outcome.usage) ?? null, sessionId: runtime.session.id }),
+    (outcome) => ({ costUsd: main.agent.costOf(outcome.usage) ?? null, sessionId: main.agent.session.id }),
   );
   clearTimeout(limit);
-  await runtime.close();
+  await main.close();
   if (flags.output === undefined || outcome.status !== "done") return outcome.code;
   return (await writeAnswer(flags.output, outcome.text, warn)) ? outcome.code : EXIT.failure;
 }

@@ -1,5 +1,5 @@
 import pc from "picocolors";
-import type { Runtime } from "../runtime/runtime.ts";
+import type { Agent } from "../agent/agent.ts";
 import { helpMenu, indentedColumns } from "./slash-commands.ts";
 import { sessionCommands } from "./session-commands.ts";
 import { memoryCommands, showTodoPanel } from "./memory-commands.ts";
@@ -25,7 +25,7 @@ const coreCommands: ReplCommand[] = [
     name: "help",
     summary: "show this menu",
     run: async (ctx) => {
-      const saved = await ctx.runtime.commands.list();
+      const saved = await ctx.current.services.commands.list();
       const rows = saved.map((c) => [`/${c.name}`, c.scope, c.description]);
       const savedMenu = rows.length ? `\n\nSaved commands (docs/commands.md)\n${indentedColumns(rows, ctx.columns())}` : "";
       ctx.print(`${helpMenu(COMMANDS, ctx.columns())}${savedMenu}\n\nKeys\n${indentedColumns(KEYS, ctx.columns())}`);
@@ -37,7 +37,7 @@ const coreCommands: ReplCommand[] = [
     name: "tools",
     summary: "list the tools the model can use",
     run: async (ctx) => {
-      const rows = ctx.runtime.prompt.tools.map((t) => [t.name, t.kind, t.description.split(/(?<=\.)\s/)[0]!]);
+      const rows = ctx.current.agent.prompt.tools.map((t) => [t.name, t.kind, t.description.split(/(?<=\.)\s/)[0]!]);
       ctx.print(indentedColumns(rows, ctx.columns()));
     },
   },
@@ -51,8 +51,8 @@ export const COMMANDS: ReplCommand[] = [...coreCommands, ...sessionCommands, ...
 export const builtinNames = (): string[] => COMMANDS.flatMap((command) => [command.name, ...(command.aliases ?? [])]);
 
 /** `context 42%`, amber from two thirds of the compaction threshold, red from 90%. */
-export function contextLine(runtime: Runtime, c: ReturnType<typeof pc.createColors>): string {
-  const use = runtime.contextUse();
+export function contextLine(agent: Pick<Agent, "contextUse">, c: ReturnType<typeof pc.createColors>): string {
+  const use = agent.contextUse();
   const text = `context ${use.percent}%`;
   return use.level === "red" ? c.red(text) : use.level === "amber" ? c.yellow(text) : c.dim(text);
 }
@@ -60,6 +60,6 @@ export function contextLine(runtime: Runtime, c: ReturnType<typeof pc.createColo
 /** Printed above the prompt after every turn: the task list while one exists, and the context meter. */
 export async function showBeforePrompt(ctx: ReplContext): Promise<void> {
   showTodoPanel(ctx);
-  const use = ctx.runtime.contextUse();
-  if (use.level !== "normal") ctx.print(contextLine(ctx.runtime, pc.createColors(ctx.color)) + (use.percent >= 100 ? " — the next request will be compacted" : ""));
+  const use = ctx.current.agent.contextUse();
+  if (use.level !== "normal") ctx.print(contextLine(ctx.current.agent, pc.createColors(ctx.color)) + (use.percent >= 100 ? " — the next request will be compacted" : ""));
 }

@@ -1,7 +1,6 @@
 import type pc from "picocolors";
 import type { CommandTurn } from "../commands/saved-commands.ts";
 import { attachMentions } from "../context/attach-mentions.ts";
-import type { Runtime } from "../runtime/runtime.ts";
 import { showBeforePrompt } from "./commands.ts";
 import type { ReplCommand, ReplContext } from "./repl-command.ts";
 import { playTurn } from "./repl-turn.ts";
@@ -10,7 +9,7 @@ import { parseSlash, unknownCommandLine } from "./slash-commands.ts";
 import type { WorkSlot } from "./work-slot.ts";
 
 type Runner = {
-  runtime: Runtime;
+  /** What commands reach, the agent at work now among it (/clear and /resume replace it). */
   ctx: ReplContext;
   slot: WorkSlot;
   cwd: string;
@@ -28,7 +27,7 @@ type Runner = {
 /** One line the person typed, to its end: a slash command, or a prompt (its `@files` attached) run as a turn. */
 export function createLineRunner(r: Runner) {
   async function runTurn(prompt: string, command?: CommandTurn): Promise<void> {
-    await r.slot.withTurn((turn) => playTurn(turn, r.runtime, prompt, r.out, command));
+    await r.slot.withTurn((turn) => playTurn(turn, r.ctx.current.agent, prompt, r.out, command));
     if (!r.closed()) await showBeforePrompt(r.ctx);
   }
 

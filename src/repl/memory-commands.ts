@@ -8,7 +8,7 @@ import type { ReplCommand, ReplContext } from "./repl-command.ts";
  * turn, at start and after /resume, so a continued session shows its list.
  */
 export function showTodoPanel(ctx: ReplContext): boolean {
-  const panel = renderTodoPanel(ctx.runtime.session.notebook.todos, { color: ctx.color });
+  const panel = renderTodoPanel(ctx.current.agent.session.notebook.todos, { color: ctx.color });
   if (panel) ctx.print(panel);
   return panel !== "";
 }
@@ -20,7 +20,7 @@ export const memoryCommands: ReplCommand[] = [
     name: "notes",
     summary: "what shiro remembers about this project",
     run: async (ctx) => {
-      const memory = ctx.runtime.prompt.memory;
+      const memory = ctx.current.agent.prompt.memory;
       ctx.print(memory ? renderNotesTable(await memory.list(), { color: ctx.color, width: ctx.columns() - 1 }) : MEMORY_OFF);
     },
   },
@@ -28,9 +28,9 @@ export const memoryCommands: ReplCommand[] = [
     name: "memory",
     summary: "have the model merge overlapping notes (recalled notes stay verbatim)",
     run: async (ctx) => {
-      const memory = ctx.runtime.prompt.memory;
+      const memory = ctx.current.agent.prompt.memory;
       if (!memory) return ctx.print(MEMORY_OFF);
-      const outcome = await mergeMemory(memory, (prompt) => ctx.runtime.ask(prompt, ctx.signal));
+      const outcome = await mergeMemory(memory, (prompt) => ctx.current.agent.ask(prompt, ctx.signal));
       ctx.print(outcome.status === "merged" ? `merged ${outcome.before} notes into ${outcome.after}` : outcome.message);
     },
   },

@@ -20,13 +20,13 @@ export const modelCommand: ReplCommand = {
     }
     let listed: string[];
     try {
-      listed = await ctx.runtime.models();
+      listed = await ctx.current.services.model.list();
     } catch (err) {
       const why = (err as Error).message;
-      if (!first) return ctx.print(`model: ${ctx.runtime.session.model}\n! could not list the endpoint's models: ${why}`);
+      if (!first) return ctx.print(`model: ${ctx.current.agent.session.model}\n! could not list the endpoint's models: ${why}`);
       return ctx.print(`! could not check "${first}" against the endpoint's models (${why}); /model ${FORCE} ${first} switches anyway`);
     }
-    if (!first) return ctx.print(`model: ${ctx.runtime.session.model}\n${listed.length ? `the endpoint offers:\n${packed(listed, ctx.columns())}` : "the endpoint lists no models"}`);
+    if (!first) return ctx.print(`model: ${ctx.current.agent.session.model}\n${listed.length ? `the endpoint offers:\n${packed(listed, ctx.columns())}` : "the endpoint lists no models"}`);
     if (listed.includes(first)) return switchTo(ctx, first);
     const near = nearestNames(first, listed);
     ctx.print(`! the endpoint has no model "${first}"${near.length ? `; nearest: ${near.join(", ")}` : ""} (/model ${FORCE} ${first} switches anyway)`);
@@ -34,8 +34,8 @@ export const modelCommand: ReplCommand = {
 };
 
 function switchTo(ctx: ReplContext, model: string): void {
-  ctx.runtime.setModel(model);
-  ctx.print(`model: ${ctx.runtime.session.model}`);
+  ctx.current.agent.setModel(model);
+  ctx.print(`model: ${ctx.current.agent.session.model}`);
 }
 
 /** Names two spaces apart, as many to a line as fit the width, under a two-space indent. */

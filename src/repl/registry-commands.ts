@@ -12,7 +12,7 @@ export const registryCommands: ReplCommand[] = [
     summary: "available skills and where each came from",
     run: async (ctx) => {
       const { home } = ctx.config;
-      const skills = await loadSkills({ home, root: ctx.runtime.session.cwd, warn: (w) => ctx.print(`! ${w}`) });
+      const skills = await loadSkills({ home, root: ctx.current.agent.session.cwd, warn: (w) => ctx.print(`! ${w}`) });
       ctx.print(skills.length ? renderSkillsTable(skills, ctx.columns() - 1).join("\n") : "no skills (see /registry list)");
     },
   },

@@ -1,10 +1,14 @@
-import type { Runtime } from "../runtime/runtime.ts";
+import type { CurrentAgent } from "../agent/current-agent.ts";
 import type { PickList } from "./pick-list.ts";
 import type { SlashCommand } from "./slash-commands.ts";
 
 /** What a slash command can reach. */
 export type ReplContext = {
-  runtime: Runtime;
+  /**
+   * The agent at work now (`current.agent`: /clear and /resume put another, on another session, in
+   * its place) and the services it is made from (the stores, the MCP servers, the saved commands, the model endpoint).
+   */
+  current: CurrentAgent;
   /** Where shiro keeps its state, and the registry to fetch from. */
   config: { home: string; registryUrl?: string };
   print: (text: string) => void;

@@ -1,7 +1,7 @@
 import type { AgentEvent } from "../loop/events.ts";
 import type { CommandTurn } from "../commands/saved-commands.ts";
-import type { Runtime } from "../runtime/runtime.ts";
-import { turnOnModel } from "../runtime/turn-on-model.ts";
+import type { Agent } from "../agent/agent.ts";
+import { turnOnModel } from "../agent/turn-on-model.ts";
 import { renderDiff } from "../ui/diff-view.ts";
 import { createTranscript } from "../ui/transcript.ts";
 
@@ -19,10 +19,10 @@ export type Turn = {
 export const newTurn = (): Turn => ({ controller: new AbortController(), finished: Promise.withResolvers<void>() });
 
 /** Runs the turn to its end, each event told to the status line (`observe`) and written to the transcript. */
-export async function playTurn(turn: Turn, runtime: Runtime, prompt: string, out: { write: (text: string) => void; observe: (event: AgentEvent) => void; color: boolean }, command?: CommandTurn): Promise<void> {
+export async function playTurn(turn: Turn, agent: Agent, prompt: string, out: { write: (text: string) => void; observe: (event: AgentEvent) => void; color: boolean }, command?: CommandTurn): Promise<void> {
   const render = createTranscript({ write: out.write, color: out.color, diff: renderDiff });
   try {
-    for await (const event of turnOnModel(runtime, prompt, turn.controller.signal, command)) {
+    for await (const event of turnOnModel(agent, prompt, turn.controller.signal, command)) {
       out.observe(event);
       render(event.type === "tool-result" && turn.diffShown ? withoutDisplay(event) : event);
       if (event.type === "tool-result") [turn.interrupt, turn.diffShown] = [undefined, false];

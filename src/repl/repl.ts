@@ -1,6 +1,6 @@
 import pc from "picocolors";
 import type { CommandTurn } from "../commands/saved-commands.ts";
-import type { Config, Flags } from "../runtime/settings.ts";
+import type { Config, Flags } from "../services/settings.ts";
 import { openHistory } from "../store/history-store.ts";
 import { COMMANDS, type ReplContext } from "./commands.ts";
 import { createCompleter } from "./completer.ts";
@@ -16,7 +16,7 @@ import { createPromptInput } from "./prompt-input.ts";
 import { showHeader } from "./repl-header.ts";
 import { createKeyActions } from "./repl-keys.ts";
 import { createLifecycle } from "./repl-lifecycle.ts";
-import { startReplRuntime } from "./repl-runtime.ts";
+import { startReplAgent } from "./repl-agent.ts";
 import { savedCommandsTable, type SavedTable } from "./saved-commands-table.ts";
 import { slashMenu } from "./slash-commands.ts";
 import { openTerminalInput } from "./terminal-input.ts";
@@ -38,7 +38,7 @@ export async function runRepl(flags: Flags, config: Config & { apiKey: string })
   const history = await openHistory(config.home, cwd);
   // Not a terminal (shiro > log): text as it comes, no prompt or status line drawn into the file.
   const screen = stdout.isTTY ? createLiveScreen({ write, columns, rows: () => stdout.rows || 24 }) : createPlainScreen(write);
-  // The built-in commands, then the saved ones (read once the runtime is up).
+  // The built-in commands, then the saved ones (read once the agent is up).
   let saved: SavedTable | undefined;
   const table = () => [...COMMANDS, ...(saved?.rows() ?? [])];
   const input = createPromptInput(history, createCompleter(cwd, table));
@@ -60,16 +60,16 @@ export async function runRepl(flags: Flags, config: Config & { apiKey: string })
   const queue = createLineQueue({ show: live.setQueue, print, c });
   const keys = createKeyActions({ slot, queue, draft: () => input.draft.text, clearDraft: () => (input.clear(), live.render()), dropQuestion: live.dropQuestion, print, c, run: (line) => answer.run?.(line), close: lifecycle.close });
   const questions = createPersonQuestions({ live, slot, print, color, c, close: lifecycle.close, abortTurn: keys.abortTurn });
-  const runtime = await startReplRuntime({ flags, config, cwd, questions, slot, print, warn, c });
-  if (!runtime.store.saves) history.keepInMemory();
+  const main = await startReplAgent({ flags, config, cwd, questions, slot, print, warn, c });
+  if (!main.services.sessions.saves) history.keepInMemory();
   const refill = (text: string) => void (input.draft.text === "" && input.recall(text));
-  const ctx: ReplContext = { runtime, config, print, color, confirm: questions.confirm, pick: questions.pick, refill, columns, rows: () => stdout.rows || 24, signal: new AbortController().signal };
-  const runner = createLineRunner({ runtime, ctx, slot, cwd, table, saved: () => saved, history, out: { write: (t) => live.print(t), observe: (event) => live.event(event), color }, print, warn, c, closed: () => lifecycle.closed });
+  const ctx: ReplContext = { current: main, config, print, color, confirm: questions.confirm, pick: questions.pick, refill, columns, rows: () => stdout.rows || 24, signal: new AbortController().signal };
+  const runner = createLineRunner({ ctx, slot, cwd, table, saved: () => saved, history, out: { write: (t) => live.print(t), observe: (event) => live.event(event), color }, print, warn, c, closed: () => lifecycle.closed });
   const lines = createLineDispatch({ live, slot, queue, runner, lifecycle, table, putBack: (line) => input.replace(line), print, c });
   answer.to = { submit: lines.entered, interrupt: keys.interrupt, escape: keys.escape, eof: lifecycle.close };
   // A key's own command (double Esc's /rewind) runs quietly: not echoed, not kept in history.
   answer.run = (line) => void lines.submit(line, true);
-  saved = savedCommandsTable(runtime.commands, { changed: () => live.render(), play: (prompt: string, command: CommandTurn) => runner.runTurn(prompt, command) });
+  saved = savedCommandsTable(main.services.commands, { changed: () => live.render(), play: (prompt: string, command: CommandTurn) => runner.runTurn(prompt, command) });
   const terminal = openTerminalInput({ key: (key) => (keys.key(key.name), key.name === "ctrl-z" ? suspend() : live.key(key)), end: lifecycle.hungUp, resumed: () => live.render() });
   stdout.on("resize", () => (screen.resized(), live.render()));
   lifecycle.onClose((stoppedBy) => {
@@ -79,14 +79,14 @@ export async function runRepl(flags: Flags, config: Config & { apiKey: string })
     live.dropQuestion();
     live.close();
     terminal.close();
-    return endSession({ runtime, ending, stoppedBy, write, c });
+    return endSession({ main, ending, stoppedBy, write, c });
   });
   if (history.warning) warn(history.warning);
   showHeader(ctx, c, config.apiKey !== "");
   // Read once at the start, so a clash with a built-in is said before the first prompt.
   await saved.refresh();
   // A project's hooks are asked about as the session starts; a prompt typed meanwhile waits for the answer.
-  void runtime.readyHooks();
+  void main.services.hooks?.ready();
   // A project's MCP servers start only once the person said yes to exactly what they run; nothing else redraws the prompt after.
   void askProjectServers(ctx)
     .catch((err: Error) => warn(err.message))

@@ -30,7 +30,7 @@ export function savedCommandsTable(commands: SavedCommands, opts: Options): Save
     summary: `${command.scope.padEnd(7)}  ${command.description || "(no description)"}`,
     run: async (ctx, arg) => {
       const c = pc.createColors(ctx.color);
-      const prepared = await commands.prepare(command, arg, { show: ctx.print, confirm: ctx.confirm, signal: ctx.signal });
+      const prepared = await commands.prepare(command, arg, { show: ctx.print, confirm: ctx.confirm, signal: ctx.signal, calls: ctx.current.agent.commandCalls });
       if (!prepared.ok) return ctx.print(c.yellow(`! ${prepared.message}`));
       for (const ran of prepared.ran) ctx.print(c.dim(`· ran ${ran}`));
       if (prepared.attached.length) ctx.print(c.dim(`· attached ${prepared.attached.join(", ")}`));

@@ -7,6 +7,7 @@ import { showTodoPanel } from "./memory-commands.ts";
 import { plural } from "../text/plural.ts";
 import { renderRecap } from "../ui/session-recap.ts";
 import { renderTodoPanel } from "../ui/todo-panel.ts";
+import { usageErrorText } from "../ui/usage-error-text.ts";
 
 /** What /resume, `-c` and `-r` say about the session that goes on. */
 export const resumedLine = (s: { id: string; messages: readonly unknown[]; model: string }): string =>
@@ -20,7 +21,7 @@ const RECAP_MARGIN = 6;
  * as fit the screen under the task list) and its task list, so the person sees where they were.
  */
 export function showWhereLeftOff(ctx: ReplContext): void {
-  const session = ctx.runtime.session;
+  const session = ctx.current.agent.session;
   ctx.print(resumedLine(session));
   const panel = renderTodoPanel(session.notebook.todos).split("\n").filter(Boolean).length;
   const recap = renderRecap(session.messages, { columns: ctx.columns(), rows: ctx.rows() - RECAP_MARGIN - panel, color: ctx.color });
@@ -33,8 +34,8 @@ export const sessionCommands: ReplCommand[] = [
     name: "clear",
     summary: "start a new session (the current one stays saved)",
     run: async (ctx) => {
-      await ctx.runtime.reset();
-      ctx.print(`new session ${ctx.runtime.session.id.slice(0, ID_PREFIX_CHARS)}`);
+      await ctx.current.reset();
+      ctx.print(`new session ${ctx.current.agent.session.id.slice(0, ID_PREFIX_CHARS)}`);
     },
   },
   {
@@ -43,7 +44,7 @@ export const sessionCommands: ReplCommand[] = [
     summary: "list this folder's last 15 sessions (--all: every folder's)",
     run: async (ctx, arg) => {
       const all = arg.trim() === "--all";
-      const { sessions, warnings } = await ctx.runtime.store.list({ cwd: ctx.runtime.session.cwd, all });
+      const { sessions, warnings } = await ctx.current.services.sessions.list({ cwd: ctx.current.agent.session.cwd, all });
       warnings.forEach((w) => ctx.print(`! ${w}`));
       ctx.print(sessions.length ? sessionsTable(sessions, new Date(), undefined, ctx.columns(), { folders: all }) : all ? "no saved sessions yet" : "no saved sessions in this folder yet (/sessions --all lists every folder's)");
     },
@@ -55,14 +56,14 @@ export const sessionCommands: ReplCommand[] = [
     run: async (ctx, arg) => {
       if (!arg) return ctx.print("usage: /resume <id or prefix> (see /sessions)");
       try {
-        const here = ctx.runtime.session.cwd;
-        await ctx.runtime.resume(arg);
+        const here = ctx.current.agent.session.cwd;
+        await ctx.current.resume(arg);
         showWhereLeftOff(ctx);
         // The model's tools still work in this folder; the person should know the session began elsewhere.
-        if (resolve(ctx.runtime.session.cwd) !== resolve(here)) ctx.print(`! this session was started in ${ctx.runtime.session.cwd}; its tools now work in ${here}`);
+        if (resolve(ctx.current.agent.session.cwd) !== resolve(here)) ctx.print(`! this session was started in ${ctx.current.agent.session.cwd}; its tools now work in ${here}`);
       } catch (err) {
         if (!(err instanceof UsageError)) throw err;
-        ctx.print(err.message);
+        ctx.print(usageErrorText(err));
       }
     },
   },
@@ -71,22 +72,22 @@ export const sessionCommands: ReplCommand[] = [
     summary: "where the session is saved (every event is written as it happens)",
     run: async (ctx) =>
       ctx.print(
-        ctx.runtime.store.saves
-          ? `saved ${ctx.runtime.session.id} (every event is written as it happens)`
+        ctx.current.services.sessions.saves
+          ? `saved ${ctx.current.agent.session.id} (every event is written as it happens)`
           : `not saved: $SHIRO_HOME cannot be written, so this session lives in memory until you quit`,
       ),
   },
   {
     name: "cost",
     summary: "tokens and cost of this session",
-    run: async (ctx) => ctx.print(costReport(sessionTotals(ctx.runtime.session.messages))),
+    run: async (ctx) => ctx.print(costReport(sessionTotals(ctx.current.agent.session.messages))),
   },
   {
     name: "compact",
     args: "[focus]",
     summary: "replace the transcript sent to the model with a summary",
     run: async (ctx, arg) => {
-      const result = await ctx.runtime.compact(arg, ctx.signal, () => ctx.print("· writing a summary…"));
+      const result = await ctx.current.agent.compact(arg, ctx.signal, () => ctx.print("· writing a summary…"));
       ctx.print(result.ok ? `· ${result.message}` : `! ${result.message}`);
     },
   },

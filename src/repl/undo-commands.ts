@@ -17,8 +17,8 @@ function forceOf(ctx: ReplContext, name: string, arg: string): boolean | undefin
  */
 async function undoFrom(ctx: ReplContext, turn: number | undefined, force: boolean, retry: string): Promise<void> {
   // Read before the undo: it takes these turns out of the session.
-  const prompts = new Map(ctx.runtime.session.turns.map((t) => [t.turn, t.text]));
-  const done = await ctx.runtime.undo(turn, force);
+  const prompts = new Map(ctx.current.agent.session.turns.map((t) => [t.turn, t.text]));
+  const done = await ctx.current.agent.undo(turn, force);
   if (!done.ok) {
     ctx.print(`! ${done.message}`);
     // The core names `undo --force`; here the way to say it is the command just typed.
@@ -51,7 +51,7 @@ export const undoCommands: ReplCommand[] = [
     run: async (ctx, arg) => {
       const force = forceOf(ctx, REWIND, arg);
       if (force === undefined) return;
-      const turns = ctx.runtime.undoableTurns().reverse();
+      const turns = ctx.current.agent.undoableTurns().reverse();
       if (!turns.length) return ctx.print("no turn to rewind in this session yet");
       const width = ctx.columns();
       const chosen = await ctx.pick({

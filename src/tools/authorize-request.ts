@@ -20,6 +20,8 @@ export type AuthorizeRequest = {
    * patterns): each lifts an ask as an "always" answer does — never the guard, a deny, or the sandbox.
    */
   allows?: readonly TurnAllow[];
+  /** Told as the person is about to be asked (the summary they are shown): a Notification hook's cue. */
+  asking?: (summary: string) => void;
 };
 /**
  * `sandbox`: how far an allowed command may reach (what its approval earned); `byPerson`: a person

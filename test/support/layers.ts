@@ -1,25 +1,21 @@
 /**
- * The layer order of src/, as docs/development.md states it: each folder (or top-level file) on a
- * floor, lowest first. A file may import its own folder and any folder on a LOWER floor — never one
- * on its own floor or above. Type-only imports count: a cycle of types is still a cycle.
+ * The layer order of src/, as docs/architecture.md draws it in its floors table: each folder (or
+ * top-level file) on a floor, lowest first. A file may import its own folder and any folder on a
+ * LOWER floor — never one on its own floor or above. Type-only imports count: a cycle of types is
+ * still a cycle.
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 
-export const FLOORS: readonly (readonly string[])[] = [
-  ["session", "text", "pattern", "exit", "version.ts"],
-  ["pricing", "files", "process"],
-  ["store"],
-  ["tools"],
-  ["wire", "guard", "checkpoint", "hooks"],
-  ["context", "sandbox", "registry", "mcp"],
-  ["loop", "agent", "commands"],
-  ["ui", "secrets", "inspect"],
-  ["runtime"],
-  ["cli", "print", "repl"],
-  ["run-cli.ts"],
-  ["main.ts"],
-];
+/** The floors of the table `| n | \`room/\` … | what |` in the architecture doc, lowest first. */
+export function floorsOf(doc: string): string[][] {
+  const floors: string[][] = [];
+  for (const m of doc.matchAll(/^\|\s*(\d+)\s*\|([^|]*)\|/gm)) floors[Number(m[1])] = [...m[2]!.matchAll(/`([^`]+)`/g)].map((r) => r[1]!.replace(/\/$/, ""));
+  return floors;
+}
+
+export const ARCHITECTURE = join(import.meta.dir, "..", "..", "docs", "architecture.md");
+export const FLOORS: readonly (readonly string[])[] = floorsOf(readFileSync(ARCHITECTURE, "utf8"));
 
 export type Import = { file: string; line: number; target: string };
 
@@ -55,7 +51,7 @@ export function layerViolations(imports: readonly Import[], floors: readonly (re
     if (from === to) continue;
     const a = floorOf.get(from);
     const b = floorOf.get(to);
-    if (a === undefined) problems.push(`src/${file}: ${from}/ is on no floor (add it to FLOORS in test/support/layers.ts and to docs/development.md)`);
+    if (a === undefined) problems.push(`src/${file}: ${from}/ is on no floor (give it a row in the floors of docs/architecture.md)`);
     else if (b === undefined) problems.push(`src/${file}:${line} imports src/${target}, which is on no floor`);
     else if (b >= a)
       problems.push(`src/${file}:${line} imports src/${target}: ${from}/ (floor ${a}) may import only lower floors, and ${to}/ is on floor ${b}${a === b ? " (the same floor: rooms on one floor stay apart)" : ""}`);

@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, expect, test } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { loadPrompt } from "../../src/runtime/load-prompt.ts";
-import { promptForRequest } from "../../src/runtime/prompt-for-request.ts";
+import { loadPrompt } from "../../src/agent/load-prompt.ts";
+import { promptForRequest } from "../../src/agent/prompt-for-request.ts";
 import { commitInstall } from "../../src/registry/install.ts";
 import { liveSkills } from "../../src/registry/live-skills.ts";
 import { loadSkills, type Skill } from "../../src/registry/load-skills.ts";

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { commandName, parseCommandFile } from "../../src/commands/command-file.ts";
 import { expandCommand, type ExpandedPart } from "../../src/commands/expand-command.ts";
-import { createSavedCommands, type ShellOutcome } from "../../src/commands/saved-commands.ts";
+import { createSavedCommands, type CommandCalls, type ShellOutcome } from "../../src/commands/saved-commands.ts";
 import { lazyApprovals } from "../../src/store/approvals.ts";
 import { join } from "node:path";
 import { tempProject } from "../support/temp-project.ts";
@@ -88,17 +88,20 @@ describe("preparing a saved command (the shell and the read check injected)", ()
       builtins: ["help"],
       approvals: lazyApprovals({ home, save: false, warn: () => {} }),
       warn: () => {},
+      userHome: home,
+    });
+    // The calls of the agent whose turn the command fills: its shell and read check, injected.
+    const calls: CommandCalls = {
       run: async (command) => (ran.push(command), outputs[command] ?? { output: "", failed: false }),
       readRefused: async () => undefined,
-      userHome: home,
       toolNames: () => ["bash", "read_file"],
-    });
-    return { commands, ran, home, cleanup: project.cleanup };
+    };
+    const how = { show: () => {}, signal: new AbortController().signal, calls };
+    return { commands, ran, how, home, cleanup: project.cleanup };
   };
-  const how = { show: () => {}, signal: new AbortController().signal };
 
   test("outputs go where their !`cmd` stood, in order; an @ in an output attaches nothing", async () => {
-    const { commands, ran, cleanup } = setup(
+    const { commands, ran, how, cleanup } = setup(
       { ".home/commands/two.md": "A @notes.txt\n!`first`\nB\n!`second`\nC", "notes.txt": "noted\n", "other.txt": "never\n" },
       { first: { output: "one @other.txt\n", failed: false }, second: { output: "two\n", failed: true } },
     );
@@ -119,7 +122,7 @@ describe("preparing a saved command (the shell and the read check injected)", ()
   });
 
   test("a refused !`cmd` stops the rest: nothing after it runs, nothing is sent", async () => {
-    const { commands, ran, cleanup } = setup({ ".home/commands/ship.md": "!`git push`\n!`echo done`" }, { "git push": { output: "", failed: true, refused: "Denied: no pushing" } });
+    const { commands, ran, how, cleanup } = setup({ ".home/commands/ship.md": "!`git push`\n!`echo done`" }, { "git push": { output: "", failed: true, refused: "Denied: no pushing" } });
     try {
       expect(await commands.prepare((await commands.find("ship"))!, "", how)).toEqual({ ok: false, message: "/ship not run: !`git push` was refused (Denied: no pushing)" });
       expect(ran).toEqual(["git push"]);
@@ -129,7 +132,7 @@ describe("preparing a saved command (the shell and the read check injected)", ()
   });
 
   test("an unclosed quote in the arguments runs nothing and says which quote", async () => {
-    const { commands, ran, cleanup } = setup({ ".home/commands/fix.md": "!`git log -1 -- $2`\nFix $1." }, {});
+    const { commands, ran, how, cleanup } = setup({ ".home/commands/fix.md": "!`git log -1 -- $2`\nFix $1." }, {});
     try {
       expect(await commands.prepare((await commands.find("fix"))!, `"the login bug src/x.ts`, how)).toEqual({
         ok: false,

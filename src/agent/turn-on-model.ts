@@ -1,6 +1,6 @@
 import type { AgentEvent } from "../loop/events.ts";
 import type { CommandTurn } from "../commands/saved-commands.ts";
-import type { Runtime } from "./runtime.ts";
+import type { Agent } from "./agent.ts";
 
 /**
  * A turn as a saved command shapes it: its calls go to the command's `model` (the switch is logged
@@ -8,14 +8,14 @@ import type { Runtime } from "./runtime.ts";
  * which model answered and `shiro -c` goes on with the session's own), and its `allowed-tools` hold
  * for this turn alone. Without either, the turn as it is.
  */
-export async function* turnOnModel(runtime: Runtime, text: string, signal: AbortSignal, turn: CommandTurn = {}): AsyncGenerator<AgentEvent> {
+export async function* turnOnModel(agent: Agent, text: string, signal: AbortSignal, turn: CommandTurn = {}): AsyncGenerator<AgentEvent> {
   const { model, tools } = turn;
-  const before = runtime.session.model;
-  if (!model || model === before) return yield* runtime.runTurn(text, signal, tools);
-  runtime.setModel(model);
+  const before = agent.session.model;
+  if (!model || model === before) return yield* agent.runTurn(text, signal, tools);
+  agent.setModel(model);
   try {
-    yield* runtime.runTurn(text, signal, tools);
+    yield* agent.runTurn(text, signal, tools);
   } finally {
-    runtime.setModel(before);
+    agent.setModel(before);
   }
 }

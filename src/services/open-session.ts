@@ -1,8 +1,7 @@
 import type { Flags } from "./settings.ts";
 import { UsageError } from "../exit/usage-error.ts";
 import type { LiveSession } from "../store/live-session.ts";
-import type { SessionStore } from "../store/session-store.ts";
-import { sessionsTable } from "../ui/sessions-table.ts";
+import type { SessionMeta, SessionStore } from "../store/session-store.ts";
 
 /** A new session, or the one `-c`/`-r` names, with interrupted calls given an outcome (never re-run). */
 export async function openSession(
@@ -35,5 +34,15 @@ export async function resolveId(store: SessionStore, prefix: string, warn: (line
   if (found.kind === "one") return found.id;
   if (found.kind === "none") throw new UsageError(`no session matches "${prefix}" (see shiro sessions)`);
   found.warnings.forEach(warn);
-  throw new UsageError(`"${prefix}" matches ${found.matches.length} sessions; give more of the id:\n${sessionsTable(found.matches, new Date(), found.matches.length, process.stdout.columns || Infinity)}`);
+  throw new AmbiguousSession(prefix, found.matches);
+}
+
+/** A prefix of more than one session's id: the matches go with the error, for the driver to list them. */
+export class AmbiguousSession extends UsageError {
+  constructor(
+    prefix: string,
+    readonly matches: SessionMeta[],
+  ) {
+    super(`"${prefix}" matches ${matches.length} sessions; give more of the id:`);
+  }
 }

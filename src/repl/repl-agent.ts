@@ -1,7 +1,7 @@
 import type pc from "picocolors";
-import type { Runtime } from "../runtime/runtime.ts";
-import type { Config, Flags } from "../runtime/settings.ts";
-import { startRuntime } from "../runtime/start-runtime.ts";
+import type { Config, Flags } from "../services/settings.ts";
+import { startMainAgent } from "../agent/start-main-agent.ts";
+import type { CurrentAgent } from "../agent/current-agent.ts";
 import { plural } from "../text/plural.ts";
 import { builtinNames } from "./commands.ts";
 import type { createPersonQuestions } from "./person-questions.ts";
@@ -18,10 +18,10 @@ type Start = {
   c: ReturnType<typeof pc.createColors>;
 };
 
-/** The session the REPL drives, wired to the person: their approvals, a project's hooks, servers arriving, Ctrl-C for a command. */
-export function startReplRuntime(s: Start): Promise<Runtime> {
+/** The agent the REPL drives, wired to the person: their approvals, a project's hooks, servers arriving, Ctrl-C for a command. */
+export function startReplAgent(s: Start): Promise<CurrentAgent> {
   const arrived = new Set<string>();
-  return startRuntime({
+  return startMainAgent({
     flags: s.flags,
     config: s.config,
     cwd: s.cwd,

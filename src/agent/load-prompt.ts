@@ -1,5 +1,5 @@
 import type { FunctionTool } from "openai/resources/responses/responses";
-import { systemPrompt } from "../agent/system-prompt.ts";
+import { systemPrompt } from "./system-prompt.ts";
 import type { Notebook } from "../session/notebook.ts";
 import { loadAgentsMd } from "../context/agents-md.ts";
 import { memorySection } from "../context/memory-section.ts";
@@ -47,6 +47,10 @@ export type PromptOptions = {
   /** The skill folders, watched for the whole run (a new session's prompt reads them as they are then). */
   skills: LiveSkills;
   warn: (line: string) => void;
+  /** The agent's own base prompt, in place of shiro's (AGENTS.md, skills and notes still follow it). */
+  instructions?: string;
+  /** Which tools are offered, by name: every one when absent. */
+  offers?: (name: string) => boolean;
 };
 
 /** The instructions and tools of a session: base prompt, AGENTS.md, skills, project memory. */
@@ -67,9 +71,8 @@ export async function loadPrompt(opts: PromptOptions): Promise<Prompt> {
   }
 
   const sections = [
-    systemPrompt({ cwd, platform: process.platform }),
-    agents?.text ? `# Instructions from AGENTS.md files\n\n${agents.text}` : "",
-    skillsInstructions(skills),
+    opts.instructions ?? systemPrompt({ cwd, platform: process.platform }),
+    agents?.text ? `# Instructions from AGENTS.md files\n\n${agents.text}` : "", skillsInstructions(skills),
     memoryText,
   ];
   const skillTool = createSkillTool(currentSkills);
@@ -78,7 +81,7 @@ export async function loadPrompt(opts: PromptOptions): Promise<Prompt> {
     createTodoWriteTool(opts.notebook),
     ...(memory && !opts.memoryReadOnly ? [createRememberTool(memory), createRecallTool(memory), createForgetTool(memory)] : []),
     skillTool,
-  ];
+  ].filter((tool) => !opts.offers || opts.offers(tool.name));
   return {
     instructions: sections.filter((s) => s !== "").join("\n\n"),
     tools,

@@ -1,7 +1,6 @@
 import { realpathSync } from "node:fs";
 import { createHooks, type Hooks } from "../hooks/create-hooks.ts";
 import { loadHooks, type LoadedHooks } from "../hooks/load-hooks.ts";
-import type { HookRun } from "../session/hook-run.ts";
 import type { Grant } from "../session/sandbox-level.ts";
 import type { CommandSandbox } from "../process/prepared-command.ts";
 import type { Approvals } from "../store/approvals.ts";
@@ -18,13 +17,11 @@ export type StartHooksOptions = {
   warn: (line: string) => void;
   /** Shows a project's unapproved hooks and asks (the REPL); without it they are skipped. */
   approve?: (lines: readonly string[]) => Promise<boolean>;
-  sessionId: () => string;
-  record: (run: Omit<HookRun, "at">) => void;
   /** The run's command sandbox: hooks run in it as commands nobody approved (hook-box.ts says how far each may write). */
   sandbox: { canConfine(): Promise<boolean>; at(grant: Grant): Promise<CommandSandbox> };
 };
 
-/** The session's hooks: the person's, a `--hooks` file's, and a project's once approved; undefined when there are none. */
+/** The run's hooks: the person's, a `--hooks` file's, and a project's once approved; undefined when there are none. */
 export async function startHooks(opts: StartHooksOptions): Promise<Hooks | undefined> {
   const { flags, config, warn } = opts;
   const root = realpathSync(opts.cwd);
@@ -59,8 +56,6 @@ export async function startHooks(opts: StartHooksOptions): Promise<Hooks | undef
     sandbox: async (level) => ((await opts.sandbox.canConfine()) ? opts.sandbox.at({ level, byPerson: false }) : undefined),
     cwd: root,
     env,
-    sessionId: opts.sessionId,
-    record: opts.record,
     warn,
   });
 }

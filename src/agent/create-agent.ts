@@ -1,0 +1,145 @@
+import { turnRows } from "../checkpoint/undo-report.ts";
+import { turnRecords, undoTurns } from "../checkpoint/undo-turns.ts";
+import { contextMeter } from "../context/context-meter.ts";
+import { estimateNextRequest } from "../context/estimate.ts";
+import { acceptSummary, buildSummaryRequestText } from "../context/summary.ts";
+import { createWireLedger } from "../context/wire-ledger.ts";
+import type { HookRun } from "../session/hook-run.ts";
+import type { Usage } from "../session/messages.ts";
+import type { Todo } from "../session/notebook.ts";
+import { costUsd } from "../pricing/cost.ts";
+import type { Services } from "../services/services.ts";
+import { formatCount } from "../text/format-count.ts";
+import type { Authorize } from "../tools/authorize-request.ts";
+import type { Agent, AgentSpec } from "./agent.ts";
+import { askOnce, askOnceWhy } from "./ask-once.ts";
+import { createCommandCalls } from "./command-calls.ts";
+import { loadPrompt, withTools, type Prompt } from "./load-prompt.ts";
+import { measureKeeper } from "./measure-keeper.ts";
+import { createRequestBuilder, limitsOf } from "./request-builder.ts";
+import { createTurnRunner } from "./run-turn.ts";
+import { turnHooks } from "./turn-hooks.ts";
+
+const now = () => new Date().toISOString();
+
+/**
+ * An agent made from the process's services: its own session log, instructions, tools and limits.
+ * It may be made more than once in a process; closing it lets go of its log, not of the services.
+ */
+export async function createAgent(services: Services, spec: AgentSpec): Promise<Agent> {
+  const { config, flags, warn, sessions: store, model } = services;
+  const live = spec.session;
+  const offers = spec.tools;
+  const remember = () => store.remember(live.state).catch((err: Error) => warn(`could not update the session list: ${err.message}`));
+  const redact = services.host.redactor.text;
+  const setTodos = (todos: Todo[]) => live.append({ type: "todos", todos });
+  const costOf = (usage: Usage) => costUsd(live.state.model, usage);
+  // todo_write keeps this agent's task list.
+  const notebook = {
+    get todos() {
+      return live.state.notebook.todos;
+    },
+    set todos(todos) {
+      setTodos(todos);
+    },
+  };
+  const base: Prompt = await loadPrompt({
+    home: config.home,
+    cwd: services.cwd,
+    noInstructions: flags.noInstructions,
+    noMemory: flags.noMemory,
+    memoryReadOnly: !store.saves,
+    notebook,
+    skills: services.skills,
+    warn,
+    ...(spec.instructions !== undefined ? { instructions: spec.instructions } : {}),
+    ...(offers ? { offers } : {}),
+  });
+  const servers = services.mcp.servers;
+  // The agent's own prompt; the MCP tools offered now follow its tools (they change only when a server's do).
+  let prompt = base;
+  const withMcp = () => void (prompt = withTools(base, servers.tools().filter((tool) => !offers || offers(tool.name))));
+  const settings = { ...config, maxSteps: spec.maxSteps ?? config.maxSteps, ...(flags.maxCost !== undefined ? { maxCostUsd: flags.maxCost } : {}) };
+
+  /** A summary of the session so far, or why there is none (for /compact to say). */
+  const summariseWhy = async (focus: string | undefined, signal: AbortSignal) => {
+    const answer = await askOnceWhy(model.stream, { model: live.state.model, sessionId: live.state.id, reasoningEffort: config.reasoningEffort }, buildSummaryRequestText(live.state.messages, focus), signal);
+    if ("failed" in answer) return { failed: answer.failed };
+    return acceptSummary(answer.text) ?? { failed: "the model's answer was no summary (too short, or without its Goal section)" };
+  };
+  const measures = measureKeeper(live);
+  const ledger = createWireLedger({ entry: (messages, i, m) => measures.known?.entry(messages, i, m), region: (l, drop) => measures.known?.region(l, drop) });
+  const requests = createRequestBuilder({
+    session: () => live,
+    prompt: () => prompt,
+    config: settings,
+    summarise: async (signal) => ((s) => ("failed" in s ? null : s))(await summariseWhy(undefined, signal)),
+    warn,
+    ledger,
+    measured: () => measures.measured(ledger),
+    windows: model.windows,
+  });
+  // The calls a PostToolUse hook ran after: a formatter may have written, whatever the tool's kind.
+  const postHooked = new Set<string>();
+  const logHook = ({ callId, ...run }: Omit<HookRun, "at">) => {
+    // What a hook printed may hold a secret it could read: the log gets it redacted, as tool output is.
+    const texts = (["command", "reason", "failure", "feedback"] as const).flatMap((key) => (run[key] === undefined ? [] : [[key, redact(run[key])] as const]));
+    // A saved command's `!`cmd`` is no call of the model's: its hooks are logged without a call to belong to.
+    const call = callId !== undefined && live.state.pending.has(callId) ? { callId } : {};
+    if (call.callId && run.event === "PostToolUse") postHooked.add(call.callId);
+    live.append({ ...run, ...call, ...Object.fromEntries(texts), at: now() });
+  };
+  const hooks = services.hooks?.forSession({ sessionId: () => live.state.id, record: logHook });
+  const hooked = turnHooks(hooks, spec.start ?? (live.state.turnCount === 0 ? "startup" : "resume"), redact);
+  // An approval waiting is what Notification hooks are for (a desktop notification while the person is away).
+  const authorize: Authorize = (request) => services.authorize({ ...request, ...(hooks ? { asking: (summary) => hooks.notify(`shiro needs your approval: ${summary}`) } : {}) });
+  const turns = createTurnRunner({ services, live, prompt: () => prompt, hooked, hookedAfter: (callId) => postHooked.delete(callId), hooks, authorize, requests, remember, settings, costOf });
+  const stopChanges = servers.onChange(withMcp);
+  // A session begun later (/clear, /resume) says first what the servers offer now.
+  if (spec.start) servers.latestEvents().forEach((e) => live.append(e));
+  const stopEvents = servers.onEvent((e) => live.append(e.error === undefined ? e : { ...e, error: redact(e.error) }));
+  withMcp();
+
+  const agent: Agent = {
+    get session() {
+      return live.state;
+    },
+    get prompt() {
+      return prompt;
+    },
+    runTurn: turns.run,
+    commandCalls: createCommandCalls({ tools: () => prompt.tools, authorize, root: services.cwd, host: services.host, ...(hooks ? { hooks } : {}), inTurn: turns.inNextTurn }),
+    setModel: (m) => live.append({ type: "model", model: m }),
+    setTodos,
+    async compact(focus, signal, onStart) {
+      if (!live.state.messages.some((m) => m.role === "user")) return { ok: false, message: "nothing to compact yet" };
+      onStart?.();
+      const summary = await summariseWhy(focus || undefined, signal);
+      if ("failed" in summary) return { ok: false, message: `could not compact: ${summary.failed}; the transcript is unchanged` };
+      live.append({ type: "compaction", summary: summary.summary, at: now() });
+      await remember();
+      return { ok: true, message: `compacted: the next request starts from a ${formatCount(summary.summary.length)}-char summary` };
+    },
+    ask: (text, signal) => askOnce(model.stream, { model: live.state.model, sessionId: live.state.id, reasoningEffort: config.reasoningEffort }, text, signal),
+    contextUse() {
+      const { threshold } = limitsOf(live, settings, model.windows);
+      const tokens = estimateNextRequest(ledger.sync(live.state.messages, live.state.model), prompt.instructions.length);
+      return { ...contextMeter(tokens, threshold), tokens, threshold };
+    },
+    costOf,
+    async undo(turn, force) {
+      const { store: checkpoints, keptDir } = services.undoStore;
+      const done = await undoTurns({ session: live.state, turn, force, store: checkpoints, keptDir, append: (e) => live.append(e), warn });
+      if (done.ok) await remember();
+      return done;
+    },
+    undoableTurns: () => turnRows(live.state.turns, turnRecords(services.undoStore.store, live.state, warn)),
+    close() {
+      stopChanges();
+      stopEvents();
+      measures.close(ledger);
+      live.close();
+    },
+  };
+  return agent;
+}
