@@ -3,7 +3,7 @@
 # against the release's SHA256SUMS (or build it from the action's checkout: `version: source`, or
 # `latest` before any release), run `shiro -p`, and hand back its answer, exit code and cost as
 # step outputs. Everything comes in through the environment (INPUT_*, RUNNER_*, GITHUB_OUTPUT), so the
-# same script runs on a laptop against a local release folder (see test/e2e/action.test.ts).
+# same script runs on a laptop against a local release folder (see test/e2e/action/action.test.ts).
 set -euo pipefail
 
 fail() { echo "::error::shiro action: $*" >&2; exit 1; }

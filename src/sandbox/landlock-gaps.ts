@@ -3,7 +3,7 @@ import { pidsGroupsAvailable } from "./pids-cgroup.ts";
 /**
  * What the Landlock backend cannot hold that bubblewrap does, on a kernel of this ABI and with the
  * gate running or not (`gate`: true, or why it cannot): said by `shiro doctor` and once per run,
- * never silently assumed. Each has a test that shows it (test/e2e/landlock-network.test.ts and the rest).
+ * never silently assumed. Each has a test that shows it (test/e2e/sandbox/landlock-network.test.ts and the rest).
  */
 export function landlockGaps(abi: number, gate: true | string = true): string[] {
   const without = gate === true ? "" : `, as the gate cannot run here (${gate})`;

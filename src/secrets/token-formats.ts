@@ -2,7 +2,7 @@
  * The well-known token formats: a value in one of these shapes is a credential by its form alone,
  * wherever it turns up — a project file, a command's print, a variable's value — so the redactor finds
  * them by pattern (redact.ts), and a variable holding one is kept from commands (tool-env.ts). The
- * same list, as a table, is in docs/secrets.md (held equal by test/unit/token-formats.test.ts).
+ * same list, as a table, is in docs/secrets.md (held equal by test/unit/secrets/token-formats.test.ts).
  *
  * Each format is a sequence of parts: literal alternatives and runs of a character class. From that one
  * shape come both the pattern that finds a whole token and `couldExtend`, which says whether a stream's
