@@ -201,11 +201,12 @@ export function createRuntime(opts: RuntimeOptions): Runtime {
         signal,
         host: opts.host,
         ...(hooks ? { hooks } : {}),
+        // Nothing that may write runs before the turn's starting point is known (a read-only call does not wait).
+        ...(checkpoints ? { beforeWrite: () => checkpoints.ready() } : {}),
       });
       try {
         for await (const event of events) {
-          // No tool runs before the turn's starting point is known; what one changed is on record before the next.
-          if (event.type === "tool-call") await checkpoints?.ready();
+          // What a call changed is on record before the next.
           if (event.type === "tool-result" && (turnHooked.hookedAfter(event.callId) || mayWrite(runtime.prompt.tools, event.name))) checkpoints?.afterCall();
           if (event.type === "end" || (!listedAnswered && live.state.answered)) await remember();
           listedAnswered ||= live.state.answered;
