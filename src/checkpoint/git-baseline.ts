@@ -5,7 +5,9 @@ import { safeGit } from "./safe-git.ts";
  * What a repository already holds of its work tree, for the first look: which files are byte for byte
  * the blob HEAD has for them, so that look records those by reference (the blob's id) and reads only
  * what is untracked, ignored, staged or changed. Its cost is git listing its index and HEAD's tree —
- * about a `git status` — not a read of every file.
+ * about a `git status` — not a read of every file. Not `git status` itself: for a file whose stat
+ * changed it runs the repository's clean filter (a command its config names), and it calls a file
+ * unchanged when its *filtered* bytes are the blob (CRLF, LFS) — here only bytes equal to the blob count.
  */
 export type GitBaseline = {
   /** The repository's object store (its common git folder, absolute): where a referenced blob is read back. */
