@@ -87,11 +87,12 @@ export function createTurnRunner(d: TurnDeps) {
       signal,
       host,
       ...(d.hooks ? { hooks: d.hooks } : {}),
+      // Nothing that may write runs before the turn's starting point is known (a read-only call does not wait).
+      beforeWrite: () => checkpoints.ready(),
     });
     try {
       for await (const event of events) {
-        // No tool runs before the turn's starting point is known; what one changed is on record before the next.
-        if (event.type === "tool-call") await checkpoints.ready();
+        // What a call changed is on record before the next.
         if (event.type === "tool-result" && (d.hookedAfter(event.callId) || mayWrite(d.prompt().tools, event.name))) checkpoints.afterCall();
         if (event.type === "end" || (!listedAnswered && live.state.answered)) await d.remember();
         listedAnswered ||= live.state.answered;

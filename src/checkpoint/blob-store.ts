@@ -1,5 +1,6 @@
 import { closeSync, existsSync, linkSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeSync } from "node:fs";
 import { join } from "node:path";
+import { readGitBlobs } from "./git-objects.ts";
 
 /**
  * File contents by a keyed hash, each stored once across turns, sessions and projects: `blobs/ab/cdef…`,
@@ -9,16 +10,33 @@ import { join } from "node:path";
  * checked against. (Whoever can read the key file beside them can read them: it guards against a grep,
  * a backup or an index of the home, not against the person's own account.) Writes are temp-then-rename,
  * so a blob that exists is whole; it is checked against its name when read back.
+ *
+ * Bytes a git repository holds as a blob of HEAD need not be copied: a checkpoint keeps beside their
+ * name a pointer to them instead (`Kept.git`: the repository's object store and the blob's id, sealed
+ * the same way — a blob id is itself a hash a guess could be checked against), and they are read back
+ * with git and checked against the name like a blob.
  */
 export type BlobStore = {
   readonly dir: string;
   /** Stores `bytes` (once) and returns their hash. */
   put(bytes: Uint8Array): string;
+  /** The pointer a checkpoint keeps for bytes git holds, sealed. */
+  pointTo(at: GitPointer): string;
   /** The bytes stored under `hash`, or undefined when the blob is missing or does not match its name. */
   get(hash: string): Uint8Array | undefined;
+  /**
+   * The bytes of each file by its name: its blob, else what its pointer names, read back from the
+   * repository (one git per repository) and checked against the name. Those neither gives are left out.
+   */
+  getAll(files: Iterable<StoredFile>): Map<string, Uint8Array>;
   /** The hash `bytes` would be stored under (nothing is written). */
   hash(bytes: Uint8Array): string;
 };
+
+/** Where bytes git holds are: a repository's object store (absolute) and the blob's id. */
+export type GitPointer = { gitDir: string; oid: string };
+/** A file as a checkpoint names it: its hash, size, and a pointer when git holds it. */
+export type StoredFile = { hash: string; size: number; git?: string };
 
 const NONCE = 12;
 const TAG = 16;
@@ -35,6 +53,31 @@ export function createBlobStore(dir: string, keyPath: string): BlobStore {
   const pathOf = (hash: string) => join(dir, hash.slice(0, 2), hash.slice(2));
   const hash = (bytes: Uint8Array) => new Bun.CryptoHasher("sha256", key).update(bytes).digest("hex");
   const made = new Set<string>();
+  const seal = (plain: Uint8Array) => {
+    const nonce = randomBytes(NONCE);
+    const cipher = cipherModule().createCipheriv("aes-256-gcm", key, nonce);
+    return Buffer.concat([nonce, cipher.update(plain), cipher.final(), cipher.getAuthTag()]);
+  };
+  const unseal = (sealed: Buffer) => {
+    const decipher = cipherModule().createDecipheriv("aes-256-gcm", key, sealed.subarray(0, NONCE));
+    decipher.setAuthTag(sealed.subarray(sealed.length - TAG));
+    return Buffer.concat([decipher.update(sealed.subarray(NONCE, sealed.length - TAG)), decipher.final()]);
+  };
+  const get = (name: string) => {
+    try {
+      const bytes = new Uint8Array(Bun.zstdDecompressSync(unseal(readFileSync(pathOf(name)))));
+      return hash(bytes) === name ? bytes : undefined;
+    } catch {
+      return undefined;
+    }
+  };
+  const pointer = (git: string): GitPointer | undefined => {
+    try {
+      return JSON.parse(unseal(Buffer.from(git, "base64")).toString("utf8")) as GitPointer;
+    } catch {
+      return undefined; // another store's, or tampered with: it names nothing
+    }
+  };
   return {
     dir,
     hash,
@@ -47,9 +90,7 @@ export function createBlobStore(dir: string, keyPath: string): BlobStore {
         mkdirSync(folder, { recursive: true, mode: 0o700 });
         made.add(folder);
       }
-      const nonce = randomBytes(NONCE);
-      const cipher = cipherModule().createCipheriv("aes-256-gcm", key, nonce);
-      const sealed = Buffer.concat([nonce, cipher.update(Bun.zstdCompressSync(bytes, { level: 3 })), cipher.final(), cipher.getAuthTag()]);
+      const sealed = seal(Bun.zstdCompressSync(bytes, { level: 3 }));
       const temp = `${path}.${process.pid}.tmp`;
       const fd = openSync(temp, "w", 0o600);
       try {
@@ -63,17 +104,28 @@ export function createBlobStore(dir: string, keyPath: string): BlobStore {
       renameSync(temp, path);
       return name;
     },
-    get(name) {
-      try {
-        const sealed = readFileSync(pathOf(name));
-        const decipher = cipherModule().createDecipheriv("aes-256-gcm", key, sealed.subarray(0, NONCE));
-        decipher.setAuthTag(sealed.subarray(sealed.length - TAG));
-        const packed = Buffer.concat([decipher.update(sealed.subarray(NONCE, sealed.length - TAG)), decipher.final()]);
-        const bytes = new Uint8Array(Bun.zstdDecompressSync(packed));
-        return hash(bytes) === name ? bytes : undefined;
-      } catch {
-        return undefined;
+    pointTo: (at) => seal(Buffer.from(JSON.stringify(at))).toString("base64"),
+    get,
+    getAll(files) {
+      const found = new Map<string, Uint8Array>();
+      const fromGit = new Map<string, { name: string; oid: string; size: number }[]>();
+      const asked = new Set<string>();
+      for (const { hash: name, size, git } of files) {
+        if (asked.has(name)) continue;
+        asked.add(name);
+        const bytes = get(name);
+        const at = bytes || !git ? undefined : pointer(git);
+        if (bytes) found.set(name, bytes);
+        else if (at) fromGit.get(at.gitDir)?.push({ name, oid: at.oid, size }) ?? fromGit.set(at.gitDir, [{ name, oid: at.oid, size }]);
       }
+      for (const [gitDir, wanted] of fromGit) {
+        const blobs = readGitBlobs(gitDir, wanted);
+        for (const { name, oid } of wanted) {
+          const bytes = blobs.get(oid);
+          if (bytes && hash(bytes) === name) found.set(name, bytes);
+        }
+      }
+      return found;
     },
   };
 }

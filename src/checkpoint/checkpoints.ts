@@ -13,12 +13,16 @@ import { emptyRecord, withChanges, type TurnRecord } from "./turn-record.ts";
  */
 export type Checkpoints = {
   /**
-   * Looks at the project as turn `turn` of `session` begins (a run's first look goes on while the
-   * model is called). Begun again before it ended — a saved command's `` !`cmd` `` ran first — it
-   * goes on with what that recorded.
+   * Looks at the project as turn `turn` of `session` begins (a run's first look goes on in the
+   * background: the model is called and read-only tools run meanwhile). Begun again before it ended —
+   * a saved command's `` !`cmd` `` ran first — it goes on with what that recorded.
    */
   beginTurn(session: string, turn: number): void;
-  /** Settles when the turn's starting point is known: a tool may not run before. */
+  /**
+   * Settles when the turn's starting point is known: a call that may write may not run before (one
+   * that only reads need not wait). Whatever changed until then, no call of the turn wrote: it is
+   * the starting point, not the turn's.
+   */
   ready(): Promise<void>;
   /** After a call that may have written: records what it changed. */
   afterCall(): void;
@@ -45,8 +49,11 @@ const SAVE_EVERY_MS = 30_000;
 export function createCheckpoints(o: CheckpointsOptions): Checkpoints {
   let state: ProjectState | undefined;
   let opening: Promise<void> | undefined;
+  const stop = new AbortController();
   let record: TurnRecord | undefined;
   let closed = false;
+  // The turn began before the first look ended: what changed until its first call that may write is its starting point.
+  let unsettled = false;
   // No tool has run since the last look: the turn's end needs no look of its own (a walk, where there is no watch).
   let fresh = false;
   let savedAt = performance.now();
@@ -58,7 +65,7 @@ export function createCheckpoints(o: CheckpointsOptions): Checkpoints {
   const tellBig = (changes: readonly Change[]) => {
     for (const c of changes) {
       const big = c.after?.kind === "big" ? c.after : c.before?.kind === "big" ? c.before : undefined;
-      if (!big || told.has(c.path)) continue;
+      if (!big || big.size <= maxBytes || told.has(c.path)) continue;
       told.add(c.path);
       o.warn(`checkpoint: ${c.path} (${formatBytes(big.size)}) is over the ${formatBytes(maxBytes)} a checkpoint keeps per file; undo cannot bring it back`);
     }
@@ -66,17 +73,24 @@ export function createCheckpoints(o: CheckpointsOptions): Checkpoints {
   const open = () => {
     const root = realpathSync(o.root);
     const cachePath = o.store.cachePath(root);
-    return openProjectState({ root, blobs: o.store.blobs, cachePath, exclude: [o.store.dir], maxBytes, warn: o.warn, ...(o.watch === false ? { watch: false } : {}) }).then(
+    const options = { root, blobs: o.store.blobs, cachePath, exclude: [o.store.dir], maxBytes, warn: o.warn, signal: stop.signal, ...(o.watch === false ? { watch: false } : {}) };
+    return openProjectState(options).then(
       (opened) => {
         if (closed) return opened.close();
         state = opened;
         tellBig(opened.big().map((path) => ({ path, before: opened.get(path)! })));
       },
       (err) => {
+        if (closed) return; // stopped: the run ended first
         record = undefined;
         failed("look at the project; this turn cannot be undone", err);
       },
     );
+  };
+  const settle = () => {
+    if (!unsettled || !state) return;
+    unsettled = false;
+    state.refresh();
   };
 
   return {
@@ -87,6 +101,7 @@ export function createCheckpoints(o: CheckpointsOptions): Checkpoints {
         // What changed since the last turn (or the command's last look) is the person's: it becomes this turn's starting point.
         if (state) state.refresh();
         else opening ??= open();
+        unsettled = !state;
         fresh = true;
         record = begun ?? emptyRecord(session, turn, realpathSync(o.root), new Date().toISOString());
       } catch (err) {
@@ -96,11 +111,18 @@ export function createCheckpoints(o: CheckpointsOptions): Checkpoints {
     ready: async () => {
       fresh = false;
       await opening;
+      try {
+        settle();
+      } catch (err) {
+        failed("look at the project; this turn cannot be undone", err);
+      }
     },
     afterCall() {
       if (!state || !record) return;
       fresh = true;
       try {
+        // A read-only command ran while the first look ended: nothing it did is the turn's.
+        settle();
         const changes = state.refresh();
         if (!changes.length) return;
         tellBig(changes);
@@ -124,6 +146,8 @@ export function createCheckpoints(o: CheckpointsOptions): Checkpoints {
     },
     close() {
       closed = true;
+      // A first look still going is not finished for nothing: no call wrote, so there is nothing to undo.
+      stop.abort();
       try {
         state?.close();
       } catch (err) {

@@ -2,8 +2,10 @@ import { lstatSync, readFileSync, type Stats } from "node:fs";
 import { join } from "node:path";
 import { z } from "zod";
 import type { BlobStore } from "./blob-store.ts";
+import { readGitBaseline, type GitBaseline } from "./git-baseline.ts";
+import { readGitBlobs, type GitBlob } from "./git-objects.ts";
 import { openChangeWatch, type ChangeWatch } from "./inotify.ts";
-import { keptSchema, sameKept, type Kept } from "./kept.ts";
+import { keptSchema, MAX_KEPT_BYTES, sameKept, type Kept } from "./kept.ts";
 import { projectScope, type ProjectScope } from "./project-scope.ts";
 import { compileCheck } from "../session/compile-check.ts";
 import { atomicWriteSync } from "../store/atomic-write.ts";
@@ -13,7 +15,11 @@ import { readKept, statKey } from "./read-kept.ts";
 /** One path that changed between two looks: what it was, and what it is (undefined: no such file). */
 export type Change = { path: string; before?: Kept; after?: Kept };
 
-type Seen = { stat: string; kept: Kept };
+/**
+ * A path as last seen: its stat key and what it holds — or, for a file the first look found to be a
+ * blob HEAD holds, that blob (`kept` is filled in, reading it back from git, only when a change needs it).
+ */
+type Seen = { stat: string; kept?: Kept; blob?: GitBlob & { mode: number } };
 
 /** The project's files as last seen, kept current at the cost of what changed (a watch) or of a stat per file (a walk). */
 export type ProjectState = {
@@ -39,6 +45,10 @@ export type ProjectStateOptions = {
   maxBytes?: number;
   /** Tests turn the watch off to time the walk. */
   watch?: boolean;
+  /** False: read every file even in a git repository (tests compare). */
+  git?: boolean;
+  /** Ends the first look where it is (the run is over before it was done); the open then rejects. */
+  signal?: AbortSignal;
   warn?: (line: string) => void;
 };
 
@@ -53,14 +63,37 @@ export async function openProjectState(o: ProjectStateOptions): Promise<ProjectS
   let dirty = true;
   let watch: ChangeWatch | undefined;
   let watching = o.watch !== false;
+  // Only while the first look goes on: what git holds already need not be read.
+  let baseline: GitBaseline | undefined;
+  let gitDir: string | undefined;
 
   const look = (rel: string, stats: Stats): Seen | undefined => {
     const key = statKey(stats);
     const before = seen.get(rel);
     // The blob is not looked for (a stat more per file): pruning keeps every blob a saved look names.
     if (before?.stat === key) return before;
+    const oid = stats.size <= (o.maxBytes ?? MAX_KEPT_BYTES) ? baseline?.blobOf(rel, stats) : undefined;
+    if (oid) return { stat: key, blob: { oid, size: stats.size, mode: stats.mode & 0o7777 } };
     const kept = readKept(root, rel, stats, blobs, o.maxBytes);
     return kept ? { stat: key, kept } : undefined;
+  };
+
+  /** Fills in what referenced files hold, reading their blobs back with one git call (to name them); each keeps a pointer, not a copy. */
+  const resolve = (paths: Iterable<[string, Seen | undefined]>) => {
+    const pending = [...paths].filter((p): p is [string, Seen] => p[1]?.kept === undefined && p[1]?.blob !== undefined);
+    if (!pending.length) return;
+    const bytes = gitDir ? readGitBlobs(gitDir, pending.map(([, s]) => s.blob!)) : new Map<string, Uint8Array>();
+    for (const [path, s] of pending) {
+      const { oid, size, mode } = s.blob!;
+      const got = bytes.get(oid);
+      if (!got) {
+        // Pruned from the repository since the first look (or git is gone): what it held cannot be known, as for a file too large.
+        o.warn?.(`checkpoint: git no longer has the blob ${path} held when the turn began; undo cannot bring it back`);
+        s.kept = { kind: "big", size, mode };
+        continue;
+      }
+      s.kept = { kind: "file", hash: blobs.hash(got), size, mode, git: blobs.pointTo({ gitDir: gitDir!, oid }) };
+    }
   };
 
   /** Everything again (the first look, a full queue, a changed .gitignore, no watch); it yields between files. */
@@ -93,12 +126,18 @@ export async function openProjectState(o: ProjectStateOptions): Promise<ProjectS
 
   const diff = (from: Map<string, Seen>, to: Map<string, Seen>, paths: Iterable<string>): Change[] => {
     const changes: Change[] = [];
+    const differing: { path: string; a: Seen | undefined; b: Seen | undefined }[] = [];
     for (const path of paths) {
       const a = from.get(path);
       const b = to.get(path);
+      if (a !== b) differing.push({ path, a, b });
+    }
+    // What a referenced file held is read back from git only now, and only for the files that changed.
+    resolve(differing.flatMap(({ path, a, b }): [string, Seen | undefined][] => [[path, a], [path, b]]));
+    for (const { path, a, b } of differing) {
       // A file too large to keep has no hash: it changed when its stat did.
-      const same = a && b ? (a.kept.kind === "big" && b.kept.kind === "big" ? a.stat === b.stat : sameKept(a.kept, b.kept)) : a === b;
-      if (!same) changes.push({ path, ...(a ? { before: a.kept } : {}), ...(b ? { after: b.kept } : {}) });
+      const same = a && b ? (a.kept!.kind === "big" && b.kept!.kind === "big" ? a.stat === b.stat : sameKept(a.kept, b.kept)) : false;
+      if (!same) changes.push({ path, ...(a ? { before: a.kept! } : {}), ...(b ? { after: b.kept! } : {}) });
     }
     return changes;
   };
@@ -150,10 +189,17 @@ export async function openProjectState(o: ProjectStateOptions): Promise<ProjectS
     return changes;
   };
 
-  // The first look lets the event loop run (a model call streams meanwhile): it costs a turn no time.
+  // The first look lets the event loop run (a model call streams, read-only tools run meanwhile).
+  // In a git repository it reads only what git does not hold as HEAD has it.
+  baseline = o.git === false ? undefined : await readGitBaseline(root);
+  gitDir = baseline?.gitDir;
   const breathe = breather();
   const walking = walkAll();
   for (;;) {
+    if (o.signal?.aborted) {
+      watch?.close();
+      throw new Error("the run ended before the first look at the project did");
+    }
     const step = walking.next();
     if (step.done) {
       seen = step.value;
@@ -161,6 +207,7 @@ export async function openProjectState(o: ProjectStateOptions): Promise<ProjectS
     }
     await breathe();
   }
+  baseline = undefined;
 
   const save = () => {
     if (!dirty) return;
@@ -179,8 +226,11 @@ export async function openProjectState(o: ProjectStateOptions): Promise<ProjectS
       if (changes.length) dirty = true;
       return changes;
     },
-    get: (path) => seen.get(path)?.kept,
-    big: () => [...seen].filter(([, s]) => s.kept.kind === "big").map(([path]) => path),
+    get(path) {
+      resolve([[path, seen.get(path)]]);
+      return seen.get(path)?.kept;
+    },
+    big: () => [...seen].filter(([, s]) => s.kept?.kind === "big").map(([path]) => path),
     save,
     close() {
       save();
@@ -208,7 +258,8 @@ function loadCache(o: ProjectStateOptions): Map<string, Seen> {
   return new Map();
 }
 
+/** What was read is saved; a file known only by reference is not (the next run's first look finds it in git again). */
 function saveCache(o: ProjectStateOptions, seen: Map<string, Seen>) {
-  const files = [...seen].map(([p, s]) => ({ p, s: s.stat, k: s.kept }));
+  const files = [...seen].flatMap(([p, s]) => (s.kept ? [{ p, s: s.stat, k: s.kept }] : []));
   atomicWriteSync(o.cachePath, JSON.stringify({ root: o.root, files }));
 }

@@ -51,16 +51,11 @@ export function unfinishedJournals(dir: string, warn: (line: string) => void): U
   return out;
 }
 
-/** The blobs a journal's writes need, each read and checked against its hash; the first missing one is named. */
+/** The blobs a journal's writes need, each read and checked against its hash (those git holds, read with one git call); the first missing one is named. */
 export function loadBlobs(writes: UndoJournal["writes"], blobs: BlobStore): { bytes: Map<string, Uint8Array> } | { missing: string } {
-  const bytes = new Map<string, Uint8Array>();
-  for (const w of writes) {
-    if (w.to?.kind !== "file" || bytes.has(w.to.hash)) continue;
-    const got = blobs.get(w.to.hash);
-    if (!got) return { missing: w.path };
-    bytes.set(w.to.hash, got);
-  }
-  return { bytes };
+  const bytes = blobs.getAll(writes.flatMap((w) => (w.to?.kind === "file" ? [w.to] : [])));
+  const missing = writes.find((w) => w.to?.kind === "file" && !bytes.has(w.to.hash));
+  return missing ? { missing: missing.path } : { bytes };
 }
 
 /**

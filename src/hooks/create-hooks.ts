@@ -13,8 +13,11 @@ export type HookedCall = { tool: string; input: unknown; callId: string };
 export type ToolHooks = {
   /** PreToolUse: `block` (the reason the model reads) stops the call; `ask` sends it to the person whatever the rules say. */
   before(call: HookedCall, signal: AbortSignal): Promise<{ block?: string; ask?: string }>;
-  /** PostToolUse: what the hooks add for the model to read beside the result (a block's reason, `additionalContext`). */
-  after(call: HookedCall & { output: string; isError: boolean }, signal: AbortSignal): Promise<string | undefined>;
+  /**
+   * PostToolUse: what the hooks add for the model to read beside the result (a block's reason,
+   * `additionalContext`). `beforeRun` is awaited first when a hook matches (it may write the project).
+   */
+  after(call: HookedCall & { output: string; isError: boolean }, signal: AbortSignal, beforeRun?: () => Promise<void>): Promise<string | undefined>;
   /** Stop: the reason a hook gave the model to go on (it already joined the history), or undefined to stop. */
   stop(active: boolean, signal: AbortSignal): Promise<string | undefined>;
 };
@@ -63,11 +66,13 @@ export function createHooks(opts: HooksOptions): Hooks {
   let readied: Promise<void> | undefined;
   const ready = () => (readied ??= opts.ready ? opts.ready().then((approved) => void (definitions = [...definitions, ...approved])) : Promise.resolve());
 
-  async function fire(who: HookSession, event: HookEventName, fields: Record<string, unknown>, signal?: AbortSignal, call?: HookedCall, stopAtBlock = false): Promise<Ran[]> {
+  async function fire(who: HookSession, event: HookEventName, fields: Record<string, unknown>, signal?: AbortSignal, call?: HookedCall, stopAtBlock = false, beforeRun?: () => Promise<void>): Promise<Ran[]> {
     await ready();
     const matching = definitions.filter((d) => d.event === event && (!call || matchesTool(d.matcher, call.tool)));
     if (matching.length === 0) return [];
-    const input = `${JSON.stringify({ session_id: who.sessionId(), cwd: opts.cwd, hook_event_name: event, ...fields })}\n`;
+    await beforeRun?.();
+    const input = `${JSON.stringify({ session_id: who.sessionId(), cwd: opts.cwd, hook_event_name: event, ...fields })}
+`;
     const ran: Ran[] = [];
     for (const hook of matching) {
       const started = performance.now();
@@ -115,8 +120,8 @@ export function createHooks(opts: HooksOptions): Hooks {
       // An "allow" is no objection and nothing more: the guard, the rules and the sandbox still decide.
       return asked ? { ask: asked.reason ?? `the PreToolUse hook \`${asked.hook.command}\` asks for a person's approval` } : {};
     },
-    async after(call, signal) {
-      const ran = await fire(who, "PostToolUse", { tool_name: call.tool, tool_input: hookToolInput(call.tool, call.input, opts.cwd), tool_use_id: call.callId, tool_response: { output: call.output, is_error: call.isError } }, signal, call);
+    async after(call, signal, beforeRun) {
+      const ran = await fire(who, "PostToolUse", { tool_name: call.tool, tool_input: hookToolInput(call.tool, call.input, opts.cwd), tool_use_id: call.callId, tool_response: { output: call.output, is_error: call.isError } }, signal, call, false, beforeRun);
       return joined(ran.map((r) => (r.decision === "block" ? (r.reason ?? r.context) : r.context)));
     },
     async stop(active, signal) {

@@ -23,6 +23,13 @@ type Deps = {
   host: ToolHost;
   /** The person's hooks: PreToolUse before the gate (it may block or ask, never allow more), PostToolUse after the run. */
   hooks?: ToolHooks;
+  /**
+   * Settles when something that may write the project may run: the checkpoint knows the turn's
+   * starting point. Awaited before a call that may write (a file tool's write, a command not confined
+   * to reading, an MCP tool) and before PostToolUse hooks that will run (a formatter writes); a call
+   * that only reads runs at once.
+   */
+  beforeWrite?: () => Promise<void>;
 };
 
 export type CallOutcome = { output: string; isError: boolean; denied: boolean };
@@ -66,6 +73,7 @@ export async function* runToolCall(call: ToolCallPart, deps: Deps): AsyncGenerat
     yield event;
     return outcome;
   }
+  if (tool.kind === "write" || (tool.kind === "exec" && verdict.sandbox !== "read-only")) await deps.beforeWrite?.();
   // On record before it runs: a tool started and never finished is never run again on resume.
   deps.commit({ type: "tool", callId: call.callId });
 
@@ -126,7 +134,7 @@ export async function* runToolCall(call: ToolCallPart, deps: Deps): AsyncGenerat
   // What came with the result, and the tail held back in case it began a secret.
   yield* show(redacting.push(chunks.splice(0).join("")) + redacting.flush());
   // A formatter's change is on disk before the result is: the checkpoint after the call and the model's next read see it.
-  const added = await deps.hooks?.after({ ...hooked, output: host.redactor.text(settled.output), isError: settled.isError === true }, deps.signal);
+  const added = await deps.hooks?.after({ ...hooked, output: host.redactor.text(settled.output), isError: settled.isError === true }, deps.signal, deps.beforeWrite);
   if (added) settled = { ...settled, output: `${settled.output}\n\n${added}` };
   const [event, outcome] = finish(settled, settled.denied === true);
   yield event;

@@ -35,6 +35,8 @@ export type RunOptions = {
   host: ToolHost;
   /** The person's hooks around each call, and the Stop hooks that may send the model back to work. */
   hooks?: ToolHooks;
+  /** Settles when a call that may write the project may run (run-tool-call.ts); read-only calls do not wait. */
+  beforeWrite?: () => Promise<void>;
   /**
    * Takes out of the prompt a tool whose schema the API refused (an MCP server's), saying so in a line;
    * undefined when it did not. The request is then sent again without it: one bad tool never fails every request.

@@ -13,7 +13,7 @@ export type JobResult = ShiroRun & {
   outputs: (VisibleOutput & { request: number })[];
 };
 
-export type JobOptions = { cwd: string; home?: string; args?: string[]; env?: Record<string, string | undefined>; wrap?: readonly string[]; binary?: string };
+export type JobOptions = { cwd: string; home?: string; args?: string[]; env?: Record<string, string | undefined>; wrap?: readonly string[]; binary?: string; timeoutMs?: number };
 
 export const FINAL = "Finished; I reported what happened.";
 
@@ -26,6 +26,7 @@ export async function scriptedJob(steps: Step[], opts: JobOptions): Promise<JobR
       env: { OPENAI_BASE_URL: server.url, ...opts.env },
       ...(opts.wrap ? { wrap: opts.wrap } : {}),
       ...(opts.binary ? { binary: opts.binary } : {}),
+      ...(opts.timeoutMs ? { timeoutMs: opts.timeoutMs } : {}),
     });
     return { ...run, requests: [...server.requests], outputs: outputsInOrder(server.requests) };
   } finally {

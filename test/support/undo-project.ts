@@ -55,8 +55,8 @@ export function undoProject(): UndoProject {
   return { base, home, project, sibling };
 }
 
-/** Every file under the project (outside .git) by its bytes, plus git's own view: status, branches, stash, staged diff. */
-export function snapshot(project: string): Record<string, string> {
+/** Every file under the project (outside .git) by its bytes, plus git's own view (unless `git: false`): status, branches, stash, staged diff. */
+export function snapshot(project: string, opts: { git?: boolean } = {}): Record<string, string> {
   const out: Record<string, string> = {};
   const walk = (rel: string) => {
     for (const name of readdirSync(join(project, rel)).sort()) {
@@ -68,6 +68,7 @@ export function snapshot(project: string): Record<string, string> {
     }
   };
   walk("");
+  if (opts.git === false) return out;
   out["git status"] = git(project, "status", "--porcelain=v1", "--untracked-files=all", "--ignored");
   out["git branches"] = git(project, "branch", "-a", "-v", "--no-abbrev");
   out["git stash"] = git(project, "stash", "list", "--format=%H %s");
