@@ -20,6 +20,6 @@ export function factEvent(fact: TurnFact, state: SessionState, at: string): Sess
     case "tool":
       return { type: "tool", callId: fact.callId };
     case "result":
-      return { type: "result", callId: fact.callId, output: fact.output, ...(fact.isError ? { isError: true } : {}), ...(fact.denied ? { denied: true } : {}), ...(fact.images?.length ? { images: fact.images } : {}) };
+      return { type: "result", callId: fact.callId, output: fact.output, ...(fact.isError ? { isError: true } : {}), ...(fact.denied ? { denied: true } : {}), ...(fact.images?.length ? { images: fact.images } : {}), ...(fact.child ? { child: fact.child } : {}) };
   }
 }

@@ -54,7 +54,10 @@ export const INTERRUPTED_OUTPUT =
 
 /** An image a tool returned (an MCP server's), base64: it goes to the model as `input_image` beside the output. */
 export type ToolImage = { mediaType: string; data: string };
-export type ToolResult = { callId: string; output: string; isError?: boolean; images?: ToolImage[] };
+/** A child agent a call ran: its own session, by id, and the agent's name. */
+export type ChildRef = { sessionId: string; agent: string };
+
+export type ToolResult = { callId: string; output: string; isError?: boolean; images?: ToolImage[]; child?: ChildRef };
 export type ToolMessage = { role: "tool"; results: ToolResult[] };
 
 /**

@@ -12,6 +12,8 @@ export type SessionState = {
   cwd: string;
   model: string;
   forkedFrom?: { id: string; events: number };
+  /** A child agent's session: the session, and its call, that started it. */
+  parent?: { id: string; callId: string };
   messages: Message[];
   /** The turns still in the history (an undo removes them), oldest first: number, first message, prompt. */
   turns: LiveTurn[];
@@ -70,6 +72,7 @@ export function createSessionReducer(from?: SessionState) {
         cwd: first.cwd,
         model: first.model,
         ...(first.forkedFrom ? { forkedFrom: first.forkedFrom } : {}),
+        ...(first.parent ? { parent: first.parent } : {}),
         messages: [],
         turns: [],
         turnCount: 0,
@@ -156,6 +159,7 @@ export function createSessionReducer(from?: SessionState) {
         const result: ToolResult = { callId: event.callId, output: event.output };
         if (event.isError) result.isError = true;
         if (event.images) result.images = event.images;
+        if (event.child) result.child = event.child;
         const last = s.messages.at(-1);
         if (last?.role === "tool") last.results.push(result);
         else s.messages.push({ role: "tool", results: [result] });

@@ -15,8 +15,8 @@ const at = z.string();
  * is what `reduce-session.ts` makes of these, in order.
  */
 export const sessionEventSchema = z.discriminatedUnion("type", [
-  /** Line 1, and only there. `forkedFrom`: the session whose first `events` lines this one continues. */
-  z.object({ type: z.literal("session"), v: z.literal(LOG_VERSION), id: z.string(), at, cwd: z.string(), model: z.string(), forkedFrom: z.object({ id: z.string(), events: z.number().int().nonnegative() }).optional() }),
+  /** Line 1, and only there. `forkedFrom`: the session whose first `events` lines this one continues; `parent`: the session whose call `callId` started this one (a child agent's). */
+  z.object({ type: z.literal("session"), v: z.literal(LOG_VERSION), id: z.string(), at, cwd: z.string(), model: z.string(), forkedFrom: z.object({ id: z.string(), events: z.number().int().nonnegative() }).optional(), parent: z.object({ id: z.string(), callId: z.string() }).optional() }),
   z.object({ type: z.literal("user"), text: z.string(), at }),
   /** The instructions and tools a call was sent with, once per distinct content (calls refer to `key`). */
   z.object({ type: z.literal("prompt"), key: z.string(), instructions: z.string(), tools: z.array(z.unknown()) }),
@@ -48,7 +48,7 @@ export const sessionEventSchema = z.discriminatedUnion("type", [
   /** The tool is about to run: with no result after it, it was interrupted (never re-run on resume). */
   z.object({ type: z.literal("tool"), callId: z.string() }),
   /** `images`: what an MCP tool returned besides text, sent to the model as `input_image`. */
-  z.object({ type: z.literal("result"), callId: z.string(), output: z.string(), isError: z.literal(true).optional(), denied: z.literal(true).optional(), images: z.array(toolImageSchema).optional() }),
+  z.object({ type: z.literal("result"), callId: z.string(), output: z.string(), isError: z.literal(true).optional(), denied: z.literal(true).optional(), images: z.array(toolImageSchema).optional(), child: z.object({ sessionId: z.string(), agent: z.string() }).optional() }),
   /** The wire starts again from this summary (`/compact`, or when the history no longer fits). */
   z.object({ type: z.literal("compaction"), summary: z.string(), at }),
   z.object({ type: z.literal("todos"), todos: z.array(todoSchema) }),
