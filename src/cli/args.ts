@@ -37,6 +37,7 @@ const options = {
   hooks: { type: "string", multiple: true },
   "no-hooks": { type: "boolean" },
   "mcp-config": { type: "string", multiple: true },
+  agents: { type: "string" },
   "no-mcp": { type: "boolean" },
   version: { type: "boolean", short: "v" },
   help: { type: "boolean", short: "h" },
@@ -86,6 +87,7 @@ export function parseFlags(argv: string[]): Flags {
     noHooks: v["no-hooks"] ?? false,
     mcpConfigs: (v["mcp-config"] ?? []).map((f) => nonEmpty(f, "--mcp-config")!),
     noMcp: v["no-mcp"] ?? false,
+    agents: nonEmpty(v.agents, "--agents"),
     version: v.version ?? false,
     help: v.help ?? false,
   };

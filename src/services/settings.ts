@@ -53,6 +53,8 @@ export type Flags = {
   mcpConfigs: string[];
   /** `--no-mcp`: no MCP server starts, configured or the project's. */
   noMcp: boolean;
+  /** `--agents '<json>'`: child agents defined for this run, as written (docs/agents.md). */
+  agents?: string;
   version: boolean;
   help: boolean;
   /** A subcommand (`sessions`, `inspect`, `registry`, `doctor`, `undo`) and its own arguments. */
@@ -102,4 +104,6 @@ export type Config = {
    * `.mcp.json` is then not read).
    */
   mcp: { enabled: boolean; explicit: boolean; servers: McpServerEntry[] };
+  /** Child agents (`agents` in config.json): how many of one parent's run at once, and how deep the tree may grow. */
+  agents: { maxParallel: number; maxDepth: number };
 };
