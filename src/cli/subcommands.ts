@@ -67,9 +67,12 @@ async function dispatch(name: string, args: string[], config: Config): Promise<n
       if (read.damaged) err(`! the log of session ${read.state.id} is damaged at line ${read.damaged.line} (${read.damaged.reason}); what follows is the ${read.events.length} lines before it`);
       const ledger = createWireLedger();
       const facts = { bytes: store.sizeOf(id), lines: read.events.length, ...(read.damaged ? { damaged: read.damaged } : {}) };
+      // The children its `task` calls started: each a log of its own, read for its row.
+      const childIds = read.events.flatMap((e) => (e.type === "result" && e.child ? [e.child.sessionId] : []));
+      const children = new Map((await Promise.all(childIds.map(async (c) => [c, await store.read(c)] as const))).flatMap(([c, r]) => (r.ok ? [[c, r.events] as const] : [])));
       let view: string;
       try {
-        view = inspectView(read.events, facts, { ...opts, prefix: positionals[0], columns: process.stdout.columns || Infinity, rebuild: (c) => rebuildBody(c, ledger) });
+        view = inspectView(read.events, facts, { ...opts, prefix: positionals[0], columns: process.stdout.columns || Infinity, rebuild: (c) => rebuildBody(c, ledger), children });
       } catch (e) {
         if (e instanceof InspectError) throw new UsageError(e.message);
         throw e;

@@ -93,6 +93,17 @@ test("three task calls in one response: three children at once, each with its ow
     const parentLog = logs.map((f) => readFileSync(join(home, "sessions", f), "utf8")).find((t) => t.includes(PARENT))!;
     for (const start of starts) expect(parentLog).toContain(`"child":{"sessionId":"${start.agentId}","agent":"general"}`);
     expect(parentLog).not.toContain("Review module alpha.\",\"at");
+
+    // inspect: the children are rows under the turn that started them; a child's own log inspects like any session.
+    const parentId = JSON.parse(parentLog.split("\n")[0]!).id as string;
+    const shown = await runShiro(["inspect", parentId], { cwd, home, env: {} });
+    expect(shown.code).toBe(0);
+    for (const start of starts) expect(shown.stdout).toContain(`↳ general: ${start.description} (${start.agentId})`);
+    const child = await runShiro(["inspect", starts[0].agentId, "--json"], { cwd, home, env: {} });
+    expect(JSON.parse(child.stdout)).toMatchObject({ id: starts[0].agentId, parent: { id: parentId, callId: starts[0].parentCallId }, calls: 1 });
+    // A child is no session of the folder's: `shiro sessions` lists the parent alone, and -c goes on with it.
+    const listed = await runShiro(["sessions", "--json"], { cwd, home, env: {} });
+    expect(JSON.parse(listed.stdout).map((s: { id: string }) => s.id)).toEqual([parentId]);
   } finally {
     rmSync(home, { recursive: true, force: true });
     rmSync(cwd, { recursive: true, force: true });
