@@ -76,8 +76,8 @@ export function createTurnRunner(d: TurnDeps) {
       return yield stopped();
     }
     const { maxCostUsd } = d.settings;
-    const spent = (usage: Usage) => {
-      d.budget.current.report(live.state.id, live.state.model, usage);
+    const spent = (usage: Usage, denials?: number) => {
+      d.budget.current.report(live.state.id, live.state.model, usage, denials);
       return maxCostUsd !== undefined && (d.budget.current.costUsd() ?? Infinity) >= maxCostUsd;
     };
     const events = run({
@@ -108,9 +108,9 @@ export function createTurnRunner(d: TurnDeps) {
         if (!d.child && event.type === "tool-result" && (d.hookedAfter(event.callId) || mayWrite(d.prompt().tools, event.name))) checkpoints.afterCall();
         if (event.type === "end" || (!listedAnswered && live.state.answered)) await d.remember();
         listedAnswered ||= live.state.answered;
-        if (event.type === "end") spent(event.usage);
-        // A root turn's totals are the tree's: its children's calls count.
-        yield event.type === "end" && !d.child ? { ...event, usage: d.budget.current.usage() } : event;
+        if (event.type === "end") spent(event.usage, event.denials);
+        // A root turn's totals are the tree's: its children's calls, and their denials, count.
+        yield event.type === "end" && !d.child ? { ...event, usage: d.budget.current.usage(), denials: d.budget.current.denials() } : event;
       }
     } finally {
       if (!d.child) checkpoints.endTurn();
