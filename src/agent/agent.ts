@@ -4,7 +4,7 @@ import type { ToolLimit } from "../commands/allowed-tools.ts";
 import type { CommandCalls } from "../commands/saved-commands.ts";
 import type { ContextMeter } from "../context/context-meter.ts";
 import type { AgentEvent } from "../loop/events.ts";
-import type { Usage } from "../session/messages.ts";
+import type { InputImage, Usage } from "../session/messages.ts";
 import type { Todo } from "../session/notebook.ts";
 import type { SessionState } from "../session/reduce-session.ts";
 import type { LiveSession } from "../store/live-session.ts";
@@ -39,8 +39,9 @@ export type Agent = {
   /**
    * Logs the prompt and runs the loop until it answers, stops or is aborted. `tools`: a saved
    * command's `allowed-tools` — for this turn only, the tools offered and the commands approved.
+   * `images`: what the person gave with the prompt, sent after its text.
    */
-  runTurn(text: string, signal: AbortSignal, tools?: ToolLimit): AsyncGenerator<AgentEvent>;
+  runTurn(text: string, signal: AbortSignal, tools?: ToolLimit, images?: readonly InputImage[]): AsyncGenerator<AgentEvent>;
   /** A saved command's `` !`cmd` `` and `@path`, done as this agent's calls, in the checkpoint of the turn its prompt begins. */
   readonly commandCalls: CommandCalls;
   /** Logs the switch: the next request goes to `model`. */

@@ -2,8 +2,9 @@ import type { ToolLimit } from "../commands/allowed-tools.ts";
 import type { SessionHooks } from "../hooks/create-hooks.ts";
 import type { AgentEvent } from "../loop/events.ts";
 import { run } from "../loop/run.ts";
-import { factEvent } from "../session/fact-event.ts";
-import { emptyUsage, type Usage } from "../session/messages.ts";
+import { factEvents } from "../session/fact-event.ts";
+import { userEvents } from "../session/user-events.ts";
+import { emptyUsage, type InputImage, type Usage } from "../session/messages.ts";
 import type { Services } from "../services/services.ts";
 import type { LiveSession } from "../store/live-session.ts";
 import type { Authorize } from "../tools/authorize-request.ts";
@@ -49,7 +50,7 @@ export function createTurnRunner(d: TurnDeps) {
   };
   const stopped = (): AgentEvent => ({ type: "end", status: "error", steps: 0, usage: emptyUsage(), denials: 0 });
 
-  async function* runTurn(text: string, signal: AbortSignal, limit?: ToolLimit): AsyncGenerator<AgentEvent> {
+  async function* runTurn(text: string, signal: AbortSignal, limit?: ToolLimit, images: readonly InputImage[] = []): AsyncGenerator<AgentEvent> {
     const firstEvent = live.written === 0;
     const submitted = await hooked.submit(text, signal);
     if ("block" in submitted) {
@@ -60,8 +61,8 @@ export function createTurnRunner(d: TurnDeps) {
       d.budget.current = createTreeBudget();
       checkpoints.beginTurn(live.state.id, live.state.turnCount + 1);
     }
-    // The person's own words, files and stdin go as they wrote them (what hooks added came redacted).
-    live.append({ type: "user", text: submitted.prompt, at: now() });
+    // The person's own words, files, images and stdin go as they gave them (what hooks added came redacted).
+    live.append(...userEvents(submitted.prompt, images, live.state, now()));
     // Listed as soon as it is on disk (as unanswered) and again once answered — before its first
     // tool runs — so a run killed mid-turn is still found by -c; the turn's end brings it up to date.
     if (firstEvent) await d.remember();
@@ -82,7 +83,7 @@ export function createTurnRunner(d: TurnDeps) {
     };
     const events = run({
       messages: live.state.messages,
-      commit: (fact) => live.append(factEvent(fact, live.state, now())),
+      commit: (fact) => live.append(...factEvents(fact, live.state, now())),
       // Read at each call: a server that came up mid-turn offers tools the next request names.
       // A command's allowed-tools hold back the rest: not offered, and not run if asked for anyway.
       get tools() {

@@ -11,6 +11,7 @@ export const SUBCOMMANDS = ["sessions", "inspect", "registry", "doctor", "undo",
 
 const options = {
   print: { type: "boolean", short: "p" },
+  image: { type: "string", short: "i", multiple: true },
   model: { type: "string", short: "m" },
   "base-url": { type: "string" },
   "max-steps": { type: "string" },
@@ -59,6 +60,7 @@ export function parseFlags(argv: string[]): Flags {
   refuseNearSubcommand(first, parsed.positionals);
   return {
     prompt: parsed.positionals.length ? parsed.positionals.join(" ") : undefined,
+    images: (v.image ?? []).map((f) => nonEmpty(f, "--image")!),
     print: v.print ?? false,
     model: nonEmpty(v.model, "--model"),
     baseUrl: v["base-url"] === undefined ? undefined : validUrl(v["base-url"], "--base-url"),

@@ -12,6 +12,8 @@ import type { HooksConfig, NotifyEntry } from "../hooks/hook-config.ts";
  */
 export type Flags = {
   prompt?: string;
+  /** `-i, --image`: image files sent with the first prompt, as given. */
+  images: string[];
   print: boolean;
   model?: string;
   baseUrl?: string;

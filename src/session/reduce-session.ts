@@ -1,4 +1,4 @@
-import type { Message, ToolResult } from "./messages.ts";
+import type { InputImage, Message, ToolResult } from "./messages.ts";
 import { emptyNotebook, type Notebook } from "./notebook.ts";
 import type { CallLog, CallRecord, ResponseSummary } from "./message-schema.ts";
 import { answerOf, type EventOf, type SessionEvent } from "./session-event.ts";
@@ -15,6 +15,8 @@ export type SessionState = {
   /** A child agent's session: the session, and its call, that started it. */
   parent?: { id: string; callId: string };
   messages: Message[];
+  /** The images the log holds, by hash: each prompt and result that names one shares this one object. */
+  images: Record<string, InputImage>;
   /** The turns still in the history (an undo removes them), oldest first: number, first message, prompt. */
   turns: LiveTurn[];
   /** Turns ever begun (user lines): the next turn's number is one more. */
@@ -61,6 +63,8 @@ export function createSessionReducer(from?: SessionState) {
     throw new SessionLogError((state?.events ?? 0) + 1, reason);
   };
 
+  const stored = (hash: string): InputImage => (Object.hasOwn(state!.images, hash) ? state!.images[hash]! : fail(`image ${hash} is named, but no earlier line holds it`));
+
   function apply(event: SessionEvent): SessionState {
     if (!state) {
       if (event.type !== "session") fail(`the log must begin with its session line, not "${event.type}"`);
@@ -74,6 +78,7 @@ export function createSessionReducer(from?: SessionState) {
         ...(first.forkedFrom ? { forkedFrom: first.forkedFrom } : {}),
         ...(first.parent ? { parent: first.parent } : {}),
         messages: [],
+        images: {},
         turns: [],
         turnCount: 0,
         notebook: emptyNotebook(),
@@ -90,11 +95,17 @@ export function createSessionReducer(from?: SessionState) {
     switch (event.type) {
       case "session":
         return fail("a second session line");
-      case "user":
+      case "user": {
+        // Resolved first: a prompt naming an image the log lacks changes nothing.
+        const images = event.images?.map(stored);
         closeTurn(s);
         s.turnCount++;
         s.turns.push({ turn: s.turnCount, start: s.messages.length, text: event.text, at: event.at });
-        s.messages.push({ role: "user", text: event.text });
+        s.messages.push(images ? { role: "user", text: event.text, images } : { role: "user", text: event.text });
+        break;
+      }
+      case "image":
+        s.images[event.hash] ??= { mediaType: event.mediaType, data: event.data };
         break;
       case "undo": {
         const from = s.turns.findIndex((t) => t.turn === event.turn);
@@ -155,11 +166,11 @@ export function createSessionReducer(from?: SessionState) {
         break;
       case "result": {
         if (!s.pending.has(event.callId)) fail(`a result for ${event.callId}, which is no call waiting for one`);
-        s.pending.delete(event.callId);
         const result: ToolResult = { callId: event.callId, output: event.output };
         if (event.isError) result.isError = true;
-        if (event.images) result.images = event.images;
+        if (event.images) result.images = event.images.map((image) => (typeof image === "string" ? stored(image) : image));
         if (event.child) result.child = event.child;
+        s.pending.delete(event.callId);
         const last = s.messages.at(-1);
         if (last?.role === "tool") last.results.push(result);
         else s.messages.push({ role: "tool", results: [result] });

@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import type { ChildRef, ToolImage } from "../session/messages.ts";
+import type { ChildRef, InputImage } from "../session/messages.ts";
 import type { Redaction } from "../text/redaction-marker.ts";
 import type { CommandSandbox } from "../process/prepared-command.ts";
 
@@ -73,7 +73,7 @@ export type ToolOutput = {
   /** The call ran but part of what it did was refused after the fact (a secret file it made); counts as a denial. */
   denied?: boolean;
   /** Images for the model beside `output` (an MCP tool's), which names each in a line. */
-  images?: ToolImage[];
+  images?: InputImage[];
   /** The session of a child agent the call ran (its log is referenced, not copied). */
   child?: ChildRef;
 };
