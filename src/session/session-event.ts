@@ -18,6 +18,17 @@ export const sessionEventSchema = z.discriminatedUnion("type", [
   /** Line 1, and only there. `forkedFrom`: the session whose first `events` lines this one continues. */
   z.object({ type: z.literal("session"), v: z.literal(LOG_VERSION), id: z.string(), at, cwd: z.string(), model: z.string(), forkedFrom: z.object({ id: z.string(), events: z.number().int().nonnegative() }).optional() }),
   z.object({ type: z.literal("user"), text: z.string(), at }),
+  /**
+   * A conversation brought in by `shiro import` (line 2 of a new session): its `messages`, the prompts
+   * among them that began `turns` (by index, with when), and the export it came `from`.
+   */
+  z.object({
+    type: z.literal("import"),
+    from: z.object({ id: z.string(), exportedAt: z.string() }),
+    messages: z.array(messageSchema),
+    turns: z.array(z.object({ start: z.number().int().nonnegative(), at })),
+    at,
+  }),
   /** The instructions and tools a call was sent with, once per distinct content (calls refer to `key`). */
   z.object({ type: z.literal("prompt"), key: z.string(), instructions: z.string(), tools: z.array(z.unknown()) }),
   /** A model call about to be sent, built from the first `messages` messages and the prompt `prompt`. */
