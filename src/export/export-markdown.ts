@@ -59,7 +59,7 @@ function answerBlocks(m: Answer, results: Map<string, ExportResult>, h: (n: numb
 /** A `<details>` block GitHub folds; its body is Markdown, a fenced block where it is to stay text. */
 const folded = (summary: string, body: string) => [`<details><summary>${summary}</summary>`, "", body, "", "</details>", ""];
 
-const images = (list: readonly ExportImage[] | undefined) => (list?.length ? [...list.map((i) => `_[image: ${inline(imageLabel(i))}]_`), ""] : []);
+const images = (list: readonly ExportImage[] | undefined) => (list ?? []).flatMap((i) => [`_[image: ${inline(imageLabel(i))}]_`, ""]);
 
 /** The person's words, quoted: their Markdown stays theirs, and no line of it can pass for a heading of the export. */
 const quoted = (text: string) => spelledControls(text).split("\n").map((l) => (l ? `> ${l}` : ">")).join("\n");

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { runShiro, tempDir } from "../../support/run-shiro.ts";
-import { startStrictServer, type RecordedRequest, type StrictServer } from "../../support/strict-server.ts";
+import { startStrictServer, type StrictServer } from "../../support/strict-server.ts";
 import { lastUserText, sequenceModel } from "../../support/scripts.ts";
 import { HOSTILE } from "../../support/mcp-servers.ts";
 import type { ScriptedModel } from "../../support/turn.ts";
@@ -189,6 +189,11 @@ describe("shiro import, then -c (the next CI job: another home, another folder)"
     expect(imported.id).not.toBe(id);
     expect([imported.cwd, imported.title, imported.state]).toEqual([nextCwd, PROMPT, "answered"]);
     expect(r.stdout).toBe(`imported session.json as session ${imported.id} (1 turn, 8 messages, from session ${id}); shiro -c goes on with it\n`);
+    // The inspector names where the history came from; its turn was made by no call of this log.
+    const inspected = (await next(["inspect", imported.id])).stdout;
+    expect(inspected).toContain(`imported  from session ${id}, exported ${exported.exportedAt}\n`);
+    expect(inspected).toMatch(new RegExp(`\\n +1  imported  ${PROMPT.replace(".", "\\.")} +0 calls`));
+    expect((await next(["inspect", imported.id, "--turns"])).stdout).toContain(`turn 1 · imported (answered) · "${PROMPT}" · its calls were another session's\n`);
 
     const before = server.requests.length;
     const c = await next(["-c", "-p", "--yolo", NEXT]);
