@@ -11,6 +11,9 @@ Usage
   shiro inspect <session> [--turns | <call> [--diff] [--full]] [--json]
                                  a session's turns and calls; one call's exact
                                  request, or what is new in it (--diff)
+  shiro export <session> [--format md|json|html] [-o <file>]
+                                 a session to read or hand on (docs/export.md)
+  shiro import <file>            a JSON export as a new session here (-c)
   shiro registry <list|search|add|remove|installed> …
                                  skills and plugins from the registry
   shiro doctor                   the sandbox in force and why, config, base URL

@@ -16,7 +16,7 @@ const out = (line: string) => {
 };
 const err = (line: string) => process.stderr.write(line + "\n");
 
-/** `shiro sessions`, `shiro inspect`, `shiro registry`, `shiro doctor`, `shiro undo`: script-friendly, no model involved. */
+/** `shiro sessions`, `shiro inspect`, `shiro export`, `shiro import`, `shiro registry`, `shiro doctor`, `shiro undo`: script-friendly, no model involved. */
 export async function runSubcommand(name: string, args: string[], config: Config): Promise<number> {
   try {
     return await dispatch(name, args, config);
@@ -104,6 +104,14 @@ async function dispatch(name: string, args: string[], config: Config): Promise<n
     case "undo": {
       const { undoCommand } = await import("./undo-command.ts");
       return undoCommand(args, config, { out, err, cwd: process.cwd() });
+    }
+    case "export": {
+      const { exportCommand } = await import("./export-command.ts");
+      return exportCommand(args, store, { out, err });
+    }
+    case "import": {
+      const { importCommand } = await import("./import-command.ts");
+      return importCommand(args, store, { out, err, cwd: process.cwd() });
     }
     case "mcp": {
       const { mcpCommand } = await import("./mcp-subcommand.ts");

@@ -1,7 +1,8 @@
-import type { AssistantMessage, Message } from "../session/messages.ts";
+import type { AssistantMessage } from "../session/messages.ts";
 import type { ResponseSummary } from "../session/message-schema.ts";
 import { createSessionReducer, type SessionState } from "../session/reduce-session.ts";
 import { runStateOf, type RunState } from "../session/run-state.ts";
+import type { Message } from "../session/messages.ts";
 import { answerOf, type SessionEvent } from "../session/session-event.ts";
 import type { HookRun } from "../session/hook-run.ts";
 import { costOf } from "../pricing/cost.ts";
@@ -36,6 +37,8 @@ export type InspectedTurn = {
   state: Exclude<RunState, "damaged">;
   /** When an undo took it out of the history. */
   undoneAt?: string;
+  /** Brought in by `shiro import`: its calls were made by another session, and are not in this log. */
+  imported?: true;
   calls: InspectedCall[];
   /** The hooks that ran for it, in order (a call's with the tool's name). */
   hooks: InspectedHook[];
@@ -102,6 +105,9 @@ export function logTurns(events: readonly SessionEvent[]): InspectedLog {
         call?.hooks.push(run);
         break;
       }
+      case "import":
+        turns.push(...importedTurns(s));
+        break;
       case "undo":
         for (const t of turns) if (t.turn >= event.turn && t.undoneAt === undefined) t.undoneAt = event.at;
         cut = Math.min(cut, s.messages.length);
@@ -155,4 +161,13 @@ export function logTurns(events: readonly SessionEvent[]): InspectedLog {
   (current ?? turns.at(-1))?.hooks.push(...early);
   close();
   return { turns, calls, state: reducer.state! };
+}
+
+/** An import's turns, each in the state its own messages ended it in (no call of this log made them). */
+function importedTurns(s: SessionState): InspectedTurn[] {
+  const noCalls = { calls: [], snapshots: {} };
+  return s.turns.map((t, i) => {
+    const messages: Message[] = s.messages.slice(0, s.turns[i + 1]?.start ?? s.messages.length);
+    return { turn: t.turn, text: t.text, at: t.at, state: runStateOf({ messages, callLog: noCalls }), calls: [], hooks: [], children: [], imported: true };
+  });
 }

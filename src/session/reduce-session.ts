@@ -2,6 +2,7 @@ import type { InputImage, Message, ToolResult } from "./messages.ts";
 import { emptyNotebook, type Notebook } from "./notebook.ts";
 import type { CallLog, CallRecord, ResponseSummary } from "./message-schema.ts";
 import { answerOf, type EventOf, type SessionEvent } from "./session-event.ts";
+import { historyFault } from "./history-fault.ts";
 
 /** What a session's log adds up to: the history the loop sends, and everything a resume restores. */
 export type SessionState = {
@@ -14,6 +15,8 @@ export type SessionState = {
   forkedFrom?: { id: string; events: number };
   /** A child agent's session: the session, and its call, that started it. */
   parent?: { id: string; callId: string };
+  /** The export this session's history was imported from (`shiro import`). */
+  importedFrom?: { id: string; exportedAt: string };
   messages: Message[];
   /** The images the log holds, by hash: each prompt and result that names one shares this one object. */
   images: Record<string, InputImage>;
@@ -106,6 +109,9 @@ export function createSessionReducer(from?: SessionState) {
       }
       case "image":
         s.images[event.hash] ??= { mediaType: event.mediaType, data: event.data };
+        break;
+      case "import":
+        importHistory(s, event, fail);
         break;
       case "undo": {
         const from = s.turns.findIndex((t) => t.turn === event.turn);
@@ -209,6 +215,26 @@ export function createSessionReducer(from?: SessionState) {
       return state;
     },
   };
+}
+
+/** A history imported whole: only into a session with none yet, coherent, its turns starting at prompts in order. */
+function importHistory(s: SessionState, event: EventOf<"import">, fail: (reason: string) => never) {
+  if (s.messages.length || s.callLog.calls.length || s.importedFrom) fail("an import into a session that already has a history");
+  const fault = historyFault(event.messages);
+  if (fault) fail(`the imported history is impossible: ${fault}`);
+  let after = -1;
+  for (const { start } of event.turns) {
+    if (start <= after || event.messages[start]?.role !== "user") fail(`an imported turn starts at message ${start + 1}, which is no prompt after the turn before`);
+    after = start;
+  }
+  s.importedFrom = event.from;
+  for (const m of event.messages) s.messages.push(m); // not spread: a long history would overflow the call's arguments
+  for (const { start, at } of event.turns) {
+    const prompt = event.messages[start] as Extract<Message, { role: "user" }>;
+    s.turns.push({ turn: ++s.turnCount, start, text: prompt.text, at });
+  }
+  // An imported answer is an answer: the session is listed and continued like any answered one.
+  if (event.messages.some((m) => m.role === "assistant")) s.answered = true;
 }
 
 /** Calls still waiting when the history moves on never get a result (the wire reports them as interrupted). */

@@ -21,6 +21,17 @@ export const sessionEventSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("user"), text: z.string(), images: z.array(z.string()).optional(), at }),
   /** An image, once per distinct content in the log: `hash` is the sha256 of its bytes, which prompts and results name. */
   z.object({ type: z.literal("image"), hash: z.string(), mediaType: z.string(), data: z.string() }),
+  /**
+   * A conversation brought in by `shiro import` (line 2 of a new session): its `messages`, the prompts
+   * among them that began `turns` (by index, with when), and the export it came `from`.
+   */
+  z.object({
+    type: z.literal("import"),
+    from: z.object({ id: z.string(), exportedAt: z.string() }),
+    messages: z.array(messageSchema),
+    turns: z.array(z.object({ start: z.number().int().nonnegative(), at })),
+    at,
+  }),
   /** The instructions and tools a call was sent with, once per distinct content (calls refer to `key`). */
   z.object({ type: z.literal("prompt"), key: z.string(), instructions: z.string(), tools: z.array(z.unknown()) }),
   /** A model call about to be sent, built from the first `messages` messages and the prompt `prompt`. */
