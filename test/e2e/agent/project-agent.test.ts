@@ -25,7 +25,10 @@ ${BODY}
 const ASK = "Ask the reviewer about app.js.";
 const QUESTION = 'Let the model start "reviewer" as written?';
 
-const model: ScriptedModel = ({ input, instructions }) => {
+// While set, the reviewer's second call waits on it: the test reads the live area meanwhile.
+let hold: Promise<void> | undefined;
+
+const model: ScriptedModel = async ({ input, instructions }) => {
   const first = firstUserText(input);
   if (first === ASK) {
     const done = visibleOutputs(input).find((o) => o.name === "task");
@@ -33,6 +36,7 @@ const model: ScriptedModel = ({ input, instructions }) => {
   }
   if (first === "Review app.js.") {
     if (!visibleOutputs(input).length) return { calls: [{ name: "read_file", arguments: { path: "app.js" } }] };
+    await hold;
     return { text: instructions?.startsWith(BODY) ? "line 1 is risky" : "not as the reviewer" };
   }
   return { text: "unexpected" };
@@ -74,7 +78,15 @@ test(".claude/agents/reviewer.md: refused in print mode until approved; the REPL
   expect(repl.screen()).toContain(BODY);
   expect(childBodies(from)).toEqual([]);
   mark = repl.mark();
+  const release = Promise.withResolvers<void>();
+  hold = release.promise;
   await repl.send("y");
+  // While it runs: its tool lines indented under the call, and the live area naming it with its step.
+  await repl.waitFor(/reviewer step 2, \d+ tokens/, { since: mark });
+  expect(repl.screen()).toContain("⤷ reviewer review app.js");
+  expect(repl.screen()).toMatch(/│ → read_file app\.js\n +│ +✓ /);
+  release.resolve();
+  hold = undefined;
   await repl.idle(mark);
   const child = childBodies(from);
   expect(child.length).toBe(2);
