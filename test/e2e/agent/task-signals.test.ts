@@ -15,18 +15,23 @@ import type { ScriptedModel } from "../../support/turn.ts";
 import { waitUntil } from "../../support/wait-until.ts";
 
 const PARENT = "Run both checks at once.";
+const SLOW = "Run both slow checks at once.";
 const CHECKS = ["one", "two"];
 // A sleep no other process on the machine runs: /proc finds what is left of the children's commands by
 // it, and past it a command not killed would have written its canary.
 const TAG = "1.519";
 const command = (name: string) => `echo started > started-${name}; sleep ${TAG}; touch canary-${name}`;
+// Longer than any --timeout here: only the time limit ends it.
+const SLOW_TAG = "41.723";
 
 const model: ScriptedModel = ({ input }) => {
   const first = firstUserText(input);
-  if (first === PARENT) {
+  if (first === PARENT || first === SLOW) {
     if (visibleOutputs(input).some((o) => o.name === "task")) return { text: "both done" };
-    return { calls: CHECKS.map((name) => ({ name: "task", arguments: { description: `check ${name}`, prompt: `Run check ${name}.`, agent: null } })) };
+    const prompt = (name: string) => (first === SLOW ? `Run slow check ${name}.` : `Run check ${name}.`);
+    return { calls: CHECKS.map((name) => ({ name: "task", arguments: { description: `check ${name}`, prompt: prompt(name), agent: null } })) };
   }
+  if (first.startsWith("Run slow check")) return visibleOutputs(input).length ? { text: "slow check ran" } : { calls: [{ name: "bash", arguments: { command: `sleep ${SLOW_TAG}` } }] };
   const name = /^Run check (\w+)\.$/.exec(first)?.[1] ?? "?";
   return visibleOutputs(input).length ? { text: `check ${name} ran` } : { calls: [{ name: "bash", arguments: { command: command(name) } }] };
 };
@@ -42,12 +47,12 @@ afterAll(() => {
 });
 
 /** Live processes whose command line holds the tag (zombies do not count). */
-function tagged(): number[] {
+function tagged(tag = TAG): number[] {
   return readdirSync("/proc")
     .filter((pid) => /^\d+$/.test(pid))
     .filter((pid) => {
       try {
-        return readFileSync(`/proc/${pid}/cmdline`, "utf8").includes(TAG) && !readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.startsWith("Z");
+        return readFileSync(`/proc/${pid}/cmdline`, "utf8").includes(tag) && !readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.startsWith("Z");
       } catch {
         return false; // gone meanwhile
       }
@@ -88,4 +93,16 @@ test.skipIf(process.platform !== "linux")("SIGTERM while two children run comman
     const log = readFileSync(join(home, "sessions", `${id}.jsonl`), "utf8");
     expect(log).toContain("Stopped: shiro received SIGTERM; the command and every process it started were killed.");
   }
+});
+
+test.skipIf(process.platform !== "linux")("--timeout while two children run commands: exit 3, both children and their commands stopped, the run's status timeout", async () => {
+  const [cwd, home] = [tempDir("task-timeout"), tempDir("task-timeout-home")];
+  dirs.push(cwd, home);
+  const run = await runShiro(["-p", "--yolo", "--json", "--timeout", "5", SLOW], { cwd, home, env: { OPENAI_BASE_URL: server.url } });
+  expect(run.code).toBe(3);
+  const lines = run.stdout.trim().split("\n").map((l) => JSON.parse(l));
+  expect(lines.filter((l) => l.type === "agent-end")).toHaveLength(2);
+  expect(lines.filter((l) => l.type === "agent-end").every((l) => l.status !== "done")).toBe(true);
+  expect(lines.at(-1)).toMatchObject({ type: "result", status: "timeout" });
+  await waitUntil(() => tagged(SLOW_TAG).length === 0, "no process runs the children's sleep");
 });
