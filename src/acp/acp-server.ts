@@ -56,6 +56,8 @@ export function acpServer(client: ClientPeer, o: ServerOptions): Handlers & { cl
       fs = asked.clientCapabilities?.fs;
       return { protocolVersion: PROTOCOL_VERSION, agentCapabilities: AGENT_CAPABILITIES, agentInfo: { name: "shiro", title: "shiro", version: VERSION }, authMethods: [] };
     },
+    // No sign-in: the key is the environment's (OPENAI_API_KEY). An editor that authenticates anyway is answered.
+    authenticate: async () => ({}),
     async "session/new"(params) {
       const { cwd, mcpServers } = parse(newSession, params, "session/new");
       const session = await open(cwd, mcpServers);
