@@ -10,7 +10,9 @@ const ORIGIN = "the editor's session/new";
 /**
  * The MCP servers an editor passes with `session/new` or `session/load`, as entries of the person's own
  * configuration (the editor is theirs: no project approval), started by shiro's MCP service for that
- * session. A server of another kind (SSE, not advertised) or malformed is left out, said in `skipped`.
+ * session. Each is `required`: the first prompt waits for it (the editor named it for this session),
+ * and one that fails is said and left out. A server of another kind (SSE, not advertised) or malformed
+ * is left out too, said in `skipped`.
  */
 export function clientServers(servers: readonly unknown[]): { entries: McpServerEntry[]; skipped: string[] } {
   const entries: McpServerEntry[] = [];
@@ -21,10 +23,10 @@ export function clientServers(servers: readonly unknown[]): { entries: McpServer
     const asStdio = stdio.safeParse(server);
     if (asHttp.success) {
       const { name, url, headers } = asHttp.data;
-      entries.push({ name, origin: ORIGIN, config: { url, ...(headers.length ? { headers: Object.fromEntries(headers.map((h) => [h.name, h.value])) } : {}) } });
+      entries.push({ name, origin: ORIGIN, config: { url, required: true, ...(headers.length ? { headers: Object.fromEntries(headers.map((h) => [h.name, h.value])) } : {}) } });
     } else if (asStdio.success && (server as { type?: unknown }).type === undefined) {
       const { name, command, args, env } = asStdio.data;
-      entries.push({ name, origin: ORIGIN, config: { command, args, ...(env.length ? { env: Object.fromEntries(env.map((e) => [e.name, e.value])) } : {}) } });
+      entries.push({ name, origin: ORIGIN, config: { command, args, required: true, ...(env.length ? { env: Object.fromEntries(env.map((e) => [e.name, e.value])) } : {}) } });
     } else {
       skipped.push(`MCP server ${typeof named === "string" ? `"${named}"` : "without a name"} from the editor was not started: shiro takes stdio and HTTP servers, each with a name`);
     }
