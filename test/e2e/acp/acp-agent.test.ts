@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { PNG } from "../../support/image-files.ts";
 import { initializeEditor, startAcpEditor, type AcpEditor } from "../../support/acp-client.ts";
 import { runShiro, tempDir } from "../../support/run-shiro.ts";
 import { echoModel, lastUserText, sequenceModel } from "../../support/scripts.ts";
@@ -123,8 +124,19 @@ describe("shiro acp, driven by the official ACP client", () => {
     // yolo: the command ran unasked.
     expect(e.permissions).toEqual([]);
     expect(updatesOf(e, sessionId)).toContainEqual({ sessionUpdate: "current_mode_update", currentModeId: "yolo" });
-    const again = await e.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "hello again" }] });
+    // An image and an embedded buffer go with the prompt as -i and @path would.
+    const again = await e.agent.request("session/prompt", {
+      sessionId,
+      prompt: [
+        { type: "text", text: "hello again" },
+        { type: "image", mimeType: "image/png", data: PNG.toString("base64") },
+        { type: "resource", resource: { uri: `file://${cwd}/scratch.md`, text: "unsaved scratch text" } },
+      ],
+    });
     expect(again.stopReason).toBe("end_turn");
+    const sent = JSON.stringify(server.requests.at(-1)!.body.input.at(-1));
+    expect(sent).toContain(`data:image/png;base64,${PNG.toString("base64")}`);
+    expect(sent).toContain('<file path=\\"scratch.md\\">\\nunsaved scratch text');
     expect(await e.quit()).toBe(0);
     expectOnlyProtocol(e.stdout());
   });
