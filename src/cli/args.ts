@@ -7,7 +7,7 @@ import type { Flags } from "../services/settings.ts";
 
 export type { Flags };
 
-export const SUBCOMMANDS = ["sessions", "inspect", "export", "import", "registry", "doctor", "undo", "mcp"] as const;
+export const SUBCOMMANDS = ["sessions", "inspect", "export", "import", "registry", "doctor", "undo", "mcp", "acp"] as const;
 
 const options = {
   print: { type: "boolean", short: "p" },

@@ -21,6 +21,9 @@ Usage
                                  put back the files the newest turn changed
                                  (docs/undo.md); --prune drops what no
                                  saved session needs
+  shiro acp [options]            an agent for editors (Zed, JetBrains, Neovim)
+                                 over the Agent Client Protocol on stdio
+                                 (docs/editors.md)
   shiro mcp list | test <name> [--mcp-config <file>]…
                                  MCP servers: each one's state and tools, or
                                  one started and checked (docs/mcp.md)

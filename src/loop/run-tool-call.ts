@@ -66,7 +66,7 @@ export async function* runToolCall(call: ToolCallPart, deps: Deps): AsyncGenerat
   const verdict: Authorization =
     pre.block !== undefined
       ? { allowed: false, reason: `a PreToolUse hook blocked it: ${pre.block}` }
-      : await deps.authorize({ tool, args, callId: call.callId, root: deps.root, redactor: host.redactor, ...(pre.ask !== undefined ? { hookAsk: pre.ask } : {}) });
+      : await deps.authorize({ tool, args, callId: call.callId, root: deps.root, redactor: host.redactor, ...(host.files ? { files: host.files } : {}), ...(pre.ask !== undefined ? { hookAsk: pre.ask } : {}) });
   deps.commit(verdict.allowed ? { type: "verdict", callId: call.callId, allowed: true, ...(verdict.sandbox ? { sandbox: verdict.sandbox } : {}) } : { type: "verdict", callId: call.callId, allowed: false, reason: verdict.reason });
   if (!verdict.allowed) {
     const [event, outcome] = finish({ output: `Denied: ${verdict.reason}`, isError: true }, true);
@@ -93,6 +93,7 @@ export async function* runToolCall(call: ToolCallPart, deps: Deps): AsyncGenerat
     ...(host.writeRefused ? { writeRefused: (path: string) => host.writeRefused!(tool.name, path, deps.root) } : {}),
     // The write tools put back the secret a marker stood for, found as the redactor finds it.
     redactions: (text: string) => host.redactor.find(text),
+    ...(host.files ? { files: host.files } : {}),
     onOutput: (chunk) => {
       chunks.push(chunk);
       wake?.();

@@ -19,6 +19,7 @@ import { lazyApprovals, type Approvals } from "../store/approvals.ts";
 import type { SessionStore } from "../store/session-store.ts";
 import type { Authorize } from "../tools/authorize-request.ts";
 import type { ToolHost } from "../tools/tool-host.ts";
+import type { ClientFiles } from "../tools/tool.ts";
 import type { TextFormat } from "../wire/build-request.ts";
 import { openModelService, type ModelService } from "./model-service.ts";
 import { openSandbox } from "./open-sandbox.ts";
@@ -49,6 +50,10 @@ export type ServicesOptions = {
   reportMcp?: McpStartOptions["report"];
   /** Shows lines and asks yes or no (the REPL): a project's agent is approved so. Without it, one not approved yet is refused. */
   confirm?: (lines: readonly string[], question: string) => Promise<boolean>;
+  /** An editor's session mode (src/acp/): whether "yolo" is in force, asked at each call; `--yolo` otherwise. */
+  yolo?: () => boolean;
+  /** The editor the file tools read and write through (an ACP client's `fs/*`); the disk when absent. */
+  files?: ClientFiles;
 };
 
 /**
@@ -102,7 +107,7 @@ export async function createServices(opts: ServicesOptions, stores: Stores = ope
   const hooks = flags.noHooks ? undefined : await startHooks({ flags, config, cwd, approvals, warn, ...(opts.approveHooks ? { approve: opts.approveHooks } : {}), sandbox });
   if (hooks) programs.add(() => hooks.commands().flatMap((command) => hookProgramFiles(command, root, homedir())));
   const secrets = toolEnv(process.env, envRules(config));
-  const access = createToolAccess({ cwd, apiKey: config.apiKey, rules, reach, yolo: flags.yolo, secretFiles, sandbox, plugins, secrets, ...(opts.ask ? { ask: opts.ask } : {}), ...(opts.interruptSignal ? { interruptSignal: opts.interruptSignal } : {}) });
+  const access = createToolAccess({ cwd, apiKey: config.apiKey, rules, reach, yolo: opts.yolo ?? flags.yolo, secretFiles, sandbox, plugins, secrets, ...(opts.ask ? { ask: opts.ask } : {}), ...(opts.interruptSignal ? { interruptSignal: opts.interruptSignal } : {}), ...(opts.files ? { files: opts.files } : {}) });
   const redact = access.host.redactor.text;
   const commands = createSavedCommands({ home: config.home, root: cwd, userHome: homedir(), builtins: opts.builtinCommands ?? [], approvals, warn });
   const runAgents = flags.agents === undefined ? [] : parseRunAgents(flags.agents);

@@ -14,6 +14,17 @@ export type CallSubject = {
 /** `read` tools are allowed by default; `write` and `exec` ask; `meta` (memory, todos, skills) never gate. */
 export type ToolKind = "read" | "write" | "exec" | "meta";
 
+/**
+ * An editor that holds the files (the Agent Client Protocol's `fs/*`): a read sees its unsaved buffer,
+ * a write lands in it. Asked only once a path has passed every check the disk would have; absent, the disk.
+ */
+export type ClientFiles = {
+  /** The editor's text of the file at this real path. */
+  read?(path: string): Promise<string>;
+  /** Hands the editor the whole new text of the file at this real path. */
+  write?(path: string, text: string): Promise<void>;
+};
+
 export type ToolContext = {
   /** The project root; file tools resolve every path inside it. */
   root: string;
@@ -59,10 +70,12 @@ export type ToolContext = {
    * Without it no value is known, and any marker in written content is refused.
    */
   redactions?: (text: string) => Redaction[];
+  /** The editor the file tools read and write through, when shiro runs inside one (src/acp/). */
+  files?: ClientFiles;
 };
 
 /** A preview has no side effects, so it runs no process and needs no environment. */
-export type PreviewContext = Pick<ToolContext, "root" | "signal" | "redactions">;
+export type PreviewContext = Pick<ToolContext, "root" | "signal" | "redactions" | "files">;
 
 export type ToolOutput = {
   /** What the model reads. */
