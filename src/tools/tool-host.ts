@@ -1,5 +1,6 @@
 import type { Grant } from "../session/sandbox-level.ts";
 import type { CommandSandbox } from "../process/prepared-command.ts";
+import type { JobRegistry } from "../process/job-registry.ts";
 import type { Redaction } from "../text/redaction-marker.ts";
 
 export type { Redaction };
@@ -40,4 +41,6 @@ export type ToolHost = {
   env: Readonly<Record<string, string>>;
   /** Hides secret values in every output, streamed or final, before the model, a person or a file sees it. */
   redactor: Redactor;
+  /** The session's background jobs, shared by its agents and ended with it. */
+  jobs?: JobRegistry;
 };

@@ -6,6 +6,7 @@ import { spelledControls } from "../../text/spelled-controls.ts";
 import { CappedOutput } from "../../process/capped-output.ts";
 import { shellArgv } from "../../process/command-argv.ts";
 import { spawnPrepared } from "../../process/spawn-prepared.ts";
+import { pumpText } from "../../process/pump-text.ts";
 import { looksOffline, OFFLINE_NOTE } from "./network-failure.ts";
 
 export const BASH_DEFAULT_TIMEOUT_MS = 120_000;
@@ -43,7 +44,7 @@ export const bash = defineTool({
       output.push(chunk);
       if (chunk) ctx.onOutput?.(chunk);
     };
-    const pipes = Promise.all([pump(proc.stdout, take), pump(proc.stderr, take)]);
+    const pipes = Promise.all([pumpText(proc.stdout, take), pumpText(proc.stderr, take)]);
 
     let ending: Ending = "exit";
     const stop = (why: Ending) => () => {
@@ -77,12 +78,6 @@ export const bash = defineTool({
     }
   },
 });
-
-async function pump(stream: ReadableStream<Uint8Array>, take: (chunk: string) => void): Promise<void> {
-  const decoder = new TextDecoder();
-  for await (const bytes of stream) take(decoder.decode(bytes, { stream: true }));
-  take(decoder.decode());
-}
 
 /** The sandbox's word on the command: that it ran read-only or failed for want of network, and what it left that counts as a denial. */
 function withAftermath(result: { output: string; isError: boolean }, prepared: PreparedCommand, wantedNetwork: boolean, after: { notes: string[]; denied: boolean }) {
