@@ -4,11 +4,12 @@ import type { ToolLimit } from "../commands/allowed-tools.ts";
 import type { CommandCalls } from "../commands/saved-commands.ts";
 import type { ContextMeter } from "../context/context-meter.ts";
 import type { AgentEvent } from "../loop/events.ts";
-import type { Usage } from "../session/messages.ts";
+import type { InputImage, Usage } from "../session/messages.ts";
 import type { Todo } from "../session/notebook.ts";
 import type { SessionState } from "../session/reduce-session.ts";
 import type { LiveSession } from "../store/live-session.ts";
 import type { Prompt } from "./load-prompt.ts";
+import type { TreeBudget } from "./tree-budget.ts";
 
 /** What makes one agent differ from another made from the same services. */
 export type AgentSpec = {
@@ -22,7 +23,12 @@ export type AgentSpec = {
   tools?: (name: string) => boolean;
   /** How many model calls a turn may make; the run's `maxSteps` when absent. */
   maxSteps?: number;
+  /** A child's place in the tree (a `task` call made it): its parent and call, its depth, the turn's shared budget, its name in a question. */
+  parent?: ChildOf;
 };
+
+/** Where a child agent stands: its turn is its parent's (its file changes are recorded in it), its spending the tree's. */
+export type ChildOf = { sessionId: string; callId: string; depth: number; budget: TreeBudget; label: string };
 
 /** One agent at work: the loop with its context, its session log, its instructions, tools and limits. */
 export type Agent = {
@@ -33,8 +39,9 @@ export type Agent = {
   /**
    * Logs the prompt and runs the loop until it answers, stops or is aborted. `tools`: a saved
    * command's `allowed-tools` — for this turn only, the tools offered and the commands approved.
+   * `images`: what the person gave with the prompt, sent after its text.
    */
-  runTurn(text: string, signal: AbortSignal, tools?: ToolLimit): AsyncGenerator<AgentEvent>;
+  runTurn(text: string, signal: AbortSignal, tools?: ToolLimit, images?: readonly InputImage[]): AsyncGenerator<AgentEvent>;
   /** A saved command's `` !`cmd` `` and `@path`, done as this agent's calls, in the checkpoint of the turn its prompt begins. */
   readonly commandCalls: CommandCalls;
   /** Logs the switch: the next request goes to `model`. */
@@ -47,6 +54,8 @@ export type Agent = {
   contextUse(): ContextMeter & { tokens: number; threshold: number };
   /** The cost of this usage at the session's model; undefined for unpriced models. */
   costOf(usage: Usage): number | undefined;
+  /** What the last turn cost, its children's calls included, each at its model's price; undefined when one has no price. */
+  turnCostUsd(): number | undefined;
   /** Puts back the files turn `turn` (the newest when absent) and every later one changed, and takes them out of the history. */
   undo(turn: number | undefined, force: boolean): Promise<UndoDone | UndoRefused>;
   /** The session's turns still in its history, with what each changed (for `/rewind`). */

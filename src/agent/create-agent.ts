@@ -18,6 +18,8 @@ import { loadPrompt, withTools, type Prompt } from "./load-prompt.ts";
 import { measureKeeper } from "./measure-keeper.ts";
 import { createRequestBuilder, limitsOf } from "./request-builder.ts";
 import { createTurnRunner } from "./run-turn.ts";
+import { createTaskTool } from "./task-tool.ts";
+import { createTreeBudget } from "./tree-budget.ts";
 import { turnHooks } from "./turn-hooks.ts";
 
 const now = () => new Date().toISOString();
@@ -43,6 +45,13 @@ export async function createAgent(services: Services, spec: AgentSpec): Promise<
       setTodos(todos);
     },
   };
+  // The turn's budget, shared by every child it starts: a child's is its parent's.
+  const budget = { current: spec.parent?.budget ?? createTreeBudget() };
+  const depth = spec.parent?.depth ?? 0;
+  const task =
+    depth < config.agents.maxDepth
+      ? createTaskTool(services, { sessionId: () => live.state.id, model: () => live.state.model, depth, tools: () => prompt.tools, budget: () => budget.current, start: (child) => createAgent(services, child) }, await services.agents.list())
+      : undefined;
   const base: Prompt = await loadPrompt({
     home: config.home,
     cwd: services.cwd,
@@ -54,6 +63,7 @@ export async function createAgent(services: Services, spec: AgentSpec): Promise<
     warn,
     ...(spec.instructions !== undefined ? { instructions: spec.instructions } : {}),
     ...(offers ? { offers } : {}),
+    ...(task ? { agentTools: [task] } : {}),
   });
   const servers = services.mcp.servers;
   // The agent's own prompt; the MCP tools offered now follow its tools (they change only when a server's do).
@@ -91,9 +101,10 @@ export async function createAgent(services: Services, spec: AgentSpec): Promise<
   };
   const hooks = services.hooks?.forSession({ sessionId: () => live.state.id, record: logHook });
   const hooked = turnHooks(hooks, spec.start ?? (live.state.turnCount === 0 ? "startup" : "resume"), redact);
-  // An approval waiting is what Notification hooks are for (a desktop notification while the person is away).
-  const authorize: Authorize = (request) => services.authorize({ ...request, ...(hooks ? { asking: (summary) => hooks.notify(`shiro needs your approval: ${summary}`) } : {}) });
-  const turns = createTurnRunner({ services, live, prompt: () => prompt, hooked, hookedAfter: (callId) => postHooked.delete(callId), hooks, authorize, requests, remember, settings, costOf });
+  // A child's question names it; an approval waiting is what Notification hooks are for (a desktop notification while the person is away).
+  const authorize: Authorize = (request) =>
+    services.authorize({ ...request, ...(spec.parent ? { who: spec.parent.label } : {}), ...(hooks ? { asking: (summary) => hooks.notify(`shiro needs your approval: ${summary}`) } : {}) });
+  const turns = createTurnRunner({ services, live, prompt: () => prompt, hooked, hookedAfter: (callId) => postHooked.delete(callId), hooks, authorize, requests, remember, settings, budget, ...(spec.parent ? { child: true } : {}) });
   const stopChanges = servers.onChange(withMcp);
   // A session begun later (/clear, /resume) says first what the servers offer now.
   if (spec.start) servers.latestEvents().forEach((e) => live.append(e));
@@ -127,6 +138,7 @@ export async function createAgent(services: Services, spec: AgentSpec): Promise<
       return { ...contextMeter(tokens, threshold), tokens, threshold };
     },
     costOf,
+    turnCostUsd: () => budget.current.costUsd(),
     async undo(turn, force) {
       const { store: checkpoints, keptDir } = services.undoStore;
       const done = await undoTurns({ session: live.state, turn, force, store: checkpoints, keptDir, append: (e) => live.append(e), warn });

@@ -51,6 +51,8 @@ export type PromptOptions = {
   instructions?: string;
   /** Which tools are offered, by name: every one when absent. */
   offers?: (name: string) => boolean;
+  /** The agent's own tools, after the coding tools (`task`, made with what only the agent knows). */
+  agentTools?: readonly AnyTool[];
 };
 
 /** The instructions and tools of a session: base prompt, AGENTS.md, skills, project memory. */
@@ -80,6 +82,7 @@ export async function loadPrompt(opts: PromptOptions): Promise<Prompt> {
     ...codingTools,
     createTodoWriteTool(opts.notebook),
     ...(memory && !opts.memoryReadOnly ? [createRememberTool(memory), createRecallTool(memory), createForgetTool(memory)] : []),
+    ...(opts.agentTools ?? []),
     skillTool,
   ].filter((tool) => !opts.offers || opts.offers(tool.name));
   return {

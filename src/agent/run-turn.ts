@@ -2,8 +2,9 @@ import type { ToolLimit } from "../commands/allowed-tools.ts";
 import type { SessionHooks } from "../hooks/create-hooks.ts";
 import type { AgentEvent } from "../loop/events.ts";
 import { run } from "../loop/run.ts";
-import { factEvent } from "../session/fact-event.ts";
-import { emptyUsage, type Usage } from "../session/messages.ts";
+import { factEvents } from "../session/fact-event.ts";
+import { userEvents } from "../session/user-events.ts";
+import { emptyUsage, type InputImage, type Usage } from "../session/messages.ts";
 import type { Services } from "../services/services.ts";
 import type { LiveSession } from "../store/live-session.ts";
 import type { Authorize } from "../tools/authorize-request.ts";
@@ -12,6 +13,8 @@ import { withAllows } from "./command-calls.ts";
 import type { Prompt } from "./load-prompt.ts";
 import type { createRequestBuilder } from "./request-builder.ts";
 import type { TurnHooks } from "./turn-hooks.ts";
+import { createTreeBudget, type TreeBudget } from "./tree-budget.ts";
+import type { AnyTool } from "../tools/tool.ts";
 
 export type TurnDeps = {
   services: Services;
@@ -26,7 +29,10 @@ export type TurnDeps = {
   /** Brings the session's entry in the list up to date. */
   remember: () => Promise<unknown>;
   settings: { maxSteps: number; maxCostUsd?: number };
-  costOf: (usage: Usage) => number | undefined;
+  /** The turn's tree budget: a root agent's turn starts a new one, a child reports into its parent's. */
+  budget: { current: TreeBudget };
+  /** A child agent: its turn is its parent's in the checkpoints (the parent records what it changed). */
+  child?: true;
 };
 
 const now = () => new Date().toISOString();
@@ -44,16 +50,19 @@ export function createTurnRunner(d: TurnDeps) {
   };
   const stopped = (): AgentEvent => ({ type: "end", status: "error", steps: 0, usage: emptyUsage(), denials: 0 });
 
-  async function* runTurn(text: string, signal: AbortSignal, limit?: ToolLimit): AsyncGenerator<AgentEvent> {
+  async function* runTurn(text: string, signal: AbortSignal, limit?: ToolLimit, images: readonly InputImage[] = []): AsyncGenerator<AgentEvent> {
     const firstEvent = live.written === 0;
     const submitted = await hooked.submit(text, signal);
     if ("block" in submitted) {
       yield { type: "error", error: { message: `a UserPromptSubmit hook kept the prompt from the model: ${redact(submitted.block)}`, retryable: false } };
       return yield stopped();
     }
-    checkpoints.beginTurn(live.state.id, live.state.turnCount + 1);
-    // The person's own words, files and stdin go as they wrote them (what hooks added came redacted).
-    live.append({ type: "user", text: submitted.prompt, at: now() });
+    if (!d.child) {
+      d.budget.current = createTreeBudget();
+      checkpoints.beginTurn(live.state.id, live.state.turnCount + 1);
+    }
+    // The person's own words, files, images and stdin go as they gave them (what hooks added came redacted).
+    live.append(...userEvents(submitted.prompt, images, live.state, now()));
     // Listed as soon as it is on disk (as unanswered) and again once answered — before its first
     // tool runs — so a run killed mid-turn is still found by -c; the turn's end brings it up to date.
     if (firstEvent) await d.remember();
@@ -63,14 +72,18 @@ export function createTurnRunner(d: TurnDeps) {
     // A required one that did not start in print mode stops the turn before anything is sent.
     const missing = await servers.ready(signal);
     if (missing.length) {
-      checkpoints.endTurn();
+      if (!d.child) checkpoints.endTurn();
       for (const message of missing) yield { type: "error", error: { message: redact(message), code: "mcp_server_required", retryable: false } };
       return yield stopped();
     }
     const { maxCostUsd } = d.settings;
+    const spent = (usage: Usage, denials?: number) => {
+      d.budget.current.report(live.state.id, live.state.model, usage, denials);
+      return maxCostUsd !== undefined && (d.budget.current.costUsd() ?? Infinity) >= maxCostUsd;
+    };
     const events = run({
       messages: live.state.messages,
-      commit: (fact) => live.append(factEvent(fact, live.state, now())),
+      commit: (fact) => live.append(...factEvents(fact, live.state, now())),
       // Read at each call: a server that came up mid-turn offers tools the next request names.
       // A command's allowed-tools hold back the rest: not offered, and not run if asked for anyway.
       get tools() {
@@ -83,7 +96,7 @@ export function createTurnRunner(d: TurnDeps) {
       authorize: withAllows(d.authorize, limit?.allows),
       root: services.cwd,
       maxSteps: d.settings.maxSteps,
-      ...(maxCostUsd === undefined ? {} : { budgetSpent: (usage: Usage) => (d.costOf(usage) ?? Infinity) >= maxCostUsd }),
+      budgetSpent: spent,
       signal,
       host,
       ...(d.hooks ? { hooks: d.hooks } : {}),
@@ -92,14 +105,16 @@ export function createTurnRunner(d: TurnDeps) {
     });
     try {
       for await (const event of events) {
-        // What a call changed is on record before the next.
-        if (event.type === "tool-result" && (d.hookedAfter(event.callId) || mayWrite(d.prompt().tools, event.name))) checkpoints.afterCall();
+        // What a call changed is on record before the next (a child's changes are its parent's turn's).
+        if (!d.child && event.type === "tool-result" && (d.hookedAfter(event.callId) || mayWrite(d.prompt().tools, event.name))) checkpoints.afterCall();
         if (event.type === "end" || (!listedAnswered && live.state.answered)) await d.remember();
         listedAnswered ||= live.state.answered;
-        yield event;
+        if (event.type === "end") spent(event.usage, event.denials);
+        // A root turn's totals are the tree's: its children's calls, and their denials, count.
+        yield event.type === "end" && !d.child ? { ...event, usage: d.budget.current.usage(), denials: d.budget.current.denials() } : event;
       }
     } finally {
-      checkpoints.endTurn();
+      if (!d.child) checkpoints.endTurn();
     }
   }
 
@@ -117,8 +132,8 @@ export function createTurnRunner(d: TurnDeps) {
   return { run: runTurn, inNextTurn };
 }
 
-/** File tools and commands may write; a call that failed validation or was denied cost one look that finds nothing. */
-const mayWrite = (tools: readonly { name: string; kind: string }[], name: string) => {
-  const kind = tools.find((t) => t.name === name)?.kind;
-  return kind === "write" || kind === "exec" || kind === undefined;
+/** File tools, commands and child agents may write; a call that failed validation or was denied cost one look that finds nothing. */
+const mayWrite = (tools: readonly AnyTool[], name: string) => {
+  const tool = tools.find((t) => t.name === name);
+  return tool === undefined || tool.kind === "write" || tool.kind === "exec" || tool.delegates === true;
 };

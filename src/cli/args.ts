@@ -7,10 +7,11 @@ import type { Flags } from "../services/settings.ts";
 
 export type { Flags };
 
-export const SUBCOMMANDS = ["sessions", "inspect", "registry", "doctor", "undo", "mcp"] as const;
+export const SUBCOMMANDS = ["sessions", "inspect", "export", "import", "registry", "doctor", "undo", "mcp"] as const;
 
 const options = {
   print: { type: "boolean", short: "p" },
+  image: { type: "string", short: "i", multiple: true },
   model: { type: "string", short: "m" },
   "base-url": { type: "string" },
   "max-steps": { type: "string" },
@@ -37,6 +38,7 @@ const options = {
   hooks: { type: "string", multiple: true },
   "no-hooks": { type: "boolean" },
   "mcp-config": { type: "string", multiple: true },
+  agents: { type: "string" },
   "no-mcp": { type: "boolean" },
   version: { type: "boolean", short: "v" },
   help: { type: "boolean", short: "h" },
@@ -58,6 +60,7 @@ export function parseFlags(argv: string[]): Flags {
   refuseNearSubcommand(first, parsed.positionals);
   return {
     prompt: parsed.positionals.length ? parsed.positionals.join(" ") : undefined,
+    images: (v.image ?? []).map((f) => nonEmpty(f, "--image")!),
     print: v.print ?? false,
     model: nonEmpty(v.model, "--model"),
     baseUrl: v["base-url"] === undefined ? undefined : validUrl(v["base-url"], "--base-url"),
@@ -86,6 +89,7 @@ export function parseFlags(argv: string[]): Flags {
     noHooks: v["no-hooks"] ?? false,
     mcpConfigs: (v["mcp-config"] ?? []).map((f) => nonEmpty(f, "--mcp-config")!),
     noMcp: v["no-mcp"] ?? false,
+    agents: nonEmpty(v.agents, "--agents"),
     version: v.version ?? false,
     help: v.help ?? false,
   };

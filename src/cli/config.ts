@@ -55,6 +55,8 @@ export const configFileSchema = closedObject({
     .refine((url) => URL.canParse(url) && new URL(url).protocol === "https:", "must be an https:// URL (the registry is only fetched over https)")
     .optional(),
   permissions: z.array(z.unknown()).optional(),
+  /** Child agents: how many of one parent's run at once (`maxParallel`), how many levels deep (`maxDepth`: 1, children start none). */
+  agents: closedObject({ maxParallel: z.number().int().min(1).max(16).optional(), maxDepth: z.number().int().min(0).max(4).optional() }).optional(),
   /** Claude Code's shape: event → [{ matcher, hooks: [{ type: "command", command, timeout, onFailure }] }] (docs/hooks.md). */
   hooks: hooksSchema.optional(),
   /** Commands run when a run stops and when an approval waits: the short form of Stop and Notification hooks. */
@@ -116,6 +118,7 @@ export async function loadConfig(flags: Flags, env: NodeJS.ProcessEnv): Promise<
     mcp: flags.noMcp
       ? { enabled: false, explicit: false, servers: [] }
       : { enabled: true, explicit: flags.mcpConfigs.length > 0, servers: await mcpServers(file.mcpServers ?? {}, path, flags.mcpConfigs) },
+    agents: { maxParallel: file.agents?.maxParallel ?? 4, maxDepth: file.agents?.maxDepth ?? 1 },
   };
 }
 

@@ -5,11 +5,15 @@ Usage
   shiro -p [prompt]              print mode: run to completion, answer on stdout
   echo "task" | shiro -p         the prompt from stdin
   cat err.log | shiro -p "why?"  stdin appended to the prompt as context
+  shiro -p -i shot.png "why?"    an image with the prompt (also @shot.png)
   shiro sessions [--all] [--json]
                                  list sessions and how each last run ended
   shiro inspect <session> [--turns | <call> [--diff] [--full]] [--json]
                                  a session's turns and calls; one call's exact
                                  request, or what is new in it (--diff)
+  shiro export <session> [--format md|json|html] [-o <file>]
+                                 a session to read or hand on (docs/export.md)
+  shiro import <file>            a JSON export as a new session here (-c)
   shiro registry <list|search|add|remove|installed> …
                                  skills and plugins from the registry
   shiro doctor                   the sandbox in force and why, config, base URL
@@ -23,6 +27,8 @@ Usage
 
 Options
   -p, --print            print mode (also when stdin is not a terminal)
+  -i, --image <file>     send a PNG, JPEG, GIF or WebP image with the first
+                         prompt (repeatable; docs/images.md)
   -m, --model <id>       model (default gpt-5; env SHIRO_MODEL)
       --base-url <url>   Responses API base URL (env OPENAI_BASE_URL)
       --max-steps <n>    stop after n model calls (default 50)

@@ -1,5 +1,7 @@
 export const SESSIONS_USAGE = "usage: shiro sessions [--all] [--json]";
 export const INSPECT_USAGE = "usage: shiro inspect <session> [--turns | <call> [--diff] [--full]] [--json]";
+export const EXPORT_USAGE = "usage: shiro export <session> [--format md|json|html] [-o <file>]";
+export const IMPORT_USAGE = "usage: shiro import <file>";
 export const UNDO_USAGE = "usage: shiro undo [--list] [--to <turn>] [-r <session>] [--force] [--json] | shiro undo --prune";
 export const MCP_USAGE = "usage: shiro mcp list [--mcp-config <file>]… | shiro mcp test <name> [--mcp-config <file>]…";
 const REGISTRY_USAGE = "usage: shiro registry [list | search <query> | add <name> [--yes] | remove <name> | installed]";
@@ -15,6 +17,19 @@ const HELP: Record<string, string[]> = {
     "  <call> [--full]      one call: what it sent (--full: the exact request body)",
     "  <call> --diff        what a call reuses from the one before and what it adds",
     "  --json               the same as JSON",
+  ],
+  export: [
+    EXPORT_USAGE,
+    "A session's conversation to read or hand on (docs/export.md): prompts, answers, tool calls with their outcome lines, diffs, images, cost. Secrets stay redacted as the log holds them.",
+    "  <session>         an id or prefix from shiro sessions",
+    "  --format md       Markdown (the default)",
+    "  --format html     one self-contained page, no scripts",
+    "  --format json     the versioned shape shiro import reads",
+    "  -o <file>         write it to a file instead of stdout",
+  ],
+  import: [
+    IMPORT_USAGE,
+    "A JSON export (shiro export --format json) as a new session of this folder, so shiro -c goes on with it (docs/export.md says what an import leaves out).",
   ],
   registry: [REGISTRY_USAGE, "Skills and plugins from the registry (docs/registry.md); a name may be skill:<name> or plugin:<name>.", "  --yes    add without asking"],
   doctor: ["usage: shiro doctor", "What this run would use and why: the version, the sandbox in force (and what it does not hold), the config file read, the state folder, the base URL, whether a key is set."],

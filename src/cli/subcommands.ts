@@ -16,7 +16,7 @@ const out = (line: string) => {
 };
 const err = (line: string) => process.stderr.write(line + "\n");
 
-/** `shiro sessions`, `shiro inspect`, `shiro registry`, `shiro doctor`, `shiro undo`: script-friendly, no model involved. */
+/** `shiro sessions`, `shiro inspect`, `shiro export`, `shiro import`, `shiro registry`, `shiro doctor`, `shiro undo`: script-friendly, no model involved. */
 export async function runSubcommand(name: string, args: string[], config: Config): Promise<number> {
   try {
     return await dispatch(name, args, config);
@@ -67,9 +67,12 @@ async function dispatch(name: string, args: string[], config: Config): Promise<n
       if (read.damaged) err(`! the log of session ${read.state.id} is damaged at line ${read.damaged.line} (${read.damaged.reason}); what follows is the ${read.events.length} lines before it`);
       const ledger = createWireLedger();
       const facts = { bytes: store.sizeOf(id), lines: read.events.length, ...(read.damaged ? { damaged: read.damaged } : {}) };
+      // The children its `task` calls started: each a log of its own, read for its row.
+      const childIds = read.events.flatMap((e) => (e.type === "result" && e.child ? [e.child.sessionId] : []));
+      const children = new Map((await Promise.all(childIds.map(async (c) => [c, await store.read(c)] as const))).flatMap(([c, r]) => (r.ok ? [[c, r.events] as const] : [])));
       let view: string;
       try {
-        view = inspectView(read.events, facts, { ...opts, prefix: positionals[0], columns: process.stdout.columns || Infinity, rebuild: (c) => rebuildBody(c, ledger) });
+        view = inspectView(read.events, facts, { ...opts, prefix: positionals[0], columns: process.stdout.columns || Infinity, rebuild: (c) => rebuildBody(c, ledger), children });
       } catch (e) {
         if (e instanceof InspectError) throw new UsageError(e.message);
         throw e;
@@ -101,6 +104,14 @@ async function dispatch(name: string, args: string[], config: Config): Promise<n
     case "undo": {
       const { undoCommand } = await import("./undo-command.ts");
       return undoCommand(args, config, { out, err, cwd: process.cwd() });
+    }
+    case "export": {
+      const { exportCommand } = await import("./export-command.ts");
+      return exportCommand(args, store, { out, err });
+    }
+    case "import": {
+      const { importCommand } = await import("./import-command.ts");
+      return importCommand(args, store, { out, err, cwd: process.cwd() });
     }
     case "mcp": {
       const { mcpCommand } = await import("./mcp-subcommand.ts");

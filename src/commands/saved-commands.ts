@@ -3,6 +3,7 @@ import { shownAsIs } from "../text/terminal-text.ts";
 import { ATTACH_CAP, attachMentions } from "../context/attach-mentions.ts";
 import { cutWords, fitInput } from "../context/fit-input.ts";
 import { folderSignature } from "../registry/folder-signature.ts";
+import type { InputImage } from "../session/messages.ts";
 import type { Approvals } from "../store/approvals.ts";
 import type { TurnAllow } from "../tools/authorize-request.ts";
 import { namingNothing, parseAllowedTools, type ToolLimit } from "./allowed-tools.ts";
@@ -37,8 +38,8 @@ export type CommandCalls = {
 /** What the person running it can do (see text and, in the REPL, answer yes or no), and the agent's calls it runs with. */
 export type RunHow = { show: (text: string) => void; confirm?: (question: string) => Promise<boolean>; signal: AbortSignal; calls: CommandCalls };
 
-/** How a command's turn differs from a typed prompt's: its model, the tools it offers and approves. */
-export type CommandTurn = { model?: string; tools?: ToolLimit };
+/** How a turn differs from a typed prompt's text alone: a command's model and the tools it offers and approves; the images that go with the prompt. */
+export type CommandTurn = { model?: string; tools?: ToolLimit; images?: readonly InputImage[] };
 
 export type Prepared = ({ ok: true; prompt: string; attached: string[]; ran: string[]; warnings: string[] } & CommandTurn) | { ok: false; message: string };
 
@@ -116,7 +117,7 @@ export function createSavedCommands(deps: SavedCommandsDeps): SavedCommands {
       const files = await attachMentions(typed, deps.root, how.calls.readRefused);
       warnings.push(...files.refused.map((r) => `not attached: ${r}`), ...files.notices);
       if (files.missing.length) warnings.push(`not a file, sent as text: ${files.missing.join(", ")}`);
-      return { ok: true, prompt: prompt + files.text.slice(typed.length), ...turn, attached: files.attached, ran, warnings };
+      return { ok: true, prompt: prompt + files.text.slice(typed.length), ...turn, ...(files.images.length ? { images: files.images } : {}), attached: files.attached, ran, warnings };
     },
   };
 }

@@ -13,7 +13,7 @@ const DEFAULT_BUDGET_CHARS = 300_000;
 /** One message's entries in the transcript handed to the summariser. */
 function entriesOf(m: Message): string[] {
   if (m.role === "compaction") return [`[earlier summary]\n${m.summary}`];
-  if (m.role === "user") return [`[user]\n${clipText(m.text, ENTRY_MAX_CHARS * 4)}`];
+  if (m.role === "user") return [`[user${m.images?.length ? `, with ${m.images.length === 1 ? "an image" : `${m.images.length} images`}` : ""}]\n${clipText(m.text, ENTRY_MAX_CHARS * 4)}`];
   if (m.role === "tool") return m.results.map((r) => `[${r.isError ? "error" : "result"} ${r.callId}]\n${clipText(r.output, ENTRY_MAX_CHARS)}`);
   const entries: string[] = [];
   for (const p of m.parts) {

@@ -89,6 +89,8 @@ function elidedItem(kind: InputSlot["kind"], call: { callId: string; name: strin
     const args = elideArguments(call.arguments);
     return args === call.arguments ? undefined : callItem(call.callId, call.name, args);
   }
-  if (!result || result.output.length < ELIDE_MIN_CHARS) return undefined;
-  return outputItem(call.callId, elisionStub(call, result.output, result.isError));
+  // An image weighs as much as a long output, however short the text beside it.
+  const images = result?.images?.length ?? 0;
+  if (!result || (result.output.length < ELIDE_MIN_CHARS && images === 0)) return undefined;
+  return outputItem(call.callId, elisionStub(call, result.output, result.isError, images));
 }

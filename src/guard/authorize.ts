@@ -49,7 +49,7 @@ export function createAuthorize(opts: AuthorizeOptions): Authorize {
   const home = opts.home ?? homedir();
   const fs = opts.fs ?? diskFs;
   const guard = createGuard({ home, fs, secrets: opts.secrets, shiroHome: opts.reach?.shiroHome });
-  return async ({ tool, args, root, hookAsk, redactor, allows: turn, asking }) => {
+  return async ({ tool, args, root, hookAsk, redactor, allows: turn, asking, who }) => {
     if (tool.kind === "meta" && hookAsk === undefined) return { allowed: true };
     const env: PathEnv = { root, home, fs, secrets: opts.secrets, reach: opts.reach };
     let call: GateCall;
@@ -95,7 +95,7 @@ export function createAuthorize(opts: AuthorizeOptions): Authorize {
     // From the subjects already judged: splitting the call again would re-parse the command and re-resolve every path.
     const allows = alwaysAllows(call.tool, items);
     const preview = await previewOf(tool, args, root, redactor);
-    const shown = hookAsk === undefined ? summary : `${summary} (a hook asks: ${hookAsk})`;
+    const shown = `${who === undefined ? "" : `the ${who} agent: `}${hookAsk === undefined ? summary : `${summary} (a hook asks: ${hookAsk})`}`;
     asking?.(shown);
     const answer = await opts.ask({ call, summary: shown, always: describeAllows(call.tool, allows), ...(preview !== undefined ? { preview } : {}) });
     if (answer.answer === "always") for (const allow of allows) opts.sessionAllows.add(allow.tool, [allow.pattern]);

@@ -29,7 +29,7 @@ export const sumsText = (sums: CallSums): [string, string] => [tokensText(sums.u
 /** `shiro sessions --json`'s token shape. */
 export const tokensJson = (u: Usage) => ({ input: u.inputTokens, cached: u.cachedTokens, output: u.outputTokens, reasoning: u.reasoningTokens });
 
-export const turnStateText = (t: InspectedTurn): string => (t.undoneAt !== undefined ? "undone" : runStateText(t.state));
+export const turnStateText = (t: InspectedTurn): string => (t.undoneAt !== undefined ? "undone" : t.imported ? "imported" : runStateText(t.state));
 
 const ERROR_CHARS = 60;
 

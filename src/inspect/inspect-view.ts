@@ -18,6 +18,8 @@ export type InspectOptions = {
   columns: number;
   /** The real request builder, so a printed body is exactly what the loop transmitted. */
   rebuild: (call: RecordedCall) => object;
+  /** The logs of the child agents the session started, by id, as they could be read. */
+  children?: ReadonlyMap<string, readonly SessionEvent[]>;
 };
 
 /** A request the session cannot answer (a call it does not have, flags that do not go together): one line, said as is. */
@@ -38,7 +40,8 @@ export function inspectView(events: readonly SessionEvent[], facts: LogFacts, op
   const log = logTurns(events);
   if (opts.call === undefined) {
     if (opts.turns) return opts.json ? JSON.stringify(turnsJson(log)) : turnsText(log, opts);
-    return opts.json ? JSON.stringify(overviewJson(log, facts)) : overviewText(log, facts, opts);
+    const children = childLogs(opts.children);
+    return opts.json ? JSON.stringify(overviewJson(log, facts, children)) : overviewText(log, facts, { ...opts, children });
   }
   const calls = callsOf(log.state);
   const recorded = calls[opts.call - 1];
@@ -52,6 +55,8 @@ export function inspectView(events: readonly SessionEvent[], facts: LogFacts, op
   const subject = { log, call: log.calls[opts.call - 1]!, recorded, body: opts.rebuild(recorded) as Record<string, unknown>, ...(before ? { before } : {}) };
   return opts.json ? JSON.stringify(diffJson(subject)) : diffText(subject, opts);
 }
+
+const childLogs = (logs: InspectOptions["children"]) => new Map([...(logs ?? [])].map(([id, events]) => [id, logTurns(events)] as const));
 
 function noCall(call: number, calls: number, facts: LogFacts): string {
   const has = calls === 0 ? "this session has no recorded model calls" : `no call ${call}: the session has ${calls === 1 ? "only call 1" : `calls 1–${calls}`}`;

@@ -1,7 +1,8 @@
-import type { AssistantMessage, Message } from "../session/messages.ts";
+import type { AssistantMessage } from "../session/messages.ts";
 import type { ResponseSummary } from "../session/message-schema.ts";
 import { createSessionReducer, type SessionState } from "../session/reduce-session.ts";
 import { runStateOf, type RunState } from "../session/run-state.ts";
+import type { Message } from "../session/messages.ts";
 import { answerOf, type SessionEvent } from "../session/session-event.ts";
 import type { HookRun } from "../session/hook-run.ts";
 import { costOf } from "../pricing/cost.ts";
@@ -36,14 +37,31 @@ export type InspectedTurn = {
   state: Exclude<RunState, "damaged">;
   /** When an undo took it out of the history. */
   undoneAt?: string;
+  /** Brought in by `shiro import`: its calls were made by another session, and are not in this log. */
+  imported?: true;
   calls: InspectedCall[];
   /** The hooks that ran for it, in order (a call's with the tool's name). */
   hooks: InspectedHook[];
+  /** The child agents its `task` calls started, in the order they ended. */
+  children: InspectedChild[];
 };
+
+/** A child agent a call started: its session (a log of its own), its agent, what it was for. */
+export type InspectedChild = { callId: string; step: number; sessionId: string; agent: string; description: string };
 
 export type InspectedHook = HookRun & { tool?: string };
 
 export type InspectedLog = { turns: InspectedTurn[]; calls: InspectedCall[]; state: SessionState };
+
+/** What a `task` call said its child was for. */
+function descriptionOf(args: string | undefined): string {
+  try {
+    const description = (JSON.parse(args ?? "") as { description?: unknown }).description;
+    return typeof description === "string" ? description : "";
+  } catch {
+    return "";
+  }
+}
 
 /**
  * A log's events, turn by turn, folded again with the session's own reducer, so each turn's state is
@@ -58,6 +76,7 @@ export function logTurns(events: readonly SessionEvent[]): InspectedLog {
   // Which model call asked for each tool call: its hooks are that call's.
   const askedBy = new Map<string, InspectedCall>();
   const denied = new Set<string>();
+  const argsOf = new Map<string, string>();
   let before: CallSide | undefined;
   // The shortest the history has been since the call before: an undo cuts it back.
   let cut = Infinity;
@@ -74,7 +93,7 @@ export function logTurns(events: readonly SessionEvent[]): InspectedLog {
     const s = reducer.apply(event);
     switch (event.type) {
       case "user":
-        current = { turn: s.turnCount, text: event.text, at: event.at, calls: [], hooks: early };
+        current = { turn: s.turnCount, text: event.text, at: event.at, calls: [], hooks: early, children: [] };
         early = [];
         break;
       case "hook": {
@@ -86,6 +105,9 @@ export function logTurns(events: readonly SessionEvent[]): InspectedLog {
         call?.hooks.push(run);
         break;
       }
+      case "import":
+        turns.push(...importedTurns(s));
+        break;
       case "undo":
         for (const t of turns) if (t.turn >= event.turn && t.undoneAt === undefined) t.undoneAt = event.at;
         cut = Math.min(cut, s.messages.length);
@@ -96,7 +118,7 @@ export function logTurns(events: readonly SessionEvent[]): InspectedLog {
         const snapshot = s.callLog.snapshots[event.prompt]!;
         const now = { model: event.model, messages: event.messages, prompt: event.prompt, snapshot, params: event.params, trailer: event.trailer };
         // Every call is listed: one before any prompt (no log shiro writes has one) gets a turn 0.
-        current ??= { turn: 0, text: "", at: event.at, calls: [], hooks: [] };
+        current ??= { turn: 0, text: "", at: event.at, calls: [], hooks: [], children: [] };
         const call: InspectedCall = {
           step: event.step,
           turn: current.turn,
@@ -122,6 +144,7 @@ export function logTurns(events: readonly SessionEvent[]): InspectedLog {
           if (part.type !== "tool-call") continue;
           toolNames.set(part.callId, part.name);
           askedBy.set(part.callId, call);
+          argsOf.set(part.callId, part.arguments);
         }
         const usage = call.response?.usage;
         const cost = usage ? costOf(call.model)(usage) : undefined;
@@ -130,6 +153,7 @@ export function logTurns(events: readonly SessionEvent[]): InspectedLog {
       }
       case "result":
         if (event.denied) denied.add(event.callId);
+        if (event.child && current) current.children.push({ callId: event.callId, step: askedBy.get(event.callId)?.step ?? 0, ...event.child, description: descriptionOf(argsOf.get(event.callId)) });
         break;
     }
   }
@@ -137,4 +161,13 @@ export function logTurns(events: readonly SessionEvent[]): InspectedLog {
   (current ?? turns.at(-1))?.hooks.push(...early);
   close();
   return { turns, calls, state: reducer.state! };
+}
+
+/** An import's turns, each in the state its own messages ended it in (no call of this log made them). */
+function importedTurns(s: SessionState): InspectedTurn[] {
+  const noCalls = { calls: [], snapshots: {} };
+  return s.turns.map((t, i) => {
+    const messages: Message[] = s.messages.slice(0, s.turns[i + 1]?.start ?? s.messages.length);
+    return { turn: t.turn, text: t.text, at: t.at, state: runStateOf({ messages, callLog: noCalls }), calls: [], hooks: [], children: [], imported: true };
+  });
 }

@@ -7,8 +7,8 @@ import { hookJson, hookLine, outcomeJson, outcomeText, promptOf, sumCalls, sumsT
 import type { InspectedCall, InspectedLog, InspectedTurn } from "./log-turns.ts";
 
 function turnHead(t: InspectedTurn): string {
-  const state = t.undoneAt !== undefined ? `undone (it had ${runStateText(t.state)})` : runStateText(t.state);
-  const calls = t.calls.length ? [plural(t.calls.length, "call"), ...sumsText(sumCalls(t.calls))] : ["no model call"];
+  const state = t.undoneAt !== undefined ? `undone (it had ${runStateText(t.state)})` : t.imported ? `imported (${runStateText(t.state)})` : runStateText(t.state);
+  const calls = t.calls.length ? [plural(t.calls.length, "call"), ...sumsText(sumCalls(t.calls))] : [t.imported ? "its calls were another session's" : "no model call"];
   return [`turn ${t.turn}`, state, `"${promptOf(t)}"`, ...calls].join(" · ");
 }
 
@@ -45,6 +45,7 @@ export function turnsJson(log: InspectedLog) {
         state: t.state,
         undone: t.undoneAt !== undefined,
         ...(t.undoneAt !== undefined ? { undoneAt: t.undoneAt } : {}),
+        ...(t.imported ? { imported: true } : {}),
         at: t.at,
         prompt: promptOf(t),
         tokens: tokensJson(sums.usage),

@@ -25,4 +25,10 @@ export type AgentEvent =
   /** A message joined the history (the log already holds it; a renderer shows it). */
   | { type: "message"; message: Message }
   | { type: "error"; error: ModelError }
-  | { type: "end"; status: EndStatus; steps: number; usage: Usage; denials: number };
+  | { type: "end"; status: EndStatus; steps: number; usage: Usage; denials: number }
+  /** A child agent began, for the call `parentCallId` of its parent (the `task` tool). */
+  | { type: "agent-start"; agentId: string; parentCallId: string; agent: string; description: string }
+  /** One of a child's own events, as it happens (a grandchild's comes wrapped twice). */
+  | { type: "child"; agentId: string; parentCallId: string; event: AgentEvent }
+  /** A child ended: how, and what it used (its own, and its children's). */
+  | { type: "agent-end"; agentId: string; parentCallId: string; status: EndStatus; steps: number; usage: Usage };

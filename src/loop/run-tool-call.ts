@@ -46,7 +46,7 @@ export async function* runToolCall(call: ToolCallPart, deps: Deps): AsyncGenerat
   const finish = (out: ToolOutput, denied = false): [AgentEvent, CallOutcome] => {
     const isError = out.isError === true || denied;
     const output = host.redactor.text(out.output);
-    deps.commit({ type: "result", callId: call.callId, output, isError, denied, ...(out.images?.length ? { images: out.images } : {}) });
+    deps.commit({ type: "result", callId: call.callId, output, isError, denied, ...(out.images?.length ? { images: out.images } : {}), ...(out.child ? { child: out.child } : {}) });
     return [
       { type: "tool-result", callId: call.callId, name: call.name, output, isError, denied, ...(out.display ? { display: host.redactor.text(out.display) } : {}) },
       { output, isError, denied },
@@ -80,6 +80,7 @@ export async function* runToolCall(call: ToolCallPart, deps: Deps): AsyncGenerat
   const chunks: string[] = [];
   const notices: string[] = [];
   const progress: string[] = [];
+  const relayed: AgentEvent[] = [];
   let wake: (() => void) | undefined;
   const ctx: ToolContext = {
     root: deps.root,
@@ -105,6 +106,12 @@ export async function* runToolCall(call: ToolCallPart, deps: Deps): AsyncGenerat
       progress.push(text);
       wake?.();
     },
+    // A child agent's events, made by the tool that started it (they are the loop's own kind).
+    relay: (event) => {
+      relayed.push(event as AgentEvent);
+      wake?.();
+    },
+    callId: call.callId,
   };
   let settled: ToolOutput | undefined;
   const running = runSafely(tool, args, ctx).then((out) => {
@@ -123,13 +130,15 @@ export async function* runToolCall(call: ToolCallPart, deps: Deps): AsyncGenerat
   }
   // Stream partial output and notices as they arrive, until the tool settles.
   while (!settled) {
-    if (chunks.length === 0 && notices.length === 0 && progress.length === 0) await new Promise<void>((resolve) => (wake = resolve));
+    if (chunks.length === 0 && notices.length === 0 && progress.length === 0 && relayed.length === 0) await new Promise<void>((resolve) => (wake = resolve));
     wake = undefined;
+    yield* relayed.splice(0);
     yield* told();
     for (const chunk of chunks.splice(0)) yield* show(redacting.push(chunk));
   }
   yield* told();
   await running;
+  yield* relayed.splice(0);
   // A secret the call itself brought into the project (a copy from elsewhere) is hidden in its result too.
   host.redactor.refresh?.();
   // What came with the result, and the tail held back in case it began a secret.

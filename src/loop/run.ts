@@ -6,7 +6,8 @@ import type { AnyTool } from "../tools/tool.ts";
 import type { ToolHost } from "../tools/tool-host.ts";
 import type { Commit } from "../session/turn-fact.ts";
 import type { ToolHooks } from "../hooks/create-hooks.ts";
-import { runToolCall, type Authorize } from "./run-tool-call.ts";
+import { runCalls } from "./run-calls.ts";
+import type { Authorize } from "./run-tool-call.ts";
 
 /** What a request's builder says it compacted to fit: the loop tells it once, as a `compacted` event. */
 export type Compaction = Omit<Extract<AgentEvent, { type: "compacted" }>, "type">;
@@ -154,12 +155,7 @@ export async function* run(opts: RunOptions): AsyncGenerator<AgentEvent> {
       return yield end("error");
     }
 
-    // Each result is committed as it comes; calls an abort leaves unrun get none (the wire says so).
-    for (const call of calls) {
-      if (signal.aborted) break;
-      const outcome = yield* runToolCall(call, opts);
-      if (outcome.denied) denials++;
-    }
+    denials += (yield* runCalls(calls, opts)).denials;
 
     if (signal.aborted) return yield stopped();
     if (steps >= opts.maxSteps) return yield end("max-steps");

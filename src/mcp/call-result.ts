@@ -1,5 +1,6 @@
 import { imageType } from "./image-type.ts";
-import type { ToolImage } from "../session/messages.ts";
+import { IMAGE_MAX_BYTES } from "../files/image-of.ts";
+import type { InputImage } from "../session/messages.ts";
 import { formatBytes } from "../text/format-bytes.ts";
 import { spelledControls } from "../text/spelled-controls.ts";
 import { BASH_MAX_OUTPUT_CHARS } from "../tools/shell/bash.ts";
@@ -7,9 +8,6 @@ import { CappedOutput } from "../process/capped-output.ts";
 import type { ToolOutput } from "../tools/tool.ts";
 import type { McpCallResult } from "./mcp-types.ts";
 
-
-/** Images a result may carry to the model, in all: beyond this each is a line saying it was left out. */
-const MAX_IMAGE_BYTES = 10 * 1024 * 1024;
 
 const str = (value: unknown) => (typeof value === "string" ? value : "");
 const base64Bytes = (data: string) => Math.floor((data.length * 3) / 4) - (data.endsWith("==") ? 2 : data.endsWith("=") ? 1 : 0);
@@ -22,7 +20,7 @@ const base64Bytes = (data: string) => Math.floor((data.length * 3) / 4) - (data.
  */
 export function callResultOutput(result: McpCallResult, maxChars = BASH_MAX_OUTPUT_CHARS): ToolOutput {
   const lines: string[] = [];
-  const images: ToolImage[] = [];
+  const images: InputImage[] = [];
   let imageBytes = 0;
   let text = false;
   for (const item of result.content ?? []) {
@@ -35,7 +33,8 @@ export function callResultOutput(result: McpCallResult, maxChars = BASH_MAX_OUTP
       const mediaType = imageType(data);
       const size = formatBytes(base64Bytes(data));
       if (mediaType === undefined) lines.push(`[image ${claimed}, ${size}: left out, it is no PNG, JPEG, GIF or WebP image]`);
-      else if (imageBytes + base64Bytes(data) > MAX_IMAGE_BYTES) lines.push(`[image ${mediaType}, ${size}: left out, the result's images are over ${formatBytes(MAX_IMAGE_BYTES)}]`);
+      // In all, a result's images weigh at most what one image may.
+      else if (imageBytes + base64Bytes(data) > IMAGE_MAX_BYTES) lines.push(`[image ${mediaType}, ${size}: left out, the result's images are over ${formatBytes(IMAGE_MAX_BYTES)}]`);
       else {
         imageBytes += base64Bytes(data);
         images.push({ mediaType, data });

@@ -1,6 +1,7 @@
 import { attachMentions } from "../context/attach-mentions.ts";
 import { charsFromTokens } from "../context/estimate.ts";
 import { cutWords, fitInput } from "../context/fit-input.ts";
+import type { InputImage } from "../session/messages.ts";
 import type { PrintInput } from "./read-prompt.ts";
 
 export type AssembleOptions = {
@@ -14,18 +15,21 @@ export type AssembleOptions = {
 
 const withStdin = (typed: string, piped: string) => `${typed}\n\n<stdin>\n${piped}\n</stdin>`;
 
+/** The run's first message: its text, and the images its `@path` mentions attach. */
+export type Assembled = { text: string; images: InputImage[] };
+
 /**
  * The run's first message: the typed prompt with the files its `@path` mentions attach, then stdin
  * cut to what fits. A piped log's `@` names no file to send, so only the typed prompt's mentions
  * attach; stdin that is the prompt counts as typed unless it is too large to send whole (a log).
  */
-export async function assemblePrompt(input: PrintInput, opts: AssembleOptions): Promise<string> {
+export async function assemblePrompt(input: PrintInput, opts: AssembleOptions): Promise<Assembled> {
   // Half the threshold: the other half holds the instructions, the tool definitions and the run's own
   // calls and results, and covers chars/4 being rough, so stdin alone never makes the first request compact.
   const room = charsFromTokens(Math.floor(opts.threshold / 2));
-  if (input.context === undefined) return input.prompt.length > room ? fit(input.prompt, room, opts) : attach(input.prompt, opts);
+  if (input.context === undefined) return input.prompt.length > room ? { text: fit(input.prompt, room, opts), images: [] } : attach(input.prompt, opts);
   const typed = await attach(input.prompt, opts);
-  return withStdin(typed, fit(input.context, room - withStdin(typed, "").length, opts));
+  return { ...typed, text: withStdin(typed.text, fit(input.context, room - withStdin(typed.text, "").length, opts)) };
 }
 
 function fit(text: string, maxChars: number, opts: AssembleOptions): string {
@@ -34,11 +38,11 @@ function fit(text: string, maxChars: number, opts: AssembleOptions): string {
   return fitted.text;
 }
 
-async function attach(prompt: string, opts: AssembleOptions): Promise<string> {
-  if (opts.attached) return prompt;
-  const { text, refused, missing, notices } = await attachMentions(prompt, opts.root);
+async function attach(prompt: string, opts: AssembleOptions): Promise<Assembled> {
+  if (opts.attached) return { text: prompt, images: [] };
+  const { text, images, refused, missing, notices } = await attachMentions(prompt, opts.root);
   for (const r of refused) opts.warn(`not attached: ${r}`);
   for (const n of notices) opts.warn(n);
   if (missing.length) opts.warn(`not a file, sent as text: ${missing.join(", ")}`);
-  return text;
+  return { text, images };
 }

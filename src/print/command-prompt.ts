@@ -17,8 +17,8 @@ export async function commandPrompt(prompt: string, commands: SavedCommands, cal
   const prepared = await commands.prepare(command, match[2]!, { show: warn, signal, calls });
   if (!prepared.ok) return prepared;
   for (const warning of prepared.warnings) warn(warning);
-  const { model, tools } = prepared;
-  return { ok: true, prompt: prepared.prompt, turn: { ...(model ? { model } : {}), ...(tools ? { tools } : {}) } };
+  const { model, tools, images } = prepared;
+  return { ok: true, prompt: prepared.prompt, turn: { ...(model ? { model } : {}), ...(tools ? { tools } : {}), ...(images ? { images } : {}) } };
 }
 
 /** A `/name` that is no saved command: a typo the model must not be sent (a path, one segment or more, is text). */

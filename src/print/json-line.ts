@@ -26,11 +26,21 @@ export function jsonLine(event: AgentEvent): object | undefined {
       return { ...event };
     case "error":
       return { type: "error", message: event.error.message, status: event.error.status ?? null, code: event.error.code ?? null };
+    case "agent-start":
+    case "agent-end":
+      return { ...event };
+    case "child": {
+      // A grandchild's line keeps its own ids: the innermost child is the one it belongs to.
+      const inner = jsonLine(event.event);
+      return inner && { ...inner, agentId: event.agentId, parentCallId: event.parentCallId, ...innerIds(inner) };
+    }
     case "message":
     case "end":
       return undefined;
   }
 }
+
+const innerIds = (line: object) => ("agentId" in line ? { agentId: line.agentId, parentCallId: (line as { parentCallId?: unknown }).parentCallId } : {});
 
 /** An MCP server came up (how many tools it offers; again when its list changes), did not start, or stopped: why, in one line. */
 export const mcpLine = (e: EventOf<"mcp">): object => ({

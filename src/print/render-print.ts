@@ -4,6 +4,7 @@ import { emptyUsage, splitAnswer, textOf, type AssistantMessage } from "../sessi
 import type { StopSignal } from "../exit/stop-signals.ts";
 import { retryLine } from "../ui/retry-line.ts";
 import { callSubject, resultMark, resultSummary } from "../ui/tool-line.ts";
+import { childLines } from "../ui/child-lines.ts";
 import { EXIT, exitCodeFor } from "./exit-code.ts";
 import { jsonLine, type ResultLine } from "./json-line.ts";
 import { stopLine } from "./stop-line.ts";
@@ -86,6 +87,11 @@ export async function renderPrint(
         break;
       case "error":
         if (!io.json) io.err(`${c.red("error:")} ${event.error.message}\n`);
+        break;
+      case "agent-start":
+      case "agent-end":
+      case "child":
+        if (!io.json) for (const line of childLines(event, c)) io.err(`${line}\n`);
         break;
       case "end":
         outcome = { code: exitCodeFor(event.status, event.denials, io.stoppedBy?.()), status: event.status, text: finalText, steps: event.steps, usage: event.usage };

@@ -13,6 +13,8 @@ import { renderPrint } from "./render-print.ts";
 import { mcpLine } from "./json-line.ts";
 import type { EventOf } from "../session/session-event.ts";
 import { commandPrompt } from "./command-prompt.ts";
+import { readImageFlags } from "../context/image-flags.ts";
+import { imagesNotTaken } from "../wire/image-input.ts";
 
 const STDIN_SILENT_MS = 5000;
 
@@ -21,6 +23,7 @@ export async function runPrint(flags: Flags, config: Config & { apiKey: string }
   // Refused before stdin is read or anything is sent: a CI step learns of a bad schema or path for free.
   const schema = flags.outputSchema === undefined ? undefined : await loadOutputSchema(flags.outputSchema);
   if (flags.output !== undefined) checkOutputPath(flags.output);
+  const imageFlags = await readImageFlags(flags.images, process.cwd());
   const controller = new AbortController();
   // --timeout counts from the start: a CI step's budget is wall time, whatever it was spent on.
   const limit = flags.timeout === undefined ? undefined : setTimeout(() => controller.abort(RUN_TIMEOUT), flags.timeout * 1000);
@@ -66,12 +69,16 @@ export async function runPrint(flags: Flags, config: Config & { apiKey: string }
   }
   // Fitted once the session is open, so a window learned by an earlier run (`-c`) counts.
   const prompt = await assemblePrompt(command ? { ...input, prompt: command.prompt } : input, { root: process.cwd(), threshold: main.agent.contextUse().threshold, warn, attached: command !== undefined });
+  const images = [...imageFlags.map((f) => f.image), ...(command?.turn.images ?? []), ...prompt.images];
+  const turn = { ...command?.turn, ...(images.length ? { images } : {}) };
+  const notTaken = imagesNotTaken(turn.model ?? main.agent.session.model, images.length);
+  if (notTaken) warn(notTaken);
 
   const asIs = (t: string) => t;
   const toStdout = process.stdout.isTTY ? terminalStream() : asIs;
   const toStderr = process.stderr.isTTY ? terminalStream() : asIs;
   const outcome = await renderPrint(
-    turnOnModel(main.agent, prompt, controller.signal, command?.turn),
+    turnOnModel(main.agent, prompt.text, controller.signal, turn),
     {
       // At a terminal the answer and the progress are text, colours at most: nothing the model wrote moves the cursor or sets the clipboard.
       out: (t) => process.stdout.write(toStdout(t)),

@@ -1,6 +1,7 @@
 import type pc from "picocolors";
 import type { CommandTurn } from "../commands/saved-commands.ts";
 import { attachMentions } from "../context/attach-mentions.ts";
+import { imagesNotTaken } from "../wire/image-input.ts";
 import { showBeforePrompt } from "./commands.ts";
 import type { ReplCommand, ReplContext } from "./repl-command.ts";
 import { playTurn } from "./repl-turn.ts";
@@ -24,7 +25,7 @@ type Runner = {
   closed: () => boolean;
 };
 
-/** One line the person typed, to its end: a slash command, or a prompt (its `@files` attached) run as a turn. */
+/** One line the person typed, to its end: a slash command, or a prompt (its `@files` and images attached) run as a turn. */
 export function createLineRunner(r: Runner) {
   async function runTurn(prompt: string, command?: CommandTurn): Promise<void> {
     await r.slot.withTurn((turn) => playTurn(turn, r.ctx.current.agent, prompt, r.out, command));
@@ -40,12 +41,14 @@ export function createLineRunner(r: Runner) {
       if (parsed.kind === "command") return r.slot.withCommand((signal) => parsed.command.run({ ...r.ctx, signal }, parsed.arg));
       return r.print(r.c.yellow(unknownCommandLine(parsed)));
     }
-    const { text, attached, refused, missing, notices } = await attachMentions(line, r.cwd);
+    const { text, images, attached, refused, missing, notices } = await attachMentions(line, r.cwd);
     if (attached.length) r.print(r.c.dim(`· attached ${attached.join(", ")}`));
     if (missing.length) r.print(r.c.dim(`· not a file, sent as text: ${missing.join(", ")}`));
     for (const why of refused) r.print(r.c.yellow(`! not attached: ${why}`));
     for (const notice of notices) r.print(r.c.yellow(`! ${notice}`));
-    await runTurn(text);
+    const notTaken = imagesNotTaken(r.ctx.current.agent.session.model, images.length);
+    if (notTaken) r.print(r.c.yellow(`! ${notTaken}`));
+    await runTurn(text, images.length ? { images } : undefined);
   }
 
   return { runLine, runTurn };

@@ -23,7 +23,26 @@ export const cleanPaste = (text: string): string =>
 export function insertPaste(text: string, pastes: Pastes): { insert: string; pastes: Pastes } {
   const lines = text.split("\n").length;
   if (lines <= PASTE_SHOWN_LINES && text.length <= PASTE_SHOWN_CHARS) return { insert: text, pastes };
-  const base = lines > 1 ? `pasted ${plural(lines, "line")}` : `pasted ${formatCount(text.length)} chars`;
+  return withPlaceholder(lines > 1 ? `pasted ${plural(lines, "line")}` : `pasted ${formatCount(text.length)} chars`, text, pastes);
+}
+
+/** An image given in the prompt (a pasted path, `-i`): the placeholder `[image shot.png]`, standing for its `@` mention. */
+export const insertImage = (name: string, mention: string, pastes: Pastes): { insert: string; pastes: Pastes } => withPlaceholder(`image ${name}`, mention, pastes);
+
+/** A prompt with images after it (`shiro -i shot.png "…"`): as it is sent, and as it is drawn (`shown`, placeholders for the images). */
+export function withImages(prompt: string, images: readonly { name: string; mention: string }[]): { text: string; shown: string } {
+  let pastes: Pastes = new Map();
+  let shown = prompt;
+  for (const image of images) {
+    const added = insertImage(image.name, image.mention, pastes);
+    pastes = added.pastes;
+    shown += ` ${added.insert}`;
+  }
+  return { text: expandPastes(shown, pastes), shown };
+}
+
+/** `[base]` standing for `text`, numbered when the same one is already there. */
+function withPlaceholder(base: string, text: string, pastes: Pastes): { insert: string; pastes: Pastes } {
   let placeholder = `[${base}]`;
   for (let n = 2; pastes.has(placeholder); n++) placeholder = `[${base} #${n}]`;
   return { insert: placeholder, pastes: new Map([...pastes, [placeholder, text]]) };

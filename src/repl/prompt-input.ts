@@ -1,7 +1,8 @@
 import type { Key } from "./key-decoder.ts";
 import { draftOf, edit, editKey, emptyDraft, type Draft } from "./line-editor.ts";
 import { newer, older, startWalk, type HistoryWalk } from "./history-walk.ts";
-import { cleanPaste, expandPastes, insertPaste, recallPrompt, type Pastes } from "./paste.ts";
+import { cleanPaste, expandPastes, insertImage, insertPaste, recallPrompt, type Pastes } from "./paste.ts";
+import type { PromptImage } from "./pasted-image.ts";
 
 /** What a key did to the prompt, for the REPL to act on. */
 export type InputAction =
@@ -21,9 +22,10 @@ const NO_PASTES: Pastes = new Map();
 /**
  * The prompt's state as keys change it: the draft (several lines when Alt-Enter, Ctrl-J or a
  * trailing `\` adds them), its collapsed pastes, the walk through history and a completion list.
- * It draws nothing: the REPL renders `draft`, `choices` and the pastes' placeholders.
+ * It draws nothing: the REPL renders `draft`, `choices` and the pastes' placeholders. `pastedImage`
+ * tells a paste that is a path to an image, which becomes a placeholder standing for its `@` mention.
  */
-export function createPromptInput(history: { entries: readonly string[] }, complete: Completer) {
+export function createPromptInput(history: { entries: readonly string[] }, complete: Completer, pastedImage?: (text: string) => PromptImage | undefined) {
   let draft: Draft = emptyDraft;
   let pastes: Pastes = NO_PASTES;
   let walk: HistoryWalk | undefined;
@@ -43,6 +45,12 @@ export function createPromptInput(history: { entries: readonly string[] }, compl
     walk = next;
   };
   const atoms = () => [...pastes.keys()];
+  // A mention begins after whitespace: the placeholder is kept apart from a word before it.
+  const withImage = (image: PromptImage): Draft => {
+    const added = insertImage(image.name, image.mention, pastes);
+    pastes = added.pastes;
+    return edit.insert(draft, /\S$/.test(draft.text.slice(0, draft.cursor)) ? ` ${added.insert}` : added.insert);
+  };
 
   function historyStep(direction: "up" | "down"): InputAction {
     const current = walk ?? startWalk(history.entries, draft.text);
@@ -86,7 +94,10 @@ export function createPromptInput(history: { entries: readonly string[] }, compl
     };
     switch (k.name) {
       case "paste": {
-        const added = insertPaste(cleanPaste(k.text), pastes);
+        const text = cleanPaste(k.text);
+        const image = pastedImage?.(text);
+        if (image) return changed(withImage(image));
+        const added = insertPaste(text, pastes);
         pastes = added.pastes;
         return changed(edit.insert(draft, added.insert));
       }
@@ -138,6 +149,10 @@ export function createPromptInput(history: { entries: readonly string[] }, compl
       const recalled = recallPrompt(text);
       pastes = recalled.pastes;
       set(draftOf(recalled.text));
+    },
+    /** Puts an image's placeholder in the prompt at the cursor, a space after it (`-i` before anything is typed). */
+    addImage(image: PromptImage): void {
+      set(edit.insert(withImage(image), " "));
     },
     /** Empties the prompt (Ctrl-C on a typed line, an aborted question's leftovers). */
     clear(): void {

@@ -29,6 +29,11 @@ export function startReplAgent(s: Start): Promise<CurrentAgent> {
     builtinCommands: builtinNames(),
     ask: s.questions.approve,
     approveHooks: s.questions.hooks,
+    // A project's agent is read and approved, as its commands are, before the model may start it.
+    confirm: async (lines, question) => {
+      for (const line of lines) s.print(line);
+      return s.questions.confirm(question);
+    },
     // Servers start in the background while the person types: each says once that it is up, a failure in one line.
     reportMcp: (e, line) => {
       if (line !== undefined) return s.warn(line);

@@ -21,6 +21,9 @@ import { savedCommandsTable, type SavedTable } from "./saved-commands-table.ts";
 import { slashMenu } from "./slash-commands.ts";
 import { openTerminalInput } from "./terminal-input.ts";
 import { createWorkSlot } from "./work-slot.ts";
+import { readImageFlags } from "../context/image-flags.ts";
+import { pastedImage, promptImage } from "./pasted-image.ts";
+import { withImages } from "./paste.ts";
 
 /**
  * The interactive session, composed of parts that each own their state: the terminal and the live
@@ -30,6 +33,8 @@ import { createWorkSlot } from "./work-slot.ts";
  */
 export async function runRepl(flags: Flags, config: Config & { apiKey: string }): Promise<number> {
   const cwd = process.cwd();
+  // A bad -i stops here, before the session opens; a good one goes with the first prompt, by its mention.
+  const images = (await readImageFlags(flags.images, cwd)).map((flag) => promptImage(flag.given, cwd));
   const stdout = process.stdout;
   const color = Boolean(stdout.isTTY) && !process.env.NO_COLOR;
   const c = pc.createColors(color);
@@ -41,7 +46,7 @@ export async function runRepl(flags: Flags, config: Config & { apiKey: string })
   // The built-in commands, then the saved ones (read once the agent is up).
   let saved: SavedTable | undefined;
   const table = () => [...COMMANDS, ...(saved?.rows() ?? [])];
-  const input = createPromptInput(history, createCompleter(cwd, table));
+  const input = createPromptInput(history, createCompleter(cwd, table), (text) => pastedImage(text, cwd));
   const slot = createWorkSlot();
   const lifecycle = createLifecycle();
   // The prompt raises its keys' events before the parts that answer them exist (they need the prompt): connected below.
@@ -97,7 +102,10 @@ export async function runRepl(flags: Flags, config: Config & { apiKey: string })
     terminal.suspend();
   }
 
-  if (flags.prompt) void lines.start({ text: flags.prompt, shown: flags.prompt });
-  else live.render();
+  if (flags.prompt) void lines.start(withImages(flags.prompt, images));
+  else {
+    images.forEach(input.addImage);
+    live.render();
+  }
   return lifecycle.ended;
 }

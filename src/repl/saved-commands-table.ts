@@ -35,10 +35,10 @@ export function savedCommandsTable(commands: SavedCommands, opts: Options): Save
       for (const ran of prepared.ran) ctx.print(c.dim(`· ran ${ran}`));
       if (prepared.attached.length) ctx.print(c.dim(`· attached ${prepared.attached.join(", ")}`));
       for (const warning of prepared.warnings) ctx.print(c.yellow(`! ${warning}`));
-      const { model, tools } = prepared;
+      const { model, tools, images } = prepared;
       if (model) ctx.print(c.dim(`· this turn goes to ${model}`));
       if (tools) ctx.print(c.dim(`· this turn offers only ${tools.entries.join(", ")}${tools.allows.length ? `; runs without asking: ${tools.allows.map((a) => a.pattern).join(", ")}` : ""}`));
-      await opts.play(prepared.prompt, { ...(model ? { model } : {}), ...(tools ? { tools } : {}) });
+      await opts.play(prepared.prompt, { ...(model ? { model } : {}), ...(tools ? { tools } : {}), ...(images ? { images } : {}) });
     },
   });
   return {

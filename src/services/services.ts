@@ -27,6 +27,8 @@ import { permissionRules } from "./permission-rules.ts";
 import { createProgramList } from "./program-list.ts";
 import type { Config, Flags } from "./settings.ts";
 import { startHooks } from "./start-hooks.ts";
+import { createAgentCatalog, type AgentCatalog } from "../subagents/agent-catalog.ts";
+import { parseRunAgents } from "../subagents/run-agents.ts";
 import { createToolAccess } from "./tool-access.ts";
 
 export type ServicesOptions = {
@@ -45,6 +47,8 @@ export type ServicesOptions = {
   approveHooks?: (lines: readonly string[]) => Promise<boolean>;
   /** Where each change of an MCP server goes (redacted): a server arriving in the REPL, an `mcp` event of `--json`. Without it, a failure is warned. */
   reportMcp?: McpStartOptions["report"];
+  /** Shows lines and asks yes or no (the REPL): a project's agent is approved so. Without it, one not approved yet is refused. */
+  confirm?: (lines: readonly string[], question: string) => Promise<boolean>;
 };
 
 /**
@@ -70,6 +74,8 @@ export type Services = {
   /** The MCP servers, started in the background: their tools join an agent's as they come. */
   readonly mcp: Mcp;
   readonly commands: SavedCommands;
+  /** The kinds of child agent a `task` call may start (built-in, the person's, the project's once approved, `--agents`'). */
+  readonly agents: AgentCatalog;
   readonly model: ModelService;
   readonly skills: LiveSkills;
   /** Lets go of what the process holds: the checkpoints' watch, the MCP servers. */
@@ -99,6 +105,8 @@ export async function createServices(opts: ServicesOptions, stores: Stores = ope
   const access = createToolAccess({ cwd, apiKey: config.apiKey, rules, reach, yolo: flags.yolo, secretFiles, sandbox, plugins, secrets, ...(opts.ask ? { ask: opts.ask } : {}), ...(opts.interruptSignal ? { interruptSignal: opts.interruptSignal } : {}) });
   const redact = access.host.redactor.text;
   const commands = createSavedCommands({ home: config.home, root: cwd, userHome: homedir(), builtins: opts.builtinCommands ?? [], approvals, warn });
+  const runAgents = flags.agents === undefined ? [] : parseRunAgents(flags.agents);
+  const agents = createAgentCatalog({ home: config.home, root: cwd, userHome: homedir(), runAgents, approvals, ...(opts.confirm ? { confirm: opts.confirm } : {}), warn });
   // Started now; the first call waits for them (the REPL's for those marked `required` only, mcp-servers.ts).
   // A server's stderr (in its failure line) may print a secret it was given: redacted like any output.
   const report = opts.reportMcp;
@@ -129,6 +137,7 @@ export async function createServices(opts: ServicesOptions, stores: Stores = ope
     ...(hooks ? { hooks } : {}),
     mcp,
     commands,
+    agents,
     model,
     skills: liveSkills({ home: config.home, root: cwd, warn }),
     async close() {

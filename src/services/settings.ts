@@ -12,6 +12,8 @@ import type { HooksConfig, NotifyEntry } from "../hooks/hook-config.ts";
  */
 export type Flags = {
   prompt?: string;
+  /** `-i, --image`: image files sent with the first prompt, as given. */
+  images: string[];
   print: boolean;
   model?: string;
   baseUrl?: string;
@@ -53,6 +55,8 @@ export type Flags = {
   mcpConfigs: string[];
   /** `--no-mcp`: no MCP server starts, configured or the project's. */
   noMcp: boolean;
+  /** `--agents '<json>'`: child agents defined for this run, as written (docs/agents.md). */
+  agents?: string;
   version: boolean;
   help: boolean;
   /** A subcommand (`sessions`, `inspect`, `registry`, `doctor`, `undo`) and its own arguments. */
@@ -102,4 +106,6 @@ export type Config = {
    * `.mcp.json` is then not read).
    */
   mcp: { enabled: boolean; explicit: boolean; servers: McpServerEntry[] };
+  /** Child agents (`agents` in config.json): how many of one parent's run at once, and how deep the tree may grow. */
+  agents: { maxParallel: number; maxDepth: number };
 };

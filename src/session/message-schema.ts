@@ -15,7 +15,7 @@ export const usageSchema: z.ZodType<Usage> = z.object({
 
 const itemId = z.string().optional();
 
-export const toolImageSchema = z.object({ mediaType: z.string(), data: z.string() });
+export const inputImageSchema = z.object({ mediaType: z.string(), data: z.string() });
 
 const assistantPartSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("reasoning"), itemId, summary: z.array(z.string()), encrypted: z.string().optional() }),
@@ -24,7 +24,7 @@ const assistantPartSchema = z.discriminatedUnion("type", [
 ]);
 
 export const messageSchema: z.ZodType<Message> = z.discriminatedUnion("role", [
-  z.object({ role: z.literal("user"), text: z.string() }),
+  z.object({ role: z.literal("user"), text: z.string(), images: z.array(inputImageSchema).optional() }),
   z.object({
     role: z.literal("assistant"),
     model: z.string(),
@@ -36,7 +36,7 @@ export const messageSchema: z.ZodType<Message> = z.discriminatedUnion("role", [
   }),
   z.object({
     role: z.literal("tool"),
-    results: z.array(z.object({ callId: z.string(), output: z.string(), isError: z.boolean().optional(), images: z.array(toolImageSchema).optional() })),
+    results: z.array(z.object({ callId: z.string(), output: z.string(), isError: z.boolean().optional(), images: z.array(inputImageSchema).optional() })),
   }),
   z.object({ role: z.literal("compaction"), summary: z.string() }),
 ]);

@@ -11,7 +11,8 @@ export type Usage = {
   reasoningTokens: number;
 };
 
-export type UserMessage = { role: "user"; text: string };
+/** `images`: what the person gave with the prompt (`-i`, `@shot.png`, a pasted path), sent after its text. */
+export type UserMessage = { role: "user"; text: string; images?: InputImage[] };
 
 export type ReasoningPart = {
   type: "reasoning";
@@ -52,9 +53,15 @@ export type AssistantMessage = {
 export const INTERRUPTED_OUTPUT =
   "[interrupted: this call did not finish and was not re-run; its outcome is unknown — check before repeating it]";
 
-/** An image a tool returned (an MCP server's), base64: it goes to the model as `input_image` beside the output. */
-export type ToolImage = { mediaType: string; data: string };
-export type ToolResult = { callId: string; output: string; isError?: boolean; images?: ToolImage[] };
+/**
+ * An image for the model, base64 — a person's, a file `read_file` opened, an MCP tool's: it goes as
+ * `input_image` beside the text. The log holds each distinct one once (an `image` event, by hash).
+ */
+export type InputImage = { mediaType: string; data: string };
+/** A child agent a call ran: its own session, by id, and the agent's name. */
+export type ChildRef = { sessionId: string; agent: string };
+
+export type ToolResult = { callId: string; output: string; isError?: boolean; images?: InputImage[]; child?: ChildRef };
 export type ToolMessage = { role: "tool"; results: ToolResult[] };
 
 /**

@@ -1,7 +1,8 @@
-import type { Message, ToolResult } from "./messages.ts";
+import type { InputImage, Message, ToolResult } from "./messages.ts";
 import { emptyNotebook, type Notebook } from "./notebook.ts";
 import type { CallLog, CallRecord, ResponseSummary } from "./message-schema.ts";
 import { answerOf, type EventOf, type SessionEvent } from "./session-event.ts";
+import { historyFault } from "./history-fault.ts";
 
 /** What a session's log adds up to: the history the loop sends, and everything a resume restores. */
 export type SessionState = {
@@ -12,7 +13,13 @@ export type SessionState = {
   cwd: string;
   model: string;
   forkedFrom?: { id: string; events: number };
+  /** A child agent's session: the session, and its call, that started it. */
+  parent?: { id: string; callId: string };
+  /** The export this session's history was imported from (`shiro import`). */
+  importedFrom?: { id: string; exportedAt: string };
   messages: Message[];
+  /** The images the log holds, by hash: each prompt and result that names one shares this one object. */
+  images: Record<string, InputImage>;
   /** The turns still in the history (an undo removes them), oldest first: number, first message, prompt. */
   turns: LiveTurn[];
   /** Turns ever begun (user lines): the next turn's number is one more. */
@@ -59,6 +66,8 @@ export function createSessionReducer(from?: SessionState) {
     throw new SessionLogError((state?.events ?? 0) + 1, reason);
   };
 
+  const stored = (hash: string): InputImage => (Object.hasOwn(state!.images, hash) ? state!.images[hash]! : fail(`image ${hash} is named, but no earlier line holds it`));
+
   function apply(event: SessionEvent): SessionState {
     if (!state) {
       if (event.type !== "session") fail(`the log must begin with its session line, not "${event.type}"`);
@@ -70,7 +79,9 @@ export function createSessionReducer(from?: SessionState) {
         cwd: first.cwd,
         model: first.model,
         ...(first.forkedFrom ? { forkedFrom: first.forkedFrom } : {}),
+        ...(first.parent ? { parent: first.parent } : {}),
         messages: [],
+        images: {},
         turns: [],
         turnCount: 0,
         notebook: emptyNotebook(),
@@ -87,11 +98,20 @@ export function createSessionReducer(from?: SessionState) {
     switch (event.type) {
       case "session":
         return fail("a second session line");
-      case "user":
+      case "user": {
+        // Resolved first: a prompt naming an image the log lacks changes nothing.
+        const images = event.images?.map(stored);
         closeTurn(s);
         s.turnCount++;
         s.turns.push({ turn: s.turnCount, start: s.messages.length, text: event.text, at: event.at });
-        s.messages.push({ role: "user", text: event.text });
+        s.messages.push(images ? { role: "user", text: event.text, images } : { role: "user", text: event.text });
+        break;
+      }
+      case "image":
+        s.images[event.hash] ??= { mediaType: event.mediaType, data: event.data };
+        break;
+      case "import":
+        importHistory(s, event, fail);
         break;
       case "undo": {
         const from = s.turns.findIndex((t) => t.turn === event.turn);
@@ -152,10 +172,11 @@ export function createSessionReducer(from?: SessionState) {
         break;
       case "result": {
         if (!s.pending.has(event.callId)) fail(`a result for ${event.callId}, which is no call waiting for one`);
-        s.pending.delete(event.callId);
         const result: ToolResult = { callId: event.callId, output: event.output };
         if (event.isError) result.isError = true;
-        if (event.images) result.images = event.images;
+        if (event.images) result.images = event.images.map((image) => (typeof image === "string" ? stored(image) : image));
+        if (event.child) result.child = event.child;
+        s.pending.delete(event.callId);
         const last = s.messages.at(-1);
         if (last?.role === "tool") last.results.push(result);
         else s.messages.push({ role: "tool", results: [result] });
@@ -194,6 +215,26 @@ export function createSessionReducer(from?: SessionState) {
       return state;
     },
   };
+}
+
+/** A history imported whole: only into a session with none yet, coherent, its turns starting at prompts in order. */
+function importHistory(s: SessionState, event: EventOf<"import">, fail: (reason: string) => never) {
+  if (s.messages.length || s.callLog.calls.length || s.importedFrom) fail("an import into a session that already has a history");
+  const fault = historyFault(event.messages);
+  if (fault) fail(`the imported history is impossible: ${fault}`);
+  let after = -1;
+  for (const { start } of event.turns) {
+    if (start <= after || event.messages[start]?.role !== "user") fail(`an imported turn starts at message ${start + 1}, which is no prompt after the turn before`);
+    after = start;
+  }
+  s.importedFrom = event.from;
+  for (const m of event.messages) s.messages.push(m); // not spread: a long history would overflow the call's arguments
+  for (const { start, at } of event.turns) {
+    const prompt = event.messages[start] as Extract<Message, { role: "user" }>;
+    s.turns.push({ turn: ++s.turnCount, start, text: prompt.text, at });
+  }
+  // An imported answer is an answer: the session is listed and continued like any answered one.
+  if (event.messages.some((m) => m.role === "assistant")) s.answered = true;
 }
 
 /** Calls still waiting when the history moves on never get a result (the wire reports them as interrupted). */

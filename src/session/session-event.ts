@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { todoSchema } from "./notebook.ts";
-import { messageSchema, toolImageSchema, usageSchema } from "./message-schema.ts";
+import { messageSchema, inputImageSchema, usageSchema } from "./message-schema.ts";
 import type { AssistantMessage } from "./messages.ts";
 import { hookRunSchema } from "./hook-run.ts";
 
@@ -15,9 +15,23 @@ const at = z.string();
  * is what `reduce-session.ts` makes of these, in order.
  */
 export const sessionEventSchema = z.discriminatedUnion("type", [
-  /** Line 1, and only there. `forkedFrom`: the session whose first `events` lines this one continues. */
-  z.object({ type: z.literal("session"), v: z.literal(LOG_VERSION), id: z.string(), at, cwd: z.string(), model: z.string(), forkedFrom: z.object({ id: z.string(), events: z.number().int().nonnegative() }).optional() }),
-  z.object({ type: z.literal("user"), text: z.string(), at }),
+  /** Line 1, and only there. `forkedFrom`: the session whose first `events` lines this one continues; `parent`: the session whose call `callId` started this one (a child agent's). */
+  z.object({ type: z.literal("session"), v: z.literal(LOG_VERSION), id: z.string(), at, cwd: z.string(), model: z.string(), forkedFrom: z.object({ id: z.string(), events: z.number().int().nonnegative() }).optional(), parent: z.object({ id: z.string(), callId: z.string() }).optional() }),
+  /** `images`: the hashes of the `image` lines holding what the person gave with the prompt. */
+  z.object({ type: z.literal("user"), text: z.string(), images: z.array(z.string()).optional(), at }),
+  /** An image, once per distinct content in the log: `hash` is the sha256 of its bytes, which prompts and results name. */
+  z.object({ type: z.literal("image"), hash: z.string(), mediaType: z.string(), data: z.string() }),
+  /**
+   * A conversation brought in by `shiro import` (line 2 of a new session): its `messages`, the prompts
+   * among them that began `turns` (by index, with when), and the export it came `from`.
+   */
+  z.object({
+    type: z.literal("import"),
+    from: z.object({ id: z.string(), exportedAt: z.string() }),
+    messages: z.array(messageSchema),
+    turns: z.array(z.object({ start: z.number().int().nonnegative(), at })),
+    at,
+  }),
   /** The instructions and tools a call was sent with, once per distinct content (calls refer to `key`). */
   z.object({ type: z.literal("prompt"), key: z.string(), instructions: z.string(), tools: z.array(z.unknown()) }),
   /** A model call about to be sent, built from the first `messages` messages and the prompt `prompt`. */
@@ -47,8 +61,19 @@ export const sessionEventSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("verdict"), callId: z.string(), allowed: z.boolean(), sandbox: z.enum(["read-only", "workspace-write"]).optional(), reason: z.string().optional() }),
   /** The tool is about to run: with no result after it, it was interrupted (never re-run on resume). */
   z.object({ type: z.literal("tool"), callId: z.string() }),
-  /** `images`: what an MCP tool returned besides text, sent to the model as `input_image`. */
-  z.object({ type: z.literal("result"), callId: z.string(), output: z.string(), isError: z.literal(true).optional(), denied: z.literal(true).optional(), images: z.array(toolImageSchema).optional() }),
+  /**
+   * `images`: what the tool gave besides text (an image file read, an MCP tool's), sent as `input_image`:
+   * the hashes of their `image` lines (a log written before those lines existed holds the images themselves).
+   */
+  z.object({
+    type: z.literal("result"),
+    callId: z.string(),
+    output: z.string(),
+    isError: z.literal(true).optional(),
+    denied: z.literal(true).optional(),
+    images: z.array(z.union([z.string(), inputImageSchema])).optional(),
+    child: z.object({ sessionId: z.string(), agent: z.string() }).optional(),
+  }),
   /** The wire starts again from this summary (`/compact`, or when the history no longer fits). */
   z.object({ type: z.literal("compaction"), summary: z.string(), at }),
   z.object({ type: z.literal("todos"), todos: z.array(todoSchema) }),

@@ -1,4 +1,4 @@
-import type { AssistantMessage, ToolImage, Usage } from "./messages.ts";
+import type { AssistantMessage, ChildRef, InputImage, Usage } from "./messages.ts";
 import type { SandboxLevel } from "./sandbox-level.ts";
 
 /**
@@ -13,7 +13,7 @@ export type TurnFact =
   | { type: "verdict"; callId: string; allowed: boolean; sandbox?: SandboxLevel; reason?: string }
   /** The tool is about to run. */
   | { type: "tool"; callId: string }
-  | { type: "result"; callId: string; output: string; isError: boolean; denied: boolean; images?: ToolImage[] };
+  | { type: "result"; callId: string; output: string; isError: boolean; denied: boolean; images?: InputImage[]; child?: ChildRef };
 
 /** Where the loop commits its facts; the runtime writes them to the log and the history grows. */
 export type Commit = (fact: TurnFact) => void;

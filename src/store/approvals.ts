@@ -10,7 +10,7 @@ import { readJson } from "./read-json.ts";
  * command): each kept by the hash of its exact definition, so a change is asked again. One file,
  * `$SHIRO_HOME/approvals.json`, for every kind.
  */
-export type ApprovalKind = "mcp-server" | "hook" | "command";
+export type ApprovalKind = "mcp-server" | "hook" | "command" | "agent";
 
 export type Approvals = {
   /** Whether `hash` of what `subject` names (a server, a hook set, a command) was approved in `root`. */

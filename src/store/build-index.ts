@@ -38,13 +38,13 @@ export const entryOfRead = (read: Extract<ReadLog, { ok: true }>, bytes?: number
 /** The state an entry of an older shiro stands for. */
 export const metaOf = (entry: IndexEntry): SessionMeta => ({ ...entry, state: entry.state ?? (entry.answered === false ? "no-answer" : "answered") });
 
-/** Every session of `dir` (logs and schema-1 files), as listing entries. Unreadable files are left out. */
+/** Every session of `dir` (logs and schema-1 files), as listing entries. Unreadable files and child agents' sessions (listed under their parent) are left out. */
 export async function collectEntries(dir: string, sizeOf: (id: string) => number | undefined): Promise<SessionMeta[]> {
   const entries: SessionMeta[] = [];
   for (const id of await sessionIds(dir)) {
     const bytes = sizeOf(id);
     const read = await readSessionLog(dir, id);
-    if (read.ok) entries.push(entryOfRead(read, bytes));
+    if (read.ok && !read.state.parent) entries.push(entryOfRead(read, bytes));
   }
   return entries;
 }

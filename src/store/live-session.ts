@@ -131,7 +131,7 @@ export function liveSession(opts: LiveSessionOptions): LiveSession {
 }
 
 /** The first line of a new session's log. */
-export const sessionLine = (id: string, cwd: string, model: string, at: string, forkedFrom?: { id: string; events: number }): SessionEvent => ({
+export const sessionLine = (id: string, cwd: string, model: string, at: string, forkedFrom?: { id: string; events: number }, parent?: { id: string; callId: string }): SessionEvent => ({
   type: "session",
   v: LOG_VERSION,
   id,
@@ -139,4 +139,5 @@ export const sessionLine = (id: string, cwd: string, model: string, at: string, 
   cwd,
   model,
   ...(forkedFrom ? { forkedFrom } : {}),
+  ...(parent ? { parent } : {}),
 });

@@ -33,7 +33,8 @@ export type SessionStore = {
    */
   readonly saves: boolean;
   /** A new session, this process's from now on; nothing is written before its first event. */
-  create(opts: { cwd: string; model: string }): Promise<LiveSession>;
+  /** A new session; `parent`: the session and call of the agent that starts it (a child agent's, listed under it, not among the folder's). */
+  create(opts: { cwd: string; model: string; parent?: { id: string; callId: string } }): Promise<LiveSession>;
   /**
    * A saved session, to go on with. Calls the last run left unfinished get their outcome (unknown,
    * never re-run). If another live shiro has it open, this one continues a copy under a new id — or,
@@ -150,10 +151,10 @@ export function createSessionStore(dir: string, options: SessionStoreOptions = {
     get saves() {
       return saving;
     },
-    async create({ cwd, model }) {
+    async create({ cwd, model, parent }) {
       const id = Bun.randomUUIDv7();
       const path = logPath(dir, id);
-      return live(path, { first: sessionLine(id, resolve(cwd), model, new Date().toISOString()) }, await hold(path));
+      return live(path, { first: sessionLine(id, resolve(cwd), model, new Date().toISOString(), undefined, parent) }, await hold(path));
     },
 
     async open(id, warn, opts) {
@@ -248,7 +249,8 @@ export function createSessionStore(dir: string, options: SessionStoreOptions = {
     },
 
     async remember(state) {
-      if (!saving) return;
+      // A child agent's session is found through its parent's, not in the folder's list (nor by -c).
+      if (!saving || state.parent) return;
       if (await ensureIndex()) return; // the index could not be made: listed from the logs
       const bytes = sizeOf(state.id);
       try {

@@ -13,7 +13,7 @@ export function createUnsavedStore(): SessionStore {
   return {
     dir: "",
     saves: false,
-    create: async ({ cwd, model }) => liveSession({ path: "", first: sessionLine(Bun.randomUUIDv7(), resolve(cwd), model, new Date().toISOString()), unsaved: true }),
+    create: async ({ cwd, model, parent }) => liveSession({ path: "", first: sessionLine(Bun.randomUUIDv7(), resolve(cwd), model, new Date().toISOString(), undefined, parent), unsaved: true }),
     open: async () => ({ ok: false, error: { kind: "missing", message: NONE } }),
     read: async () => ({ ok: false, kind: "missing", message: NONE }),
     sizeOf: () => undefined,

@@ -20,6 +20,8 @@ export type AuthorizeRequest = {
    * patterns): each lifts an ask as an "always" answer does — never the guard, a deny, or the sandbox.
    */
   allows?: readonly TurnAllow[];
+  /** The child agent whose call it is (its name): the person is told who asks. */
+  who?: string;
   /** Told as the person is about to be asked (the summary they are shown): a Notification hook's cue. */
   asking?: (summary: string) => void;
 };

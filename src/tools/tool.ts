@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import type { ToolImage } from "../session/messages.ts";
+import type { ChildRef, InputImage } from "../session/messages.ts";
 import type { Redaction } from "../text/redaction-marker.ts";
 import type { CommandSandbox } from "../process/prepared-command.ts";
 import type { JobRegistry } from "../process/job-registry.ts";
@@ -26,6 +26,10 @@ export type ToolContext = {
   env: Readonly<Record<string, string>>;
   /** Streams partial output (e.g. from `bash`) to whoever renders the run. */
   onOutput?: (chunk: string) => void;
+  /** Events of work the call started (a child agent's), passed up the run's events as they come. */
+  relay?: (event: { type: string }) => void;
+  /** The call's id, as the events it relays name it. */
+  callId?: string;
   /** Set for `exec` tools by the runtime; without it a command runs as it is (unit tests). */
   sandbox?: CommandSandbox;
   /** The session's background jobs (bash with `background`, bash_output, bash_kill); without it none can start. */
@@ -72,7 +76,9 @@ export type ToolOutput = {
   /** The call ran but part of what it did was refused after the fact (a secret file it made); counts as a denial. */
   denied?: boolean;
   /** Images for the model beside `output` (an MCP tool's), which names each in a line. */
-  images?: ToolImage[];
+  images?: InputImage[];
+  /** The session of a child agent the call ran (its log is referenced, not copied). */
+  child?: ChildRef;
 };
 
 export type Tool<S extends z.ZodType = z.ZodType> = {
@@ -86,6 +92,11 @@ export type Tool<S extends z.ZodType = z.ZodType> = {
    */
   parameters?: Record<string, unknown>;
   kind: ToolKind;
+  /**
+   * It hands work to a child agent: calls of it beside each other in one response run at once, and
+   * what the child changed is recorded in the parent's turn, as a write's is.
+   */
+  delegates?: true;
   subject(args: z.infer<S>): CallSubject;
   /** A preview for an approval prompt (e.g. the diff a write would make), computed without side effects. */
   preview?(args: z.infer<S>, ctx: PreviewContext): Promise<string | undefined>;

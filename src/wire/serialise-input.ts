@@ -1,5 +1,5 @@
 import type { ResponseInputItem } from "openai/resources/responses/responses";
-import { INTERRUPTED_OUTPUT, type AssistantMessage, type Message, type ToolImage, type ToolResult } from "../session/messages.ts";
+import { INTERRUPTED_OUTPUT, type AssistantMessage, type Message, type InputImage, type ToolResult } from "../session/messages.ts";
 import { takesImages } from "./image-input.ts";
 
 export { INTERRUPTED_OUTPUT };
@@ -45,7 +45,8 @@ export function messageSlots(messages: readonly Message[], i: number, model: str
 export function slotsOf(m: Message, model: string, results: readonly ToolResult[]): InputSlot[] {
   if (m.role === "assistant") return assistantSlots(m, model, results);
   if (m.role === "tool") return [];
-  return [{ item: userItem(m.role === "user" ? m.text : summaryPreamble(m.summary)), kind: "user" }];
+  if (m.role === "compaction") return [{ item: userItem(summaryPreamble(m.summary)), kind: "user" }];
+  return [{ item: m.images?.length ? promptItem(m.text, m.images, model) : userItem(m.text), kind: "user" }];
 }
 
 /** The results that answer the calls of the assistant message at `i` (the tool message right after it). */
@@ -64,18 +65,26 @@ export const callItem = (callId: string, name: string, args: string): ResponseIn
 export const outputItem = (callId: string, output: string): ResponseInputItem => ({ type: "function_call_output", call_id: callId, output });
 
 /**
- * A result with images: to a model that takes images, its output as content (the text, then each
- * image as `input_image`); to one that does not, the text and a line saying the images were not shown.
+ * A prompt with images: to a model that takes images, its text then each image as `input_image`; to
+ * one that does not, the text and a line saying the images were not shown.
  */
+function promptItem(text: string, images: readonly InputImage[], model: string): ResponseInputItem {
+  if (!takesImages(model)) return userItem(notShown(text, images.length, model));
+  return { type: "message", role: "user", content: [{ type: "input_text", text }, ...images.map(imageContent)] };
+}
+
+/** A result with images, as a prompt with them (`promptItem`) but as the call's output. */
 export function resultItem(result: ToolResult, model: string): ResponseInputItem {
   const images = result.images ?? [];
   if (images.length === 0) return outputItem(result.callId, result.output);
-  if (!takesImages(model)) return outputItem(result.callId, `${result.output}\n[${images.length === 1 ? "the image is" : `the ${images.length} images are`} not shown: ${model} takes no images]`);
+  if (!takesImages(model)) return outputItem(result.callId, notShown(result.output, images.length, model));
   const content = [{ type: "input_text" as const, text: result.output }, ...images.map(imageContent)];
   return { type: "function_call_output", call_id: result.callId, output: content } as ResponseInputItem;
 }
 
-const imageContent = (image: ToolImage) => ({ type: "input_image" as const, image_url: `data:${image.mediaType};base64,${image.data}`, detail: "auto" as const });
+const notShown = (text: string, count: number, model: string) => `${text}\n[${count === 1 ? "the image is" : `the ${count} images are`} not shown: ${model} takes no images]`;
+
+const imageContent = (image: InputImage) => ({ type: "input_image" as const, image_url: `data:${image.mediaType};base64,${image.data}`, detail: "auto" as const });
 
 /** The items one response adds to the input, in wire order. */
 export function assistantSlots(m: AssistantMessage, model: string, results: readonly ToolResult[]): InputSlot[] {

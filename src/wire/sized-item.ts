@@ -7,10 +7,12 @@ export const sized = (item: ResponseInputItem): SizedItem => ({ item, chars: ite
 // An image costs the model about 1,500 tokens at most, whatever its bytes: counted as that much text.
 const IMAGE_CHARS = 6000;
 
-/** What an item weighs as text: its JSON and the comma after it, an image (an MCP tool's) as IMAGE_CHARS rather than its base64. */
+/** What an item weighs as text: its JSON and the comma after it, an image (a prompt's, a result's) as IMAGE_CHARS rather than its base64. */
 export function itemChars(item: ResponseInputItem): number {
   const chars = JSON.stringify(item).length + 1;
-  if (item.type !== "function_call_output" || !Array.isArray(item.output)) return chars;
-  const images = item.output.filter((part) => part.type === "input_image");
-  return chars + images.reduce((sum, image) => sum + IMAGE_CHARS - JSON.stringify(image).length, 0);
+  const parts = item.type === "function_call_output" ? item.output : item.type === "message" ? item.content : undefined;
+  if (!Array.isArray(parts)) return chars;
+  let images = 0;
+  for (const part of parts) if (part.type === "input_image") images += IMAGE_CHARS - JSON.stringify(part).length;
+  return chars + images;
 }

@@ -116,17 +116,12 @@ function checkShape(item: Item, i: number): ApiError | null {
         return invalid(400, `Invalid value: '${item.phase}'. Supported values are: 'commentary' and 'final_answer'.`, `${at}.phase`, "invalid_value");
       if (typeof item.content === "string") return null;
       if (!Array.isArray(item.content)) return invalid(400, `Invalid type for '${at}.content': expected one of an array or a string.`, `${at}.content`, "invalid_type");
-      const allowed = item.role === "assistant" ? ["output_text", "refusal"] : ["input_text", "input_image", "input_file"];
+      if (item.role !== "assistant") return contentProblem(item.content, `${at}.content`);
       for (let j = 0; j < item.content.length; j++) {
         const part = item.content[j];
-        if (!allowed.includes(part?.type))
-          return invalid(
-            400,
-            `Invalid value: '${part?.type}'. Supported values are: ${allowed.map((t) => `'${t}'`).join(" and ")}.`,
-            `${at}.content[${j}]`,
-            "invalid_value",
-          );
-        if ((part.type === "input_text" || part.type === "output_text") && typeof part.text !== "string")
+        if (!["output_text", "refusal"].includes(part?.type))
+          return invalid(400, `Invalid value: '${part?.type}'. Supported values are: 'output_text' and 'refusal'.`, `${at}.content[${j}]`, "invalid_value");
+        if (part.type === "output_text" && typeof part.text !== "string")
           return invalid(400, `Missing required parameter: '${at}.content[${j}].text'.`, `${at}.content[${j}].text`, "missing_required_parameter");
       }
       return null;
@@ -141,7 +136,7 @@ function checkShape(item: Item, i: number): ApiError | null {
       if (typeof item.call_id !== "string") return invalid(400, `Missing required parameter: '${at}.call_id'.`, `${at}.call_id`, "missing_required_parameter");
       if (typeof item.output !== "string" && !Array.isArray(item.output))
         return invalid(400, `Invalid type for '${at}.output': expected one of a string or an array.`, `${at}.output`, "invalid_type");
-      return Array.isArray(item.output) ? outputContentProblem(item.output, `${at}.output`) : null;
+      return Array.isArray(item.output) ? contentProblem(item.output, `${at}.output`) : null;
     case "reasoning":
       if (!Array.isArray(item.summary)) return invalid(400, `Missing required parameter: '${at}.summary'.`, `${at}.summary`, "missing_required_parameter");
       return null;
@@ -150,19 +145,41 @@ function checkShape(item: Item, i: number): ApiError | null {
   }
 }
 
-// An array output holds what a user message may: text, images (a URL or a data URL), files.
-const OUTPUT_CONTENT: Record<string, string[]> = { input_text: ["type", "text"], input_image: ["type", "image_url", "file_id", "detail"], input_file: ["type", "file_id", "file_data", "file_url", "filename"] };
+// A user message's content and an array output hold the same parts: text, images (a URL or a data URL), files.
+const INPUT_CONTENT: Record<string, string[]> = { input_text: ["type", "text"], input_image: ["type", "image_url", "file_id", "detail"], input_file: ["type", "file_id", "file_data", "file_url", "filename"] };
+const INVALID_IMAGE =
+  "The image data you provided does not represent a valid image. Please check your input and try again with one of the supported image formats: ['image/jpeg', 'image/png', 'image/gif', 'image/webp'].";
 
-function outputContentProblem(output: any[], at: string) {
-  for (let j = 0; j < output.length; j++) {
-    const part = output[j];
-    const keys = OUTPUT_CONTENT[part?.type];
+function contentProblem(content: any[], at: string) {
+  for (let j = 0; j < content.length; j++) {
+    const part = content[j];
+    const keys = INPUT_CONTENT[part?.type];
     if (!keys) return invalid(400, `Invalid value: '${part?.type}'. Supported values are: 'input_text', 'input_image', and 'input_file'.`, `${at}[${j}].type`, "invalid_value");
     const extra = Object.keys(part).find((k) => !keys.includes(k));
     if (extra) return invalid(400, `Unknown parameter: '${at}[${j}].${extra}'.`, `${at}[${j}].${extra}`, "unknown_parameter");
     if (part.type === "input_text" && typeof part.text !== "string") return invalid(400, `Missing required parameter: '${at}[${j}].text'.`, `${at}[${j}].text`, "missing_required_parameter");
-    if (part.type === "input_image" && typeof part.image_url === "string" && !/^(https?:\/\/|data:image\/[a-z+.-]+;base64,)/.test(part.image_url))
-      return invalid(400, `Invalid '${at}[${j}].image_url'. Expected a valid URL, but got a value with an invalid format.`, `${at}[${j}].image_url`, "invalid_value");
+    if (part.type === "input_image") {
+      const problem = imageProblem(part, `${at}[${j}]`);
+      if (problem) return problem;
+    }
   }
   return null;
+}
+
+/** An image part as the API judges it: a detail it knows, a URL or data URL, and data that really is one of the four image formats. */
+function imageProblem(part: Record<string, any>, at: string) {
+  if (part.detail !== undefined && !["low", "high", "auto"].includes(part.detail))
+    return invalid(400, `Invalid value: '${part.detail}'. Supported values are: 'low', 'high', and 'auto'.`, `${at}.detail`, "invalid_value");
+  if (typeof part.image_url !== "string") return typeof part.file_id === "string" ? null : invalid(400, `Missing required parameter: '${at}.image_url'.`, `${at}.image_url`, "missing_required_parameter");
+  const data = /^data:(image\/[a-z+.-]+);base64,(.*)$/s.exec(part.image_url);
+  if (!data && !/^https?:\/\//.test(part.image_url))
+    return invalid(400, `Invalid '${at}.image_url'. Expected a valid URL, but got a value with an invalid format.`, `${at}.image_url`, "invalid_value");
+  if (data && !isImage(Buffer.from(data[2]!, "base64"))) return invalid(400, INVALID_IMAGE, null, "invalid_image_format");
+  return null;
+}
+
+/** PNG, JPEG, GIF or WebP by their first bytes: what the API decodes (the server's own check, apart from shiro's). */
+function isImage(b: Buffer): boolean {
+  const head = b.subarray(0, 12).toString("latin1");
+  return head.startsWith("\x89PNG\r\n\x1a\n") || head.startsWith("\xff\xd8\xff") || /^GIF8[79]a/.test(head) || (head.startsWith("RIFF") && head.slice(8, 12) === "WEBP");
 }

@@ -1,7 +1,7 @@
 import type { Message } from "../../src/session/messages.ts";
 import type { BuildRequest } from "../../src/loop/run.ts";
 import type { Commit } from "../../src/session/turn-fact.ts";
-import { factEvent } from "../../src/session/fact-event.ts";
+import { factEvents } from "../../src/session/fact-event.ts";
 import { createSessionReducer } from "../../src/session/reduce-session.ts";
 
 const at = "2026-12-01T10:00:00.000Z";
@@ -20,7 +20,7 @@ export function memorySession(seed: Message[] = [{ role: "user", text: "go" }]) 
     reducer.apply({ type: "user", text: m.text, at });
   }
   const state = reducer.state!;
-  const commit: Commit = (fact) => void reducer.apply(factEvent(fact, state, at));
+  const commit: Commit = (fact) => void factEvents(fact, state, at).forEach(reducer.apply);
   const recording = (build: BuildRequest): BuildRequest => (messages, opts) => {
     reducer.apply({ type: "call", step: state.callLog.calls.length + 1, model: "m", params: {}, messages: messages.length, prompt: "p", at });
     return build(messages, opts);

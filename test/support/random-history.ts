@@ -1,6 +1,7 @@
 /** Seeded random session histories for property tests of compaction. */
-import type { AssistantPart, Message, ToolResult } from "../../src/session/messages.ts";
+import type { AssistantPart, InputImage, Message, ToolResult } from "../../src/session/messages.ts";
 import { sealReasoning } from "./check-input.ts";
+import { GIF, PNG } from "./image-files.ts";
 
 /** mulberry32: a tiny seeded PRNG, so a failing case can be replayed from its seed. */
 export function prng(seed: number) {
@@ -45,13 +46,24 @@ function randomArguments(rng: Rng): { name: string; arguments: string } {
 
 const outputSize = (rng: Rng) => (rng.chance(0.1) ? rng.int(5_000, 20_000) : rng.int(0, 900));
 
-/** A history: the task first, then steps with reasoning, parallel calls, pending calls, model switches, markers. */
-export function randomHistory(rng: Rng, steps = rng.int(0, 50)): Message[] {
-  const messages: Message[] = [{ role: "user", text: `TASK ${rng.int(0, 1e9)}: ${filler(rng, rng.int(5, 300))}` }];
+const IMAGES: InputImage[] = [
+  { mediaType: "image/png", data: PNG.toString("base64") },
+  { mediaType: "image/gif", data: GIF.toString("base64") },
+];
+/** One or two of the same two images (so some are given again), when `on`; none otherwise, and then no number is drawn. */
+const someImages = (rng: Rng, on: boolean, p: number): { images?: InputImage[] } => (on && rng.chance(p) ? { images: Array.from({ length: rng.int(1, 2) }, () => rng.pick(IMAGES)) } : {});
+
+/**
+ * A history: the task first, then steps with reasoning, parallel calls, pending calls, model switches,
+ * markers; with `images`, prompts and results that carry some too.
+ */
+export function randomHistory(rng: Rng, steps = rng.int(0, 50), opts: { images?: boolean } = {}): Message[] {
+  const withImages = opts.images === true;
+  const messages: Message[] = [{ role: "user", text: `TASK ${rng.int(0, 1e9)}: ${filler(rng, rng.int(5, 300))}`, ...someImages(rng, withImages, 0.5) }];
   let model: string = rng.pick(MODELS);
   let ids = 0;
   for (let s = 0; s < steps; s++) {
-    if (rng.chance(0.08)) messages.push({ role: "user", text: `follow-up ${s}: ${filler(rng, rng.int(1, 2000))}` });
+    if (rng.chance(0.08)) messages.push({ role: "user", text: `follow-up ${s}: ${filler(rng, rng.int(1, 2000))}`, ...someImages(rng, withImages, 0.3) });
     if (rng.chance(0.03)) {
       messages.push({ role: "compaction", summary: `## Goal\nsummary ${s}` });
       if (rng.chance(0.7)) messages.push({ role: "user", text: `after summary ${s}` });
@@ -69,7 +81,8 @@ export function randomHistory(rng: Rng, steps = rng.int(0, 50)): Message[] {
     if (calls === 0 || rng.chance(0.05)) continue; // no tool message: an interrupted run
     const results: ToolResult[] = [];
     for (const p of parts)
-      if (p.type === "tool-call" && !rng.chance(0.07)) results.push({ callId: p.callId, output: filler(rng, outputSize(rng)), ...(rng.chance(0.15) ? { isError: true } : {}) });
+      if (p.type === "tool-call" && !rng.chance(0.07))
+        results.push({ callId: p.callId, output: filler(rng, outputSize(rng)), ...(rng.chance(0.15) ? { isError: true } : {}), ...someImages(rng, withImages, 0.1) });
     messages.push({ role: "tool", results: rng.chance(0.3) ? results.reverse() : results });
   }
   return messages;

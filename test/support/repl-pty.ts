@@ -20,6 +20,8 @@ export type ReplOptions = {
   cols?: number;
   /** A command the binary runs under (`unshare -m sh -c '…' …`: a home mounted read-only). */
   wrap?: readonly string[];
+  /** What the screen shows once the REPL is ready (default: the empty prompt last). */
+  ready?: RegExp;
 };
 
 export type Repl = Pty & {
@@ -64,7 +66,8 @@ export async function startRepl(opts: ReplOptions): Promise<Repl> {
     });
     return Promise.race([pty.exited, late]);
   };
-  await repl.idle(undefined, 5000);
+  if (opts.ready) await pty.waitFor(opts.ready, { timeoutMs: 5000 });
+  else await repl.idle(undefined, 5000);
   return repl;
 }
 

@@ -1,7 +1,9 @@
 import { z } from "zod";
-import { defineTool, ToolError } from "../tool.ts";
+import { defineTool, ToolError, type ToolOutput } from "../tool.ts";
 import { displayPath, modelPath } from "../../files/project-paths.ts";
-import { missingFileError, readTextFile } from "./text-file.ts";
+import { imageOf } from "../../files/image-of.ts";
+import { formatBytes } from "../../text/format-bytes.ts";
+import { missingFileError, readFileBytes, refuseBinary } from "./text-file.ts";
 
 export const READ_DEFAULT_LIMIT = 2000;
 export const READ_MAX_CHARS = 30_000;
@@ -22,11 +24,21 @@ export const readFile = defineTool({
   subject: (args) => ({ paths: [args.path] }),
   async run(args, ctx) {
     const abs = modelPath(ctx.root, args.path);
-    const text = await readTextFile(ctx, abs);
-    if (text === undefined) throw await missingFileError(ctx.root, abs);
-    return { output: numberLines(text, displayPath(ctx.root, abs), args.offset ?? 1, args.limit ?? READ_DEFAULT_LIMIT) };
+    const bytes = await readFileBytes(ctx, abs);
+    if (bytes === undefined) throw await missingFileError(ctx.root, abs);
+    const shown = displayPath(ctx.root, abs);
+    const image = imageOf(bytes, shown);
+    if (image) return imageOutput(image, shown, bytes.length);
+    refuseBinary(bytes, shown);
+    return { output: numberLines(new TextDecoder().decode(bytes), shown, args.offset ?? 1, args.limit ?? READ_DEFAULT_LIMIT) };
   },
 });
+
+/** A file whose bytes are an image the API reads: the image itself, after a line naming it; one too large, an error saying so. */
+function imageOutput(image: NonNullable<ReturnType<typeof imageOf>>, shown: string, bytes: number): ToolOutput {
+  if ("refused" in image) throw new ToolError(`${image.refused}.`);
+  return { output: `[image: ${shown}, ${image.image.mediaType}, ${formatBytes(bytes)}]`, images: [image.image] };
+}
 
 /** The `cat -n` window of a text, with notes on what was left out and how to get it. Pure. */
 export function numberLines(text: string, shown: string, offset: number, limit: number): string {

@@ -11,19 +11,16 @@ export function refuseBinary(bytes: Uint8Array, shown: string): void {
 }
 
 /**
- * Reads a file for read_file, or undefined when it does not exist. Folders, binaries and anything not a
+ * Reads a file's bytes for read_file, or undefined when it does not exist. Folders and anything not a
  * regular file are refused. The file is opened through its folder held open and judged again where it
  * really is, so a folder swapped for a link after the call was judged cannot lead the read to a secret.
  */
-export async function readTextFile(ctx: Pick<ToolContext, "root" | "readDenied">, abs: string): Promise<string | undefined> {
+export async function readFileBytes(ctx: Pick<ToolContext, "root" | "readDenied">, abs: string): Promise<Uint8Array | undefined> {
   const denied = ctx.readDenied;
   const refuse = denied && ((real: string) => (denied(real, abs) ? "a secret file, a deny rule covers it, or only a person may open it." : undefined));
   const slot = await openSlot(ctx.root, abs, refuse, "read");
   try {
-    const file = slot.read();
-    if (!file) return undefined;
-    refuseBinary(file.bytes, displayPath(ctx.root, abs));
-    return new TextDecoder().decode(file.bytes);
+    return slot.read()?.bytes;
   } finally {
     slot.close();
   }

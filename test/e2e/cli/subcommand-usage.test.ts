@@ -15,13 +15,17 @@ test("bad flags and arguments to sessions, inspect (flags that do not go togethe
     [["inspect", "0123", "--diff"], "shiro: --diff compares one call with the one before: shiro inspect <session> <call> --diff (usage: shiro inspect <session> [--turns | <call> [--diff] [--full]] [--json])\n"],
     [["inspect", "0123", "--full"], "shiro: --full shows one call's body whole: shiro inspect <session> <call> --full (usage: shiro inspect <session> [--turns | <call> [--diff] [--full]] [--json])\n"],
     [["undo", "--to", "-1"], 'shiro: --to takes a turn number from shiro undo --list, got "-1"\n'],
+    [["export", "0123", "--json"], "shiro: Unknown option '--json' (usage: shiro export <session> [--format md|json|html] [-o <file>])\n"],
+    [["export", "0123", "two"], 'shiro: unexpected argument "two" (usage: shiro export <session> [--format md|json|html] [-o <file>])\n'],
+    [["import"], "shiro: import needs the file shiro export --format json wrote (usage: shiro import <file>)\n"],
+    [["import", "a.json", "b.json"], 'shiro: unexpected argument "b.json" (usage: shiro import <file>)\n'],
   ];
   for (const [args, stderr] of cases) expect(await runShiro(args, { cwd })).toEqual({ code: 2, stdout: "", stderr });
 });
 
 test("every subcommand answers --help (and -h): its usage and options on stdout, exit 0, nothing else done", async () => {
   const cwd = tempDir("sub-help");
-  for (const name of ["sessions", "inspect", "registry", "doctor", "undo", "mcp"]) {
+  for (const name of ["sessions", "inspect", "export", "import", "registry", "doctor", "undo", "mcp"]) {
     for (const flag of ["--help", "-h"]) {
       const r = await runShiro([name, flag], { cwd });
       expect({ name, flag, code: r.code, stderr: r.stderr }).toEqual({ name, flag, code: 0, stderr: "" });

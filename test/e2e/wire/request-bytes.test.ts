@@ -9,8 +9,11 @@ import { join } from "node:path";
 import { tempDir } from "../../support/run-shiro.ts";
 import { FINAL, outputOf, scriptedJob, type JobResult } from "../../support/scripted-job.ts";
 
-// Issue 21: 45.9 KB before the trim; the twelve tools alone were 9.6 KB of every request.
+// Issue 21: 45.9 KB before the trim; the twelve tools alone were 9.6 KB of every request, and the
+// job 35 KB in all. A tool added since pays for itself in every request, within its own cap: the
+// budget grows by what it really weighs, so the rest of the request is held to issue 21's figure.
 const BUDGET = 35_000;
+const ADDED_CAPS: Record<string, number> = { task: 600 };
 const GREET = 'export function greet(name: string) {\n  return "hello " + name;\n}\n';
 
 // A strict model sends every property, null for the ones it leaves unset.
@@ -41,7 +44,7 @@ beforeAll(async () => {
 
 const bytes = (raw: string) => Buffer.byteLength(raw, "utf8");
 
-test("a four-step job (glob, read, edit + command, answer) sends at most 35 KB in all, and does the job", () => {
+test("a four-step job (glob, read, edit + command, answer) sends at most 35 KB in all, and the tools added since their own weight each, and does the job", () => {
   expect(run.code).toBe(0);
   expect(run.stdout).toBe(`${FINAL}\n`);
   expect(greet).toBe(GREET.replace('"hello "', '"hi "'));
@@ -51,12 +54,15 @@ test("a four-step job (glob, read, edit + command, answer) sends at most 35 KB i
 
   const sizes = run.requests.map((r) => bytes(r.raw));
   expect(sizes).toHaveLength(4);
-  expect(sizes.reduce((a, b) => a + b, 0)).toBeLessThanOrEqual(BUDGET);
+  const added = (run.requests[0]!.body.tools as { name: string }[]).filter((t) => t.name in ADDED_CAPS);
+  for (const tool of added) expect(bytes(JSON.stringify(tool))).toBeLessThanOrEqual(ADDED_CAPS[tool.name]!);
+  const addedBytes = added.reduce((sum, tool) => sum + bytes(JSON.stringify(tool)) + 1, 0);
+  expect(sizes.reduce((a, b) => a + b, 0)).toBeLessThanOrEqual(BUDGET + sizes.length * addedBytes);
 });
 
 test("each tool's schema: no bound that says nothing, optional fields nullable by a type list, all of them strict", () => {
   const tools: any[] = run.requests[0]!.body.tools;
-  expect(tools.map((t) => t.name)).toEqual(["read_file", "list_dir", "glob", "grep", "write_file", "edit_file", "apply_patch", "bash", "todo_write", "remember", "recall", "forget"]);
+  expect(tools.map((t) => t.name)).toEqual(["read_file", "list_dir", "glob", "grep", "write_file", "edit_file", "apply_patch", "bash", "todo_write", "remember", "recall", "forget", "task"]);
   for (const tool of tools) {
     const schema = JSON.stringify(tool.parameters);
     expect(schema).not.toContain(String(Number.MAX_SAFE_INTEGER));

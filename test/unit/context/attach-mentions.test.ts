@@ -2,6 +2,8 @@ import { afterAll, expect, test } from "bun:test";
 import { mkdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { attachMentions } from "../../../src/context/attach-mentions.ts";
+import { IMAGE_MAX_BYTES } from "../../../src/files/image-of.ts";
+import { GIF, PNG, pngOfSize } from "../../support/image-files.ts";
 import { tempDir } from "../../support/run-shiro.ts";
 
 const made: string[] = [];
@@ -55,13 +57,32 @@ test("a mention that cannot name a file (a NUL, a file used as a folder, a name 
 
 test("a binary file is refused by name and size; a text file with stray bytes is attached with them escaped, and says so", async () => {
   const dir = project();
-  writeFileSync(join(dir, "logo.png"), Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0x0d, 0x49, 0x48, 0x44, 0x52]));
+  writeFileSync(join(dir, "bundle.zip"), Buffer.from([0x50, 0x4b, 0x03, 0x04, 0x14, 0, 0, 0, 0x08, 0, 0, 0, 0, 0, 0, 0]));
   writeFileSync(join(dir, "latin1.txt"), Buffer.concat([Buffer.from("caf"), Buffer.from([0xe9]), Buffer.from(" crème brûlée".repeat(3))]));
-  const r = await attachMentions("look at @logo.png and @latin1.txt", dir);
-  expect(r.refused).toEqual(["logo.png is binary, not UTF-8 text (16 bytes)"]);
+  const r = await attachMentions("look at @bundle.zip and @latin1.txt", dir);
+  expect(r.refused).toEqual(["bundle.zip is binary, not UTF-8 text (16 bytes)"]);
   expect(r.attached).toEqual(["latin1.txt"]);
+  expect(r.images).toEqual([]);
   expect(r.notices).toEqual(["latin1.txt has 1 byte that is NUL or not UTF-8, sent as \\xNN"]);
-  expect(r.text).toBe(`look at @logo.png and @latin1.txt\n\n<file path="latin1.txt">\ncaf\\xe9${" crème brûlée".repeat(3)}\n</file>`);
+  expect(r.text).toBe(`look at @bundle.zip and @latin1.txt\n\n<file path="latin1.txt">\ncaf\\xe9${" crème brûlée".repeat(3)}\n</file>`);
+});
+
+test("an image goes with the prompt as an image, by its bytes: a .png that is text is attached as the text it is, one too large is refused", async () => {
+  const dir = project();
+  mkdirSync(join(dir, "my shots"));
+  writeFileSync(join(dir, "my shots/screen one.png"), PNG);
+  writeFileSync(join(dir, "pic.jpg"), GIF);
+  writeFileSync(join(dir, "notes.png"), "not an image at all\n");
+  writeFileSync(join(dir, "huge.png"), pngOfSize(IMAGE_MAX_BYTES + 1));
+  const r = await attachMentions('see @"my shots/screen one.png", @pic.jpg, @notes.png and @huge.png', dir);
+  expect(r.images).toEqual([
+    { mediaType: "image/png", data: PNG.toString("base64") },
+    { mediaType: "image/gif", data: GIF.toString("base64") },
+  ]);
+  expect(r.attached).toEqual(["my shots/screen one.png", "pic.jpg", "notes.png"]);
+  expect(r.refused).toEqual(["huge.png is an image of 10,485,761 bytes, over the 10 MiB one may be; it was not sent (a smaller copy can be)"]);
+  // Images add nothing to the text; the text file does.
+  expect(r.text).toBe('see @"my shots/screen one.png", @pic.jpg, @notes.png and @huge.png\n\n<file path="notes.png">\nnot an image at all\n\n</file>');
 });
 
 test("a file over 100,000 characters keeps its head and its tail, the cut marked in it and named once", async () => {

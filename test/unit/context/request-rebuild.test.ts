@@ -5,7 +5,7 @@
  * reuses what it measured for the previous request; the rebuild measures afresh.
  */
 import { afterAll, expect, test } from "bun:test";
-import { rmSync } from "node:fs";
+import { readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { createWireLedger } from "../../../src/context/wire-ledger.ts";
 import { rebuildBody } from "../../../src/context/rebuild-body.ts";
@@ -13,6 +13,10 @@ import { createRequestBuilder } from "../../../src/agent/request-builder.ts";
 import type { Prompt } from "../../../src/agent/load-prompt.ts";
 import type { Message } from "../../../src/session/messages.ts";
 import { callsOf } from "../../../src/store/call-log.ts";
+import { factEvents } from "../../../src/session/fact-event.ts";
+import { userEvents } from "../../../src/session/user-events.ts";
+import { reduceSession } from "../../../src/session/reduce-session.ts";
+import { parseLog } from "../../../src/session/session-log.ts";
 import { liveSession, sessionLine, type LiveSession } from "../../../src/store/live-session.ts";
 import { prng, randomHistory, type Rng } from "../../support/random-history.ts";
 import { tempDir } from "../../support/run-shiro.ts";
@@ -47,9 +51,10 @@ async function run(live: LiveSession, history: readonly Message[], rng: Rng): Pr
     sent.push(JSON.stringify(composed.body));
   };
   for (const m of history) {
-    if (m.role === "user") live.append({ type: "user", text: m.text, at });
+    if (m.role === "user") live.append(...userEvents(m.text, m.images ?? [], live.state, at));
     else if (m.role === "compaction") live.append({ type: "compaction", summary: m.summary, at });
-    else if (m.role === "tool") for (const r of m.results) live.append({ type: "result", callId: r.callId, output: r.output, ...(r.isError ? { isError: true as const } : {}) });
+    else if (m.role === "tool")
+      for (const r of m.results) live.append(...factEvents({ type: "result", callId: r.callId, output: r.output, isError: r.isError === true, denied: false, ...(r.images ? { images: r.images } : {}) }, live.state, at));
     else {
       if (rng.chance(0.2)) live.append({ type: "todos", todos: [{ content: `task ${rng.int(0, 99)}`, status: rng.pick(["pending", "in_progress", "completed"] as const) }] });
       if (m.model !== live.state.model && rng.chance(0.7)) live.append({ type: "model", model: m.model });
@@ -66,16 +71,18 @@ async function run(live: LiveSession, history: readonly Message[], rng: Rng): Pr
   return { sent, stats };
 }
 
-test(`every request of ${SESSIONS} random sessions is rebuilt from the log byte for byte`, async () => {
-  const totals = { calls: 0, compacted: 0, harder: 0, summaries: 0 };
+/** Replays `sessions` random histories and rebuilds each call from the log as read back from disk; returns the totals and what differed. */
+async function rebuildAll(sessions: number, images: boolean) {
+  const totals = { calls: 0, compacted: 0, harder: 0, summaries: 0, images: 0 };
   const failures: string[] = [];
-  for (let seed = 1; seed <= SESSIONS && failures.length < 3; seed++) {
+  for (let seed = 1; seed <= sessions && failures.length < 3; seed++) {
     const rng = prng(seed);
-    const id = `00000000-0000-7000-8000-${String(seed).padStart(12, "0")}`;
-    const live = liveSession({ path: join(dir, `${id}.jsonl`), first: sessionLine(id, "/p", rng.pick(["gpt-5", "o3"]), at) });
-    const { sent, stats } = await run(live, randomHistory(rng, rng.int(1, 60)), rng);
+    const id = `00000000-0000-7000-8000-${images ? "1" : "0"}${String(seed).padStart(11, "0")}`;
+    const path = join(dir, `${id}.jsonl`);
+    const live = liveSession({ path, first: sessionLine(id, "/p", rng.pick(["gpt-5", "o3"]), at) });
+    const { sent, stats } = await run(live, randomHistory(rng, rng.int(1, 60), { images }), rng);
     live.close();
-    const calls = callsOf(live.state);
+    const calls = callsOf(reduceSession(parseLog(readFileSync(path, "utf8")).events));
     expect(calls).toHaveLength(sent.length);
     const shared = createWireLedger(); // as `shiro inspect` rebuilds: every call of the session in order
     calls.forEach((call, i) => {
@@ -84,11 +91,24 @@ test(`every request of ${SESSIONS} random sessions is rebuilt from the log byte 
       if (alone !== sent[i] || inOrder !== sent[i]) failures.push(`seed ${seed}, call ${i + 1}: ${alone === sent[i] ? "the in-order" : "the fresh"} rebuild differs from what was sent`);
     });
     totals.calls += sent.length;
+    totals.images += sent.filter((body) => body.includes('"input_image"')).length;
     for (const k of ["compacted", "harder", "summaries"] as const) totals[k] += stats[k];
   }
+  return { totals, failures };
+}
+
+test(`every request of ${SESSIONS} random sessions is rebuilt from the log byte for byte`, async () => {
+  const { totals, failures } = await rebuildAll(SESSIONS, false);
   expect(failures).toEqual([]);
   // The sessions really reach every path.
   expect(totals.compacted).toBeGreaterThan(totals.calls / 4);
   expect(totals.harder).toBeGreaterThan(50);
   expect(totals.summaries).toBeGreaterThan(10);
+}, 60_000);
+
+test("so is every request of sessions whose prompts and results carry images, each stored once and named by hash", async () => {
+  const { totals, failures } = await rebuildAll(SESSIONS / 5, true);
+  expect(failures).toEqual([]);
+  expect(totals.images).toBeGreaterThan(totals.calls / 4);
+  expect(totals.compacted).toBeGreaterThan(0);
 }, 60_000);

@@ -15,6 +15,7 @@ function events(rng: Rng): SessionEvent[] {
   return [
     { type: "session", v: 2, id: "s", at, cwd: "/p", model: "gpt-5", ...(rng.chance(0.5) ? { forkedFrom: { id: "o", events: 3 } } : {}) },
     { type: "user", text: "hi", at },
+    { type: "import", from: { id: "o", exportedAt: at }, messages, turns: [{ start: 0, at }], at },
     { type: "prompt", key: "k", instructions: "i", tools: [{ type: "function", name: "t", parameters: {} }] },
     { type: "call", step: 1, model: "gpt-5", params: { stream: true, reasoning: { summary: "auto" } }, messages: 1, prompt: "k", harder: true, limits: { threshold: 1, window: 2 }, trailer: "t", at },
     ...messages.map((message, i) => ({ type: "response" as const, step: i + 1, status: "completed" as const, message, usage: { inputTokens: 1, cachedTokens: 0, outputTokens: 1, reasoningTokens: 0 }, at })),

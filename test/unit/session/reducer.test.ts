@@ -148,3 +148,26 @@ describe("what became of the last run", () => {
     expect(stateOf(job.slice(0, 8))).toBe("interrupted");
   });
 });
+
+describe("an imported history (shiro import)", () => {
+  const history = reduceSession(job).messages;
+  const imported = (over: Partial<Extract<SessionEvent, { type: "import" }>> = {}): SessionEvent => ({ type: "import", from: { id: "old", exportedAt: at }, messages: history, turns: [{ start: 0, at: "2026-11-30T09:00:00.000Z" }], at, ...over });
+
+  test("line 2 of a new session: the history, its turns and where it came from; the session's own turns are numbered after them", () => {
+    const s = reduceSession([head, imported(), { type: "user", text: "next", at }]);
+    expect(s.messages).toEqual([...history, { role: "user", text: "next" }]);
+    expect(s.turns).toEqual([{ turn: 1, start: 0, text: "read a", at: "2026-11-30T09:00:00.000Z" }, { turn: 2, start: 4, text: "next", at }]);
+    expect([s.importedFrom, s.answered, s.callLog.calls.length]).toEqual([{ id: "old", exportedAt: at }, true, 0]);
+    // An undo of the session's own turn leaves the import; one of the imported turn takes it out.
+    expect(reduceSession([head, imported(), { type: "user", text: "next", at }, { type: "undo", turn: 2, at }]).messages).toEqual(history);
+    expect(reduceSession([head, imported(), { type: "undo", turn: 1, at }]).messages).toEqual([]);
+  });
+
+  test("refused, naming its line: into a session with a history, a second time, a turn that starts at no prompt or out of order, an impossible history", () => {
+    failsAt([head, { type: "user", text: "hi", at }, imported()], 3, /^an import into a session that already has a history$/);
+    failsAt([head, imported(), imported({ messages: [] })], 3, /^an import into a session that already has a history$/);
+    failsAt([head, imported({ turns: [{ start: 1, at }] })], 2, /^an imported turn starts at message 2, which is no prompt/);
+    failsAt([head, imported({ messages: [...history, { role: "user", text: "b" }], turns: [{ start: 4, at }, { start: 0, at }] })], 2, /^an imported turn starts at message 1, which is no prompt after the turn before$/);
+    failsAt([head, imported({ messages: [history[0]!, history[2]!] })], 2, /^the imported history is impossible: message 2 holds tool results, but no answer with calls comes right before it$/);
+  });
+});

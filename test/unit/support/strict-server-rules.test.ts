@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { sealReasoning } from "../../support/check-input.ts";
 import { postResponses, streamFrames, userMessage, jsonOf } from "../../support/sse-client.ts";
 import { startStrictServer, type StrictServer } from "../../support/strict-server.ts";
+import { PNG } from "../../support/image-files.ts";
 
 let server: StrictServer;
 beforeAll(async () => {
@@ -75,6 +76,32 @@ describe("input rules, answered with the API's status and exact text", () => {
       const input = [user, { type: "reasoning", summary: [], encrypted_content: enc }, { type: "message", role: "assistant", content: [{ type: "output_text", text: "a" }] }, userMessage("b")];
       expect(await rejection({ input })).toMatchObject({ status: 400, code: "invalid_encrypted_content" });
     }
+  });
+});
+
+describe("images in a prompt or an output, as the API reads them", () => {
+  const image = (url: string, more: Record<string, unknown> = {}) => ({ type: "input_image", image_url: url, detail: "auto", ...more });
+  const prompt = (...parts: unknown[]) => ({ type: "message", role: "user", content: [{ type: "input_text", text: "see" }, ...parts] });
+  const png = `data:image/png;base64,${PNG.toString("base64")}`;
+
+  test("a real PNG as a data URL is taken, in a prompt and in an output", async () => {
+    expect((await postResponses(server.url, { model: "gpt-5", stream: true, input: [prompt(image(png))] })).status).toBe(200);
+    const withOutput = [user, call("c1"), { type: "function_call_output", call_id: "c1", output: [{ type: "input_text", text: "a" }, image(png)] }];
+    expect((await postResponses(server.url, { model: "gpt-5", stream: true, input: withOutput })).status).toBe(200);
+  });
+
+  test("text sent as an image is refused with the API's words, in a prompt as in an output", async () => {
+    const text = `data:image/png;base64,${Buffer.from("not an image").toString("base64")}`;
+    const words = "The image data you provided does not represent a valid image. Please check your input and try again with one of the supported image formats: ['image/jpeg', 'image/png', 'image/gif', 'image/webp'].";
+    expect(await rejection({ input: [prompt(image(text))] })).toMatchObject({ status: 400, message: words });
+    const withOutput = [user, call("c1"), { type: "function_call_output", call_id: "c1", output: [image(text)] }];
+    expect(await rejection({ input: withOutput })).toMatchObject({ status: 400, message: words });
+  });
+
+  test("a detail it does not know, a key it does not know, a URL that is none", async () => {
+    expect(await rejection({ input: [prompt(image(png, { detail: "max" }))] })).toMatchObject({ status: 400, param: "input[0].content[1].detail" });
+    expect(await rejection({ input: [prompt(image(png, { media_type: "image/png" }))] })).toMatchObject({ status: 400, message: "Unknown parameter: 'input[0].content[1].media_type'." });
+    expect(await rejection({ input: [prompt(image("shot.png"))] })).toMatchObject({ status: 400, param: "input[0].content[1].image_url" });
   });
 });
 
