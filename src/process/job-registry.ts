@@ -18,7 +18,7 @@ export type StartJob = { command: string; prepared: PreparedCommand; cwd: string
 export type JobRegistry = {
   /** The folder of the jobs' logs, made with the first job and removed by `close`: the file tools may read it. */
   readonly logDir: string;
-  /** Starts a job, or throws a line for the model saying why not (too many running). */
+  /** Starts a job (the caller checked `running()` against MAX_RUNNING_JOBS before preparing it). */
   start(job: StartJob): BackgroundJob;
   get(id: number): BackgroundJob | undefined;
   list(): JobInfo[];
@@ -27,26 +27,22 @@ export type JobRegistry = {
   untold(): JobInfo[];
   /** The model has been told how job `id` ended. */
   told(id: number): void;
-  /** Called when a job starts or ends (the REPL's status line). */
-  onChange(listener: () => void): () => void;
   /** Kills every job still running and removes the logs. */
   close(): Promise<void>;
 };
 
-/** `filter`: a fresh one per job (the redactor's stream), so its log holds no secret. */
-export function createJobRegistry(opts: { logDir: string; unreadMax: number; filter?: () => TextFilter }): JobRegistry {
+/** `filter`: a fresh one per job (the redactor's stream), so its log holds no secret. `onChange`: a job started or ended (the REPL's status line). */
+export function createJobRegistry(opts: { logDir: string; unreadMax: number; filter?: () => TextFilter; onChange?: () => void }): JobRegistry {
   const jobs = new Map<number, BackgroundJob>();
   const toldIds = new Set<number>();
-  const listeners = new Set<() => void>();
-  const changed = () => listeners.forEach((listener) => listener());
+  const changed = () => opts.onChange?.();
   let made = false;
   const list = () => [...jobs.values()].map((job) => job.info());
   const running = () => list().filter((job) => !job.end).length;
   return {
     logDir: opts.logDir,
     start(job) {
-      if (running() >= MAX_RUNNING_JOBS) throw new Error(`${MAX_RUNNING_JOBS} background jobs are running already: stop one with bash_kill first.`);
-      if (!made) mkdirSync(opts.logDir, { mode: 0o700 });
+      if (!made) mkdirSync(opts.logDir, { recursive: true, mode: 0o700 });
       made = true;
       const id = jobs.size + 1;
       const filter = opts.filter?.();
@@ -60,14 +56,11 @@ export function createJobRegistry(opts: { logDir: string; unreadMax: number; fil
     running,
     untold: () => list().filter((job) => job.end && !toldIds.has(job.id)),
     told: (id) => void toldIds.add(id),
-    onChange(listener) {
-      listeners.add(listener);
-      return () => listeners.delete(listener);
-    },
     async close() {
       const ends = [...jobs.values()].map((job) => job.kill("session"));
-      await Promise.race([Promise.all(ends), Bun.sleep(CLOSE_GRACE_MS)]);
-      listeners.clear();
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      await Promise.race([Promise.all(ends), new Promise((resolve) => (timer = setTimeout(resolve, CLOSE_GRACE_MS)))]);
+      clearTimeout(timer);
       if (made) rmSync(opts.logDir, { recursive: true, force: true });
     },
   };
