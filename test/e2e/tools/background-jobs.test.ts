@@ -14,7 +14,7 @@ import { TEST_API_KEY } from "../../support/test-key.ts";
 import { tempDir } from "../../support/run-shiro.ts";
 import { RUNNER_BACKENDS } from "../../support/runner-backends.ts";
 import { outputOf, scriptedJob } from "../../support/scripted-job.ts";
-import { lastUserText, sequenceModel } from "../../support/scripts.ts";
+import { lastUserText, sequenceModel, visibleOutputs } from "../../support/scripts.ts";
 
 const made: string[] = [];
 afterAll(() => made.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
@@ -29,6 +29,7 @@ function project() {
   return { cwd, home };
 }
 
+const logOf = (started: string) => /logged in (\S+)\.$/m.exec(started)![1]!;
 const bash = (command: string, background?: true) => ({ name: "bash", arguments: { command, ...(background ? { background } : {}) } });
 
 for (const backend of RUNNER_BACKENDS) {
@@ -45,6 +46,8 @@ for (const backend of RUNNER_BACKENDS) {
         { name: "bash_output", arguments: { id: 1, wait: 5 } },
         { name: "bash_kill", arguments: { id: 1 } },
         bash(`curl -s -m 3 127.0.0.1:${server.port}/again; echo curl=$?`),
+        // The job's whole output, spilled to its log, is the model's to read.
+        (input) => ({ name: "read_file", arguments: { path: logOf(visibleOutputs(input).find((o) => o.name === "bash")!.output) } }),
       ],
       { cwd, home, args, wrap: backend.wrap, timeoutMs: 60_000 },
     );
@@ -60,6 +63,9 @@ for (const backend of RUNNER_BACKENDS) {
     expect(started + read + killed).toContain("served /hi");
     expect(killed).toContain("Job 1 was killed, with every process it started");
     expect(outputOf(job, "bash", (a) => a.command.includes("/again"))).toContain("curl=7");
+    const log = outputOf(job, "read_file", () => true);
+    expect(log).toContain(`listening ${server.port}`);
+    expect(log).toContain("served /hi");
     expect(await goneTagged(server.tag)).toEqual([]);
   });
 
@@ -69,7 +75,7 @@ for (const backend of RUNNER_BACKENDS) {
     const job = await scriptedJob([bash(server.command, true), bash(`for i in $(seq 100); do curl -s 127.0.0.1:${server.port}/up && break; sleep 0.1; done`)], { cwd, home, args, wrap: backend.wrap, timeoutMs: 60_000 });
     expect(job.code).toBe(0);
     expect(outputOf(job, "bash", (a) => a.command.startsWith("for i"))).toStartWith(`hello from ${server.tag}`);
-    const log = /logged in (\S+)\.$/m.exec(outputOf(job, "bash", (a) => a.background === true))![1]!;
+    const log = logOf(outputOf(job, "bash", (a) => a.background === true));
     expect(await goneTagged(server.tag)).toEqual([]);
     // The job's log went with the process's folder of them.
     expect(existsSync(join(log, "../.."))).toBe(false);
@@ -117,3 +123,15 @@ for (const backend of RUNNER_BACKENDS) {
     expect(log.split("\n").filter((line) => line.includes('"type":"job"'))).toHaveLength(1);
   });
 }
+
+test("a background command is judged as a foreground one: a deny rule refuses it and nothing starts", async () => {
+  const { cwd, home } = project();
+  const server = jobServer(cwd);
+  const job = await scriptedJob([bash(server.command, true), bash("echo honest work")], { cwd, home, args: ["--yolo", "--deny", "bash:bun server.ts*"], timeoutMs: 60_000 });
+  // A run with a denial ends with the denial's exit code, as it would for a foreground command.
+  expect(job.code).toBe(4);
+  expect(outputOf(job, "bash", (a) => a.background === true)).toStartWith("Denied:");
+  // The control in the same run: a command no rule names runs.
+  expect(outputOf(job, "bash", (a) => a.command === "echo honest work")).toStartWith("honest work");
+  expect(processesTagged(server.tag)).toEqual([]);
+});
