@@ -48,6 +48,7 @@ test("the status line shows the running job, /jobs lists it, /jobs kill ends it 
     mark = repl.mark();
     await repl.send("/jobs");
     await repl.waitFor(/1\s+killed\s+\d+ s\s+bun server\.ts/, { since: mark });
+    expect(await repl.quit()).toBe(0);
   } finally {
     await strict.stop();
   }
