@@ -91,7 +91,7 @@ for (const backend of RUNNER_BACKENDS) {
       const proc = Bun.spawn([...backend.wrap, BINARY, "-p", ...args, "start the server"], {
         cwd,
         stdio: ["ignore", "pipe", "pipe"],
-        env: { PATH: process.env.PATH, HOME: home, SHIRO_HOME: home, OPENAI_API_KEY: TEST_API_KEY, OPENAI_BASE_URL: strict.url, NO_COLOR: "1" },
+        env: { PATH: process.env.PATH, HOME: home, SHIRO_HOME: home, OPENAI_API_KEY: TEST_API_KEY, OPENAI_BASE_URL: strict.url, NO_COLOR: "1", TMPDIR: tmpdir() },
       });
       // The job is up, and the turn has gone on to its next command.
       const deadline = Date.now() + 30_000;
