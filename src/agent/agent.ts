@@ -8,6 +8,7 @@ import type { InputImage, Usage } from "../session/messages.ts";
 import type { Todo } from "../session/notebook.ts";
 import type { SessionState } from "../session/reduce-session.ts";
 import type { LiveSession } from "../store/live-session.ts";
+import type { JobRegistry } from "../process/job-registry.ts";
 import type { Prompt } from "./load-prompt.ts";
 import type { TreeBudget } from "./tree-budget.ts";
 
@@ -60,6 +61,8 @@ export type Agent = {
   undo(turn: number | undefined, force: boolean): Promise<UndoDone | UndoRefused>;
   /** The session's turns still in its history, with what each changed (for `/rewind`). */
   undoableTurns(): TurnRow[];
-  /** Lets go of its log (the services stay: they are the process's). */
-  close(): void;
+  /** Its background jobs (`bash` with `background`): they end when it closes. */
+  readonly jobs: JobRegistry;
+  /** Ends its background jobs and lets go of its log (the services stay: they are the process's). */
+  close(): Promise<void>;
 };

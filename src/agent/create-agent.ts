@@ -31,6 +31,8 @@ const now = () => new Date().toISOString();
 export async function createAgent(services: Services, spec: AgentSpec): Promise<Agent> {
   const { config, flags, warn, sessions: store, model } = services;
   const live = spec.session;
+  // Its own jobs, a child's too: what a child started ends with the child (docs/jobs.md).
+  const jobs = services.jobs.open();
   const offers = spec.tools;
   const remember = () => store.remember(live.state).catch((err: Error) => warn(`could not update the session list: ${err.message}`));
   const redact = services.host.redactor.text;
@@ -87,6 +89,7 @@ export async function createAgent(services: Services, spec: AgentSpec): Promise<
     warn,
     ledger,
     measured: () => measures.measured(ledger),
+    jobs,
     windows: model.windows,
   });
   // The calls a PostToolUse hook ran after: a formatter may have written, whatever the tool's kind.
@@ -104,7 +107,7 @@ export async function createAgent(services: Services, spec: AgentSpec): Promise<
   // A child's question names it; an approval waiting is what Notification hooks are for (a desktop notification while the person is away).
   const authorize: Authorize = (request) =>
     services.authorize({ ...request, ...(spec.parent ? { who: spec.parent.label } : {}), ...(hooks ? { asking: (summary) => hooks.notify(`shiro needs your approval: ${summary}`) } : {}) });
-  const turns = createTurnRunner({ services, live, prompt: () => prompt, hooked, hookedAfter: (callId) => postHooked.delete(callId), hooks, authorize, requests, remember, settings, budget, ...(spec.parent ? { child: true } : {}) });
+  const turns = createTurnRunner({ services, live, prompt: () => prompt, hooked, hookedAfter: (callId) => postHooked.delete(callId), hooks, authorize, requests, remember, settings, budget, jobs, ...(spec.parent ? { child: true } : {}) });
   const stopChanges = servers.onChange(withMcp);
   // A session begun later (/clear, /resume) says first what the servers offer now.
   if (spec.start) servers.latestEvents().forEach((e) => live.append(e));
@@ -146,7 +149,9 @@ export async function createAgent(services: Services, spec: AgentSpec): Promise<
       return done;
     },
     undoableTurns: () => turnRows(live.state.turns, turnRecords(services.undoStore.store, live.state, warn)),
-    close() {
+    jobs,
+    async close() {
+      await jobs.close();
       stopChanges();
       stopEvents();
       measures.close(ledger);

@@ -15,6 +15,7 @@ import type { createRequestBuilder } from "./request-builder.ts";
 import type { TurnHooks } from "./turn-hooks.ts";
 import { createTreeBudget, type TreeBudget } from "./tree-budget.ts";
 import type { AnyTool } from "../tools/tool.ts";
+import type { JobRegistry } from "../process/job-registry.ts";
 
 export type TurnDeps = {
   services: Services;
@@ -31,6 +32,8 @@ export type TurnDeps = {
   settings: { maxSteps: number; maxCostUsd?: number };
   /** The turn's tree budget: a root agent's turn starts a new one, a child reports into its parent's. */
   budget: { current: TreeBudget };
+  /** The agent's background jobs, which its calls start, read and kill. */
+  jobs: JobRegistry;
   /** A child agent: its turn is its parent's in the checkpoints (the parent records what it changed). */
   child?: true;
 };
@@ -40,7 +43,8 @@ const now = () => new Date().toISOString();
 /** An agent's turns: the prompt through its hooks into the log, the servers it waits for, then the loop, with each turn's file changes on record. */
 export function createTurnRunner(d: TurnDeps) {
   const { services, live, hooked } = d;
-  const { checkpoints, host } = services;
+  const { checkpoints } = services;
+  const host = { ...services.host, jobs: d.jobs };
   const servers = services.mcp.servers;
   const redact = host.redactor.text;
   const dropRejectedTool = (error: ModelError) => {

@@ -82,7 +82,7 @@ export function createTaskTool(services: Services, parent: TaskParent, agents: r
         relay({ type: "child", agentId, parentCallId: callId, event });
       }
     } finally {
-      child.close();
+      await child.close();
       const end = report.end;
       relay({ type: "agent-end", agentId, parentCallId: callId, status: end?.status ?? "aborted", steps: end?.steps ?? 0, usage: end?.usage ?? emptyUsage() });
     }

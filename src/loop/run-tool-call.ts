@@ -90,6 +90,7 @@ export async function* runToolCall(call: ToolCallPart, deps: Deps): AsyncGenerat
     ...(tool.kind === "exec" && host.sandbox ? { sandbox: await host.sandbox({ level: verdict.sandbox ?? "read-only", byPerson: verdict.byPerson === true }) } : {}),
     ...(host.readDenied ? { readDenied: (path: string, asked?: string) => host.readDenied!(tool.name, path, deps.root, asked) } : {}),
     ...(host.secretGlobs ? { secretGlobs: host.secretGlobs } : {}),
+    ...(host.jobs ? { jobs: host.jobs } : {}),
     ...(host.writeRefused ? { writeRefused: (path: string) => host.writeRefused!(tool.name, path, deps.root) } : {}),
     // The write tools put back the secret a marker stood for, found as the redactor finds it.
     redactions: (text: string) => host.redactor.find(text),

@@ -7,6 +7,7 @@ import { registryCommands } from "./registry-commands.ts";
 import { modelCommand } from "./model-command.ts";
 import { mcpCommand } from "./mcp-command.ts";
 import { undoCommands } from "./undo-commands.ts";
+import { jobsCommand } from "./jobs-command.ts";
 import type { ReplCommand, ReplContext } from "./repl-command.ts";
 
 export type { ReplCommand, ReplContext };
@@ -33,6 +34,7 @@ const coreCommands: ReplCommand[] = [
   },
   modelCommand,
   mcpCommand,
+  jobsCommand,
   {
     name: "tools",
     summary: "list the tools the model can use",

@@ -7,7 +7,7 @@ import type { createPromptInput } from "./prompt-input.ts";
 import { composeArea, CONTINUATION } from "./repl-view.ts";
 import { createSlashMenuKeys } from "./slash-menu-keys.ts";
 import { createStatusClock } from "./status-clock.ts";
-import { statusText, type Activity } from "./status-line.ts";
+import { jobsText, statusText, type Activity } from "./status-line.ts";
 
 export type { Asked } from "./open-questions.ts";
 
@@ -28,6 +28,8 @@ type Options = {
   c: ReturnType<typeof pc.createColors>;
   columns: () => number;
   events: PromptEvents;
+  /** How many background jobs run now: on the status line, and on a line of its own while idle. */
+  jobs: () => number;
 };
 
 /**
@@ -36,7 +38,7 @@ type Options = {
  * while work goes on (status-clock). Keys come here first; everything it shows is redrawn from
  * those parts' state on each change.
  */
-export function createLivePrompt({ screen, input, menu, c, columns, events }: Options) {
+export function createLivePrompt({ screen, input, menu, c, columns, events, jobs }: Options) {
   const PROMPT = c.bold(c.magenta("› "));
   let queued: readonly string[] = [];
   let closed = false;
@@ -54,6 +56,8 @@ export function createLivePrompt({ screen, input, menu, c, columns, events }: Op
     if (status && !status.due) return screen.draw({ rows: [], cursor: { row: 0, before: "" } });
     const typed = input.draft.text;
     const pick = slash.picked();
+    const running = jobs();
+    const line = status ? statusText(status.status, now, { columns: width, queued: queued.length, jobs: running }) : !question && running ? jobsText(running, width) : undefined;
     screen.draw(
       composeArea({
         prompt: PROMPT,
@@ -63,7 +67,7 @@ export function createLivePrompt({ screen, input, menu, c, columns, events }: Op
         ...(pick === undefined ? {} : { menuPick: pick }),
         queued,
         // A question is answered by the person, not waited on: no spinner beside it.
-        ...(status ? { status: c.dim(statusText(status.status, now, { columns: width, queued: queued.length })) } : {}),
+        ...(line ? { status: c.dim(line) } : {}),
         ...(question ? { question } : {}),
         columns: width,
         c,

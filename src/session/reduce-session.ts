@@ -3,6 +3,7 @@ import { emptyNotebook, type Notebook } from "./notebook.ts";
 import type { CallLog, CallRecord, ResponseSummary } from "./message-schema.ts";
 import { answerOf, type EventOf, type SessionEvent } from "./session-event.ts";
 import { historyFault } from "./history-fault.ts";
+import { jobNote } from "./job-note.ts";
 
 /** What a session's log adds up to: the history the loop sends, and everything a resume restores. */
 export type SessionState = {
@@ -196,6 +197,11 @@ export function createSessionReducer(from?: SessionState) {
         // A hook about a call runs while that call waits; its feedback is the person's program speaking, as a user.
         if (event.callId !== undefined && !s.pending.has(event.callId)) fail(`a hook run for ${event.callId}, which is no call waiting`);
         if (event.feedback !== undefined) s.messages.push({ role: "user", text: event.feedback });
+        break;
+      case "job":
+        // Told between requests, never between a call and its result.
+        if (s.pending.size) fail(`a job note while ${[...s.pending].join(", ")} wait for results`);
+        s.messages.push({ role: "user", text: jobNote(event) });
         break;
       case "window":
         s.contextWindow = { model: event.model, tokens: event.tokens };

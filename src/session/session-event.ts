@@ -95,6 +95,8 @@ export const sessionEventSchema = z.discriminatedUnion("type", [
     error: z.string().optional(),
     at,
   }),
+  /** Background job `id` ended by itself, unread: told to the model as a user message before its next request (job-note.ts). */
+  z.object({ type: z.literal("job"), id: z.number().int().positive(), command: z.string(), how: z.enum(["exit", "timeout"]), code: z.number().int(), at }),
   /** A context window learned from an overflow, for that model. */
   z.object({ type: z.literal("window"), model: z.string(), tokens: z.number().int().positive() }),
   /** A hook ran (docs/hooks.md): what it decided and why; a `feedback` joins the history as a user message. */

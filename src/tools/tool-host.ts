@@ -1,5 +1,6 @@
 import type { Grant } from "../session/sandbox-level.ts";
 import type { CommandSandbox } from "../process/prepared-command.ts";
+import type { JobRegistry } from "../process/job-registry.ts";
 import type { Redaction } from "../text/redaction-marker.ts";
 import type { ClientFiles } from "./tool.ts";
 
@@ -43,4 +44,6 @@ export type ToolHost = {
   redactor: Redactor;
   /** The editor the file tools read and write through (an ACP client's `fs/*`); the disk when absent. */
   files?: ClientFiles;
+  /** The session's background jobs, shared by its agents and ended with it. */
+  jobs?: JobRegistry;
 };

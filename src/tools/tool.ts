@@ -2,6 +2,7 @@ import type { z } from "zod";
 import type { ChildRef, InputImage } from "../session/messages.ts";
 import type { Redaction } from "../text/redaction-marker.ts";
 import type { CommandSandbox } from "../process/prepared-command.ts";
+import type { JobRegistry } from "../process/job-registry.ts";
 
 /** What a call touches, for the permission rules and the guard: raw paths as given, or a command. */
 export type CallSubject = {
@@ -42,6 +43,8 @@ export type ToolContext = {
   callId?: string;
   /** Set for `exec` tools by the runtime; without it a command runs as it is (unit tests). */
   sandbox?: CommandSandbox;
+  /** The session's background jobs (bash with `background`, bash_output, bash_kill); without it none can start. */
+  jobs?: JobRegistry;
   /**
    * Whether a direct read of this file would be denied (a secret, a deny rule): a folder-wide read skips
    * it. With `asked` (the path the call named), the path is where a read really lands, once its folder
