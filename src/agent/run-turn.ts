@@ -31,6 +31,8 @@ export type TurnDeps = {
   settings: { maxSteps: number; maxCostUsd?: number };
   /** The turn's tree budget: a root agent's turn starts a new one, a child reports into its parent's. */
   budget: { current: TreeBudget };
+  /** The paths a call that ran was about: the folders' instruction files join (agent-instructions.ts). */
+  touched?: (paths: readonly string[]) => void;
   /** A child agent: its turn is its parent's in the checkpoints (the parent records what it changed). */
   child?: true;
 };
@@ -102,6 +104,7 @@ export function createTurnRunner(d: TurnDeps) {
       ...(d.hooks ? { hooks: d.hooks } : {}),
       // Nothing that may write runs before the turn's starting point is known (a read-only call does not wait).
       beforeWrite: () => checkpoints.ready(),
+      ...(d.touched ? { touched: d.touched } : {}),
     });
     try {
       for await (const event of events) {
