@@ -1,4 +1,4 @@
-import { dirname, isAbsolute, relative, resolve } from "node:path";
+import { dirname, isAbsolute, relative, resolve, sep } from "node:path";
 
 /**
  * The folders strictly below `root` on the way to `path` — the path itself included, as a folder a
@@ -10,7 +10,7 @@ export function foldersBelow(root: string, path: string, seen: Set<string>): str
   const top = resolve(root);
   const abs = resolve(top, path);
   const rel = relative(top, abs);
-  if (rel === "" || rel.startsWith("..") || isAbsolute(rel)) return [];
+  if (rel === "" || rel === ".." || rel.startsWith(`..${sep}`) || isAbsolute(rel)) return [];
   const fresh: string[] = [];
   for (let dir = abs; dir !== top && !seen.has(dir); dir = dirname(dir)) fresh.push(dir);
   for (const dir of fresh) seen.add(dir);
