@@ -7,7 +7,7 @@ import type { ReplCommand } from "./repl-command.ts";
  */
 export const statusCommand: ReplCommand = {
   name: "status",
-  summary: "the session, its model, the context used and the instruction files in force",
+  summary: "the session, model, context and instruction files",
   run: async (ctx) => {
     const { agent } = ctx.current;
     const files = agent.prompt.files;
