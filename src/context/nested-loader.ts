@@ -28,8 +28,8 @@ export function createNestedLoader(o: NestedLoaderOptions): (paths: readonly str
   // Where the file really is: a link out of the project is no project instruction.
   const inProject = (file: string) => {
     try {
-      realRoot ??= realpathSync(o.root);
-      return realpathSync(file).startsWith(realRoot + sep);
+      realRoot ??= realpathSync(o.root).replace(/\/?$/, sep);
+      return realpathSync(file).startsWith(realRoot);
     } catch {
       return false;
     }
@@ -52,22 +52,20 @@ export function createNestedLoader(o: NestedLoaderOptions): (paths: readonly str
   };
 }
 
-/** A regular file's size and first bytes (at most a file's cap), or why it cannot be read. */
+/** A regular file's size and first bytes (at most a file's cap), or why it cannot be read: never a throw into the loop. */
 function readHead(file: string): { head: Uint8Array; size: number } | string {
-  let fd: number;
+  let fd: number | undefined;
   try {
     // Non-blocking: a FIFO named AGENTS.md must not hang the turn.
     fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK);
-  } catch (err) {
-    return (err as Error).message;
-  }
-  try {
     const stat = fstatSync(fd);
     if (!stat.isFile()) return "not a regular file";
     const head = new Uint8Array(Math.min(stat.size, NESTED_FILE_CAP));
     const got = readSync(fd, head, 0, head.length, 0);
     return { head: head.subarray(0, got), size: stat.size };
+  } catch (err) {
+    return (err as Error).message;
   } finally {
-    closeSync(fd);
+    if (fd !== undefined) closeSync(fd);
   }
 }

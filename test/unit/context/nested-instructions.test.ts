@@ -1,4 +1,9 @@
 import { expect, test } from "bun:test";
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createNestedLoader } from "../../../src/context/nested-loader.ts";
+import type { InstructionFile } from "../../../src/session/reduce-session.ts";
 import { foldersBelow } from "../../../src/context/folders-below.ts";
 import { capNested, nestedSection, NESTED_FILE_CAP, NESTED_TOTAL_CAP } from "../../../src/context/nested-section.ts";
 
@@ -45,4 +50,25 @@ test("the section names each file by its path, and says which were cut and by ho
   expect(section).toStartWith("# Instructions from AGENTS.md files in subfolders\n\n");
   expect(section).toContain("## packages/api/AGENTS.md\n\nuse zod\n\n## packages/huge/AGENTS.md\n\nxxx");
   expect(section).toEndWith("\n\n[packages/huge/AGENTS.md cut: 16 KiB of its 40 KiB kept (a subfolder's instructions are capped at 16 KiB a file, 64 KiB in all)]");
+});
+
+test("the loader joins a folder's file once; not one a link leads out of the project to, nor a FIFO (which must not hang it)", () => {
+  const base = mkdtempSync(join(tmpdir(), "shiro-nested-loader-"));
+  try {
+    const root = join(base, "project");
+    for (const dir of ["packages/ok/src", "packages/fifo", "outside"]) mkdirSync(join(dir === "outside" ? base : root, dir), { recursive: true });
+    writeFileSync(join(root, "packages/ok/AGENTS.md"), "ok rules\n");
+    writeFileSync(join(base, "outside/AGENTS.md"), "outside rules\n");
+    symlinkSync(join(base, "outside"), join(root, "packages/linked"));
+    Bun.spawnSync(["mkfifo", join(root, "packages/fifo/AGENTS.md")]);
+    const loaded: InstructionFile[] = [];
+    const warnings: string[] = [];
+    const touched = createNestedLoader({ root, loaded: () => loaded, record: (f) => loaded.push(f), warn: (l) => warnings.push(l) });
+    touched(["packages/ok/src/a.ts", "packages/linked/x.ts", "packages/fifo/y.ts"]);
+    touched(["packages/ok/src/b.ts", "packages/ok"]);
+    expect(loaded).toEqual([{ path: "packages/ok/AGENTS.md", text: "ok rules", bytes: 9 }]);
+    expect(warnings).toEqual(["AGENTS.md skipped: cannot read packages/fifo/AGENTS.md (not a regular file)"]);
+  } finally {
+    rmSync(base, { recursive: true, force: true });
+  }
 });
