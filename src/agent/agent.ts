@@ -6,7 +6,7 @@ import type { ContextMeter } from "../context/context-meter.ts";
 import type { AgentEvent } from "../loop/events.ts";
 import type { InputImage, Usage } from "../session/messages.ts";
 import type { Todo } from "../session/notebook.ts";
-import type { SessionState } from "../session/reduce-session.ts";
+import type { InstructionFile, SessionState } from "../session/reduce-session.ts";
 import type { LiveSession } from "../store/live-session.ts";
 import type { JobRegistry } from "../process/job-registry.ts";
 import type { Prompt } from "./load-prompt.ts";
@@ -28,8 +28,11 @@ export type AgentSpec = {
   parent?: ChildOf;
 };
 
-/** Where a child agent stands: its turn is its parent's (its file changes are recorded in it), its spending the tree's. */
-export type ChildOf = { sessionId: string; callId: string; depth: number; budget: TreeBudget; label: string };
+/**
+ * Where a child agent stands: its turn is its parent's (its file changes are recorded in it), its spending
+ * the tree's; `instructions`: the subfolders' instruction files its parent had taken on when it started.
+ */
+export type ChildOf = { sessionId: string; callId: string; depth: number; budget: TreeBudget; label: string; instructions: readonly InstructionFile[] };
 
 /** One agent at work: the loop with its context, its session log, its instructions, tools and limits. */
 export type Agent = {

@@ -12,6 +12,7 @@ import type { Services } from "../services/services.ts";
 import { formatCount } from "../text/format-count.ts";
 import type { Authorize } from "../tools/authorize-request.ts";
 import type { Agent, AgentSpec } from "./agent.ts";
+import { agentInstructions } from "./agent-instructions.ts";
 import { askOnce, askOnceWhy } from "./ask-once.ts";
 import { createCommandCalls } from "./command-calls.ts";
 import { loadPrompt, withTools, type Prompt } from "./load-prompt.ts";
@@ -52,12 +53,12 @@ export async function createAgent(services: Services, spec: AgentSpec): Promise<
   const depth = spec.parent?.depth ?? 0;
   const task =
     depth < config.agents.maxDepth
-      ? createTaskTool(services, { sessionId: () => live.state.id, model: () => live.state.model, depth, tools: () => prompt.tools, budget: () => budget.current, start: (child) => createAgent(services, child) }, await services.agents.list())
+      ? createTaskTool(services, { sessionId: () => live.state.id, model: () => live.state.model, depth, tools: () => prompt.tools, instructionFiles: () => live.state.instructionFiles, budget: () => budget.current, start: (child) => createAgent(services, child) }, await services.agents.list())
       : undefined;
   const base: Prompt = await loadPrompt({
     home: config.home,
     cwd: services.cwd,
-    noInstructions: flags.noInstructions,
+    instructionFiles: flags.instructionFiles,
     noMemory: flags.noMemory,
     memoryReadOnly: !store.saves,
     notebook,
@@ -71,6 +72,17 @@ export async function createAgent(services: Services, spec: AgentSpec): Promise<
   // The agent's own prompt; the MCP tools offered now follow its tools (they change only when a server's do).
   let prompt = base;
   const withMcp = () => void (prompt = withTools(base, servers.tools().filter((tool) => !offers || offers(tool.name))));
+  const readDenied = services.host.readDenied;
+  const nested = agentInstructions({
+    live,
+    root: services.cwd,
+    on: flags.instructionFiles === "all",
+    ...(readDenied ? { readDenied: (path: string) => readDenied("read_file", path, services.cwd) } : {}),
+    warn,
+    ...(spec.parent ? { inherited: spec.parent.instructions } : {}),
+  });
+  // What the next request sends: the prompt, with the subfolders' instruction files taken on so far.
+  const current = () => nested.withFiles(prompt);
   const settings = { ...config, maxSteps: spec.maxSteps ?? config.maxSteps, ...(flags.maxCost !== undefined ? { maxCostUsd: flags.maxCost } : {}) };
 
   /** A summary of the session so far, or why there is none (for /compact to say). */
@@ -83,7 +95,7 @@ export async function createAgent(services: Services, spec: AgentSpec): Promise<
   const ledger = createWireLedger({ entry: (messages, i, m) => measures.known?.entry(messages, i, m), region: (l, drop) => measures.known?.region(l, drop) });
   const requests = createRequestBuilder({
     session: () => live,
-    prompt: () => prompt,
+    prompt: current,
     config: settings,
     summarise: async (signal) => ((s) => ("failed" in s ? null : s))(await summariseWhy(undefined, signal)),
     warn,
@@ -107,7 +119,7 @@ export async function createAgent(services: Services, spec: AgentSpec): Promise<
   // A child's question names it; an approval waiting is what Notification hooks are for (a desktop notification while the person is away).
   const authorize: Authorize = (request) =>
     services.authorize({ ...request, ...(spec.parent ? { who: spec.parent.label } : {}), ...(hooks ? { asking: (summary) => hooks.notify(`shiro needs your approval: ${summary}`) } : {}) });
-  const turns = createTurnRunner({ services, live, prompt: () => prompt, hooked, hookedAfter: (callId) => postHooked.delete(callId), hooks, authorize, requests, remember, settings, budget, jobs, ...(spec.parent ? { child: true } : {}) });
+  const turns = createTurnRunner({ services, live, prompt: current, ...(nested.touched ? { touched: nested.touched } : {}), hooked, hookedAfter: (callId) => postHooked.delete(callId), hooks, authorize, requests, remember, settings, budget, jobs, ...(spec.parent ? { child: true } : {}) });
   const stopChanges = servers.onChange(withMcp);
   // A session begun later (/clear, /resume) says first what the servers offer now.
   if (spec.start) servers.latestEvents().forEach((e) => live.append(e));
@@ -119,7 +131,7 @@ export async function createAgent(services: Services, spec: AgentSpec): Promise<
       return live.state;
     },
     get prompt() {
-      return prompt;
+      return current();
     },
     runTurn: turns.run,
     commandCalls: createCommandCalls({ tools: () => prompt.tools, authorize, root: services.cwd, host: services.host, ...(hooks ? { hooks } : {}), inTurn: turns.inNextTurn }),
@@ -137,7 +149,7 @@ export async function createAgent(services: Services, spec: AgentSpec): Promise<
     ask: (text, signal) => askOnce(model.stream, { model: live.state.model, sessionId: live.state.id, reasoningEffort: config.reasoningEffort }, text, signal),
     contextUse() {
       const { threshold } = limitsOf(live, settings, model.windows);
-      const tokens = estimateNextRequest(ledger.sync(live.state.messages, live.state.model), prompt.instructions.length);
+      const tokens = estimateNextRequest(ledger.sync(live.state.messages, live.state.model), current().instructions.length);
       return { ...contextMeter(tokens, threshold), tokens, threshold };
     },
     costOf,

@@ -34,6 +34,8 @@ export type TurnDeps = {
   budget: { current: TreeBudget };
   /** The agent's background jobs, which its calls start, read and kill. */
   jobs: JobRegistry;
+  /** The paths a call that ran was about: the folders' instruction files join (agent-instructions.ts). */
+  touched?: (paths: readonly string[]) => void;
   /** A child agent: its turn is its parent's in the checkpoints (the parent records what it changed). */
   child?: true;
 };
@@ -106,6 +108,7 @@ export function createTurnRunner(d: TurnDeps) {
       ...(d.hooks ? { hooks: d.hooks } : {}),
       // Nothing that may write runs before the turn's starting point is known (a read-only call does not wait).
       beforeWrite: () => checkpoints.ready(),
+      ...(d.touched ? { touched: d.touched } : {}),
     });
     try {
       for await (const event of events) {

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { AgentEvent } from "../loop/events.ts";
 import { emptyUsage } from "../session/messages.ts";
+import type { InstructionFile } from "../session/reduce-session.ts";
 import type { Services } from "../services/services.ts";
 import type { AgentDefinition } from "../subagents/agent-definition.ts";
 import { childTools } from "../subagents/agent-tools.ts";
@@ -17,6 +18,8 @@ export type TaskParent = {
   /** The root agent is 0; a child of it 1. */
   depth: number;
   tools: () => readonly AnyTool[];
+  /** The subfolders' instruction files it has taken on: a child starts with them. */
+  instructionFiles: () => readonly InstructionFile[];
   /** The current turn's, shared by the whole tree. */
   budget: () => TreeBudget;
   /** Makes a child from the same services (createAgent: passed in, as it makes this tool). */
@@ -72,7 +75,7 @@ export function createTaskTool(services: Services, parent: TaskParent, agents: r
       session,
       ...(def.instructions !== undefined ? { instructions: def.instructions } : {}),
       tools: (name) => names.has(name),
-      parent: { sessionId: parent.sessionId(), callId, depth, budget: parent.budget(), label: def.name },
+      parent: { sessionId: parent.sessionId(), callId, depth, budget: parent.budget(), label: def.name, instructions: parent.instructionFiles() },
     });
     const report = createChildReport(services.cwd, () => child.prompt.tools);
     relay({ type: "agent-start", agentId, parentCallId: callId, agent: def.name, description: args.description });

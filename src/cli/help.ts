@@ -66,6 +66,9 @@ Options
   -c, --continue         continue the newest session in this folder
   -r, --resume <id>      resume a session by id or unique prefix
       --no-instructions  ignore AGENTS.md files
+      --no-project-instructions
+                         ignore the project's AGENTS.md files (the root's and
+                         those of subfolders a tool touches); keep your own
       --no-memory        do not load or write project memory
       --hooks <file>     also run the hooks in this file, e.g. a project's
                          .shiro/settings.json unapproved (repeatable)

@@ -30,6 +30,8 @@ type Deps = {
    * that only reads runs at once.
    */
   beforeWrite?: () => Promise<void>;
+  /** Told the paths a call that ran was about (a file tool's), once its result is on record: their folders' instructions may join. */
+  touched?: (paths: readonly string[]) => void;
 };
 
 export type CallOutcome = { output: string; isError: boolean; denied: boolean };
@@ -148,6 +150,7 @@ export async function* runToolCall(call: ToolCallPart, deps: Deps): AsyncGenerat
   const added = await deps.hooks?.after({ ...hooked, output: host.redactor.text(settled.output), isError: settled.isError === true }, deps.signal, deps.beforeWrite);
   if (added) settled = { ...settled, output: `${settled.output}\n\n${added}` };
   const [event, outcome] = finish(settled, settled.denied === true);
+  deps.touched?.(tool.subject(args).paths ?? []);
   yield event;
   return outcome;
 }

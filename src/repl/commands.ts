@@ -5,6 +5,7 @@ import { sessionCommands } from "./session-commands.ts";
 import { memoryCommands, showTodoPanel } from "./memory-commands.ts";
 import { registryCommands } from "./registry-commands.ts";
 import { modelCommand } from "./model-command.ts";
+import { statusCommand } from "./status-command.ts";
 import { mcpCommand } from "./mcp-command.ts";
 import { undoCommands } from "./undo-commands.ts";
 import { jobsCommand } from "./jobs-command.ts";
@@ -33,6 +34,7 @@ const coreCommands: ReplCommand[] = [
     },
   },
   modelCommand,
+  statusCommand,
   mcpCommand,
   jobsCommand,
   {

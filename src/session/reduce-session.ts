@@ -28,6 +28,8 @@ export type SessionState = {
   notebook: Notebook;
   callLog: CallLog;
   contextWindow?: { model: string; tokens: number };
+  /** The project instruction files of folders below `cwd` that joined the instructions, in the order they did. */
+  instructionFiles: InstructionFile[];
   /** Each MCP server's latest `mcp` event: what it offered the model, or why it is gone. */
   mcpServers: Record<string, EventOf<"mcp">>;
   /** A model call has completed: a session without one is not listed (a run that failed at once). */
@@ -40,6 +42,9 @@ export type SessionState = {
   /** The line of the newest undo, if any: what was measured of the history before it may be taken back. */
   undoneAt?: number;
 };
+
+/** An instruction file as it joined the session's instructions (an `instructions` event). */
+export type InstructionFile = Omit<EventOf<"instructions">, "type" | "at">;
 
 export type LiveTurn = { turn: number; start: number; text: string; at: string };
 
@@ -87,6 +92,7 @@ export function createSessionReducer(from?: SessionState) {
         turnCount: 0,
         notebook: emptyNotebook(),
         callLog: { calls: [], snapshots: {} },
+        instructionFiles: [],
         mcpServers: {},
         answered: false,
         pending: new Set(),
@@ -209,6 +215,12 @@ export function createSessionReducer(from?: SessionState) {
       case "mcp":
         s.mcpServers[event.server] = event;
         break;
+      case "instructions": {
+        if (s.instructionFiles.some((f) => f.path === event.path)) fail(`instructions from ${event.path} a second time`);
+        const { type: _, at: __, ...file } = event;
+        s.instructionFiles.push(file);
+        break;
+      }
     }
     if ("at" in event) s.updatedAt = event.at;
     s.events++;
