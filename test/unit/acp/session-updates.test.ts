@@ -62,4 +62,17 @@ describe("agent events as session/update (pure)", () => {
     expect(map({ type: "notice", level: "warn", text: "x" })).toEqual([]);
     expect(map({ type: "end", status: "done", steps: 1, usage: emptyUsage(), denials: 0 })).toEqual([]);
   });
+
+  test("a task call's children show as its running content, line by line, until its result replaces it", () => {
+    const map = createUpdateMapper(ROOT, () => []);
+    const ids = { agentId: "a1", parentCallId: "t1" };
+    map({ type: "tool-call", callId: "t1", name: "task", arguments: JSON.stringify({ description: "read alpha", prompt: "Read alpha.", agent: "general" }) });
+    const running = (text: string) => [{ sessionUpdate: "tool_call_update", toolCallId: "t1", status: "in_progress", content: [{ type: "content", content: { type: "text", text } }] }];
+    expect(map({ type: "agent-start", ...ids, agent: "general", description: "read alpha" })).toEqual(running("⤷ general read alpha"));
+    expect(map({ type: "child", ...ids, event: { type: "text-delta", text: "thinking aloud" } })).toEqual([]);
+    expect(map({ type: "child", ...ids, event: { type: "tool-call", callId: "c9", name: "read_file", arguments: JSON.stringify({ path: "alpha.ts" }) } })).toEqual(running("⤷ general read alpha\n│ → read_file alpha.ts"));
+    expect(map({ type: "tool-result", callId: "t1", name: "task", output: "alpha is fine", isError: false, denied: false })).toEqual([
+      { sessionUpdate: "tool_call_update", toolCallId: "t1", status: "completed", content: [{ type: "content", content: { type: "text", text: "alpha is fine" } }] },
+    ]);
+  });
 });
