@@ -3,6 +3,7 @@ import { createUpdateMapper } from "../../../src/acp/session-updates.ts";
 import { fileDiff } from "../../../src/tools/files/file-diff.ts";
 import { emptyUsage } from "../../../src/session/messages.ts";
 import type { Todo } from "../../../src/session/notebook.ts";
+import type { SessionUpdate } from "../../../src/acp/acp-types.ts";
 
 const ROOT = "/work/project";
 
@@ -67,7 +68,7 @@ describe("agent events as session/update (pure)", () => {
     const map = createUpdateMapper(ROOT, () => []);
     const ids = { agentId: "a1", parentCallId: "t1" };
     map({ type: "tool-call", callId: "t1", name: "task", arguments: JSON.stringify({ description: "read alpha", prompt: "Read alpha.", agent: "general" }) });
-    const running = (text: string) => [{ sessionUpdate: "tool_call_update", toolCallId: "t1", status: "in_progress", content: [{ type: "content", content: { type: "text", text } }] }];
+    const running = (text: string): SessionUpdate[] => [{ sessionUpdate: "tool_call_update", toolCallId: "t1", status: "in_progress", content: [{ type: "content", content: { type: "text", text } }] }];
     expect(map({ type: "agent-start", ...ids, agent: "general", description: "read alpha" })).toEqual(running("⤷ general read alpha"));
     expect(map({ type: "child", ...ids, event: { type: "text-delta", text: "thinking aloud" } })).toEqual([]);
     expect(map({ type: "child", ...ids, event: { type: "tool-call", callId: "c9", name: "read_file", arguments: JSON.stringify({ path: "alpha.ts" }) } })).toEqual(running("⤷ general read alpha\n│ → read_file alpha.ts"));
