@@ -5,6 +5,7 @@ import { sessionCommands } from "./session-commands.ts";
 import { memoryCommands, showTodoPanel } from "./memory-commands.ts";
 import { registryCommands } from "./registry-commands.ts";
 import { modelCommand } from "./model-command.ts";
+import { planCommand } from "./plan-command.ts";
 import { mcpCommand } from "./mcp-command.ts";
 import { undoCommands } from "./undo-commands.ts";
 import type { ReplCommand, ReplContext } from "./repl-command.ts";
@@ -32,6 +33,7 @@ const coreCommands: ReplCommand[] = [
     },
   },
   modelCommand,
+  planCommand,
   mcpCommand,
   {
     name: "tools",

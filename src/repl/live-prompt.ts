@@ -7,6 +7,7 @@ import type { createPromptInput } from "./prompt-input.ts";
 import { composeArea, CONTINUATION } from "./repl-view.ts";
 import { createSlashMenuKeys } from "./slash-menu-keys.ts";
 import { createStatusClock } from "./status-clock.ts";
+import type { Badge } from "./mode-badge.ts";
 import { statusText, type Activity } from "./status-line.ts";
 
 export type { Asked } from "./open-questions.ts";
@@ -28,6 +29,8 @@ type Options = {
   c: ReturnType<typeof pc.createColors>;
   columns: () => number;
   events: PromptEvents;
+  /** The agent's mode, when it is not the default: in the status line, and under the prompt while idle. */
+  badge: () => Badge | undefined;
 };
 
 /**
@@ -36,7 +39,7 @@ type Options = {
  * while work goes on (status-clock). Keys come here first; everything it shows is redrawn from
  * those parts' state on each change.
  */
-export function createLivePrompt({ screen, input, menu, c, columns, events }: Options) {
+export function createLivePrompt({ screen, input, menu, c, columns, events, badge }: Options) {
   const PROMPT = c.bold(c.magenta("› "));
   let queued: readonly string[] = [];
   let closed = false;
@@ -54,6 +57,7 @@ export function createLivePrompt({ screen, input, menu, c, columns, events }: Op
     if (status && !status.due) return screen.draw({ rows: [], cursor: { row: 0, before: "" } });
     const typed = input.draft.text;
     const pick = slash.picked();
+    const mode = badge();
     screen.draw(
       composeArea({
         prompt: PROMPT,
@@ -63,7 +67,7 @@ export function createLivePrompt({ screen, input, menu, c, columns, events }: Op
         ...(pick === undefined ? {} : { menuPick: pick }),
         queued,
         // A question is answered by the person, not waited on: no spinner beside it.
-        ...(status ? { status: c.dim(statusText(status.status, now, { columns: width, queued: queued.length })) } : {}),
+        ...(status ? { status: c.dim(statusText(status.status, now, { columns: width, queued: queued.length, ...(mode ? { badge: mode.busy } : {}) })) } : mode && !question ? { status: c.cyan(mode.idle) } : {}),
         ...(question ? { question } : {}),
         columns: width,
         c,
@@ -104,6 +108,7 @@ export function createLivePrompt({ screen, input, menu, c, columns, events }: Op
     },
     approve: questions.approve,
     confirm: questions.confirm,
+    offer: questions.offer,
     pick: questions.pick,
     /** Ends a waiting question as stopped (the turn was aborted, or the REPL is closing). */
     dropQuestion: questions.drop,

@@ -24,6 +24,8 @@ import { createWorkSlot } from "./work-slot.ts";
 import { readImageFlags } from "../context/image-flags.ts";
 import { pastedImage, promptImage } from "./pasted-image.ts";
 import { withImages } from "./paste.ts";
+import { modeBadge } from "./mode-badge.ts";
+import type { AgentMode } from "../session/agent-mode.ts";
 
 /**
  * The interactive session, composed of parts that each own their state: the terminal and the live
@@ -51,6 +53,8 @@ export async function runRepl(flags: Flags, config: Config & { apiKey: string })
   const lifecycle = createLifecycle();
   // The prompt raises its keys' events before the parts that answer them exist (they need the prompt): connected below.
   const answer: { to?: PromptEvents; run?: (line: string) => void } = {};
+  // The agent starts after the prompt does: until then, no mode to show.
+  let agentMode: (() => AgentMode) | undefined;
   const live = createLivePrompt({
     screen,
     input,
@@ -59,6 +63,7 @@ export async function runRepl(flags: Flags, config: Config & { apiKey: string })
     c,
     columns,
     events: { submit: (text, shown) => answer.to?.submit(text, shown), interrupt: () => answer.to?.interrupt(), escape: () => answer.to?.escape(), eof: lifecycle.close },
+    badge: () => (agentMode ? modeBadge(agentMode()) : undefined),
   });
   const print = (text: string) => live.print(text.endsWith("\n") ? text : text + "\n");
   const warn = (line: string) => print(c.yellow(`! ${line}`));
@@ -67,9 +72,10 @@ export async function runRepl(flags: Flags, config: Config & { apiKey: string })
   const questions = createPersonQuestions({ live, slot, print, color, c, close: lifecycle.close, abortTurn: keys.abortTurn });
   const main = await startReplAgent({ flags, config, cwd, questions, slot, print, warn, c });
   if (!main.services.sessions.saves) history.keepInMemory();
+  agentMode = () => main.agent.mode;
   const refill = (text: string) => void (input.draft.text === "" && input.recall(text));
   const ctx: ReplContext = { current: main, config, print, color, confirm: questions.confirm, pick: questions.pick, refill, columns, rows: () => stdout.rows || 24, signal: new AbortController().signal };
-  const runner = createLineRunner({ ctx, slot, cwd, table, saved: () => saved, history, out: { write: (t) => live.print(t), observe: (event) => live.event(event), color }, print, warn, c, closed: () => lifecycle.closed });
+  const runner = createLineRunner({ ctx, slot, cwd, table, saved: () => saved, history, out: { write: (t) => live.print(t), observe: (event) => live.event(event), color }, print, warn, c, closed: () => lifecycle.closed, queued: () => queue.length > 0, offer: questions.offer });
   const lines = createLineDispatch({ live, slot, queue, runner, lifecycle, table, putBack: (line) => input.replace(line), print, c });
   answer.to = { submit: lines.entered, interrupt: keys.interrupt, escape: keys.escape, eof: lifecycle.close };
   // A key's own command (double Esc's /rewind) runs quietly: not echoed, not kept in history.

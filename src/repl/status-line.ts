@@ -51,8 +51,8 @@ export function nextStatus(status: Status, event: AgentEvent, now: number): Stat
   }
 }
 
-/** `⠹ running bash · 12 s · 1,204 tokens · 1 queued · Esc to interrupt`, clipped to `columns`. */
-export function statusText(status: Status, now: number, opts: { columns: number; queued: number }): string {
+/** `⠹ running bash · 12 s · 1,204 tokens · 1 queued · plan mode · Esc to interrupt`, clipped to `columns`. */
+export function statusText(status: Status, now: number, opts: { columns: number; queued: number; badge?: string }): string {
   const elapsed = Math.max(0, now - status.startedAt);
   const frame = FRAMES[Math.floor(elapsed / STATUS_TICK_MS) % FRAMES.length]!;
   const tokens = status.tokens + Math.ceil(status.streamed / CHARS_PER_TOKEN);
@@ -61,6 +61,7 @@ export function statusText(status: Status, now: number, opts: { columns: number;
     `${Math.floor(elapsed / 1000)} s`,
     ...(status.activity.kind === "command" ? [] : [plural(tokens, "token").replace(/^\d+/, formatCount(tokens))]),
     ...(opts.queued ? [`${opts.queued} queued`] : []),
+    ...(opts.badge ? [opts.badge] : []),
     status.activity.kind === "command" ? "Esc to cancel" : "Esc to interrupt",
   ];
   return clipToWidth(parts.join(" · "), opts.columns - 1);
