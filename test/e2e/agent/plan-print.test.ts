@@ -69,7 +69,7 @@ test("a write tool the model calls anyway in plan mode is no tool of its: an err
   }
 });
 
-test("-c after a --plan run goes on planning; -c --no-plan offers the writing tools again and the command writes; the log holds each switch", async () => {
+test("-c after a --plan run goes on planning; -c --no-plan offers the writing tools again and the command writes; the log holds each switch and inspect marks the plan's turns", async () => {
   const p = project();
   const server = await startStrictServer({ defaultModel: sequenceModel([(input) => bash(`touch ${/touch (\S+)/.exec(lastUserText(input))?.[1] ?? "none"}`)], "done") });
   try {
@@ -92,6 +92,15 @@ test("-c after a --plan run goes on planning; -c --no-plan offers the writing to
     const [log] = readdirSync(join(p.home, "sessions")).filter((f) => f.endsWith(".jsonl"));
     const modes = readFileSync(join(p.home, "sessions", log!), "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l)).filter((e) => e.type === "mode");
     expect(modes.map((e) => e.mode)).toEqual(["plan", "default"]);
+
+    // inspect marks the turns sent in plan mode.
+    const id = log!.replace(/\.jsonl$/, "");
+    const overview = await runShiro(["inspect", id], { cwd: p.cwd, home: p.home });
+    expect(overview.stdout).toMatch(/^\s*1\s+answered · plan\s+plan: touch one/m);
+    expect(overview.stdout).toMatch(/^\s*2\s+answered · plan\s+then touch two/m);
+    expect(overview.stdout).toMatch(/^\s*3\s+answered\s+now touch three/m);
+    const json = JSON.parse((await runShiro(["inspect", id, "--json"], { cwd: p.cwd, home: p.home })).stdout);
+    expect(json.turns.map((t: { mode: string }) => t.mode)).toEqual(["plan", "plan", "default"]);
   } finally {
     await server.stop();
     p.done();
