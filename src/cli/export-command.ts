@@ -1,6 +1,7 @@
 import { statSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { buildExport } from "../export/build-export.ts";
+import { exportSource } from "./export-source.ts";
 import { exportHtml } from "../export/export-html.ts";
 import { exportMarkdown } from "../export/export-markdown.ts";
 import { atomicWrite } from "../store/atomic-write.ts";
@@ -22,12 +23,9 @@ type Format = keyof typeof FORMATS;
 export async function exportCommand(args: string[], store: SessionStore, io: { out: (text: string) => void; err: (line: string) => void }): Promise<number> {
   const { format, output, prefix } = exportArgs(args);
   const id = await resolveId(store, prefix, io.err);
-  const read = await store.read(id);
-  if (!read.ok) throw new UsageError(read.message);
-  read.warnings.forEach(io.err);
-  if (read.damaged) io.err(`! the log of session ${id} is damaged at line ${read.damaged.line} (${read.damaged.reason}); what follows is the ${read.events.length} lines before it`);
-  const denied = new Set(read.events.flatMap((e) => (e.type === "result" && e.denied ? [e.callId] : [])));
-  const text = FORMATS[format](buildExport({ state: read.state, denied }, { exportedAt: new Date().toISOString(), shiro: VERSION }));
+  const source = await exportSource(store, id, io.err);
+  if (typeof source === "string") throw new UsageError(source);
+  const text = FORMATS[format](buildExport(source, { exportedAt: new Date().toISOString(), shiro: VERSION }));
   if (output === undefined) {
     io.out(text.replace(/\n$/, ""));
     return 0;

@@ -60,6 +60,9 @@ Options
       --no-network       no command gets the network, approved or not
       --add-dir <dir>    a folder commands may write besides the project
                          (repeatable)
+      --agents <json>    child agents for this run, Claude Code's shape:
+                         '{"name":{"description","prompt","tools"?}}'
+                         (docs/agents.md)
   -c, --continue         continue the newest session in this folder
   -r, --resume <id>      resume a session by id or unique prefix
       --no-instructions  ignore AGENTS.md files

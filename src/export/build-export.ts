@@ -41,6 +41,7 @@ export function exportedSession({ state, denied, children = [] }: ExportSource):
       ...(shown.denied ? { denied: true } : {}),
       outcome: `${resultMark(shown, pc.createColors(false))} ${resultSummary(shown)}`,
       ...(diff ? { diff } : {}),
+      ...(r.child ? { child: r.child } : {}),
     };
   };
   const message = (m: Message, i: number): ExportMessage => {

@@ -51,6 +51,8 @@ const resultSchema = z.object({
   denied: z.boolean().optional(),
   outcome: z.string().optional(),
   diff: z.string().optional(),
+  /** The child agent the call ran; its conversation is among the session's `children`. */
+  child: z.object({ sessionId: z.string(), agent: z.string() }).optional(),
 });
 
 const messageSchema = z.discriminatedUnion("role", [

@@ -4,7 +4,7 @@ import { emptyUsage, splitAnswer, textOf, type AssistantMessage } from "../sessi
 import type { StopSignal } from "../exit/stop-signals.ts";
 import { retryLine } from "../ui/retry-line.ts";
 import { callSubject, resultMark, resultSummary } from "../ui/tool-line.ts";
-import { childLines } from "../ui/child-lines.ts";
+import { createChildLines } from "../ui/child-lines.ts";
 import { EXIT, exitCodeFor } from "./exit-code.ts";
 import { jsonLine, type ResultLine } from "./json-line.ts";
 import { stopLine } from "./stop-line.ts";
@@ -40,6 +40,7 @@ export async function renderPrint(
   result: (outcome: PrintOutcome) => Omit<ResultLine, "type" | "status" | "text" | "steps" | "usage" | "signal">,
 ): Promise<PrintOutcome> {
   const c = pc.createColors(io.color);
+  const childLines = createChildLines(c);
   let finalText = "";
   let streamed = false;
   let outcome: PrintOutcome = { code: 1, status: "error", text: "", steps: 0, usage: emptyUsage() };
@@ -91,7 +92,7 @@ export async function renderPrint(
       case "agent-start":
       case "agent-end":
       case "child":
-        if (!io.json) for (const line of childLines(event, c)) io.err(`${line}\n`);
+        if (!io.json) for (const line of childLines(event)) io.err(`${line}\n`);
         break;
       case "end":
         outcome = { code: exitCodeFor(event.status, event.denials, io.stoppedBy?.()), status: event.status, text: finalText, steps: event.steps, usage: event.usage };

@@ -18,7 +18,11 @@ export type Status = {
   tokens: number;
   /** Characters streamed by the call under way: its tokens are estimated from them until it ends. */
   streamed: number;
+  /** The child agents running, by id: their name, model calls begun and output tokens so far. */
+  children: ReadonlyMap<string, ChildStatus>;
 };
+
+export type ChildStatus = { agent: string; steps: number; tokens: number };
 
 const FRAMES = "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏";
 /** How often the spinner turns (and the status line is redrawn). */
@@ -26,7 +30,7 @@ export const STATUS_TICK_MS = 100;
 // About four characters a token for English and code: close enough to show that tokens are flowing.
 const CHARS_PER_TOKEN = 4;
 
-export const startStatus = (now: number, activity: Activity = { kind: "thinking" }): Status => ({ startedAt: now, activity, tokens: 0, streamed: 0 });
+export const startStatus = (now: number, activity: Activity = { kind: "thinking" }): Status => ({ startedAt: now, activity, tokens: 0, streamed: 0, children: new Map() });
 
 /** The status after a turn's event. Pure: `now` is passed in. */
 export function nextStatus(status: Status, event: AgentEvent, now: number): Status {
@@ -46,9 +50,26 @@ export function nextStatus(status: Status, event: AgentEvent, now: number): Stat
     case "message":
       if (event.message.role !== "assistant") return status;
       return { ...status, tokens: status.tokens + (event.message.usage?.outputTokens ?? 0), streamed: 0 };
+    case "agent-start":
+    case "agent-end":
+    case "child":
+      return { ...status, children: nextChildren(status.children, event) };
     default:
       return status;
   }
+}
+
+/** A child's step begins with its model call's first sign (a call sent); its tokens grow as its answers end. */
+function nextChildren(children: ReadonlyMap<string, ChildStatus>, event: AgentEvent): ReadonlyMap<string, ChildStatus> {
+  const next = new Map(children);
+  if (event.type === "agent-start") next.set(event.agentId, { agent: event.agent, steps: 0, tokens: 0 });
+  else if (event.type === "agent-end") next.delete(event.agentId);
+  else if (event.type === "child") {
+    const child = next.get(event.agentId);
+    const inner = event.event;
+    if (child && inner.type === "message" && inner.message.role === "assistant") next.set(event.agentId, { ...child, steps: child.steps + 1, tokens: child.tokens + (inner.message.usage?.outputTokens ?? 0) });
+  }
+  return next;
 }
 
 /** `⠹ running bash · 12 s · 1,204 tokens · 1 queued · plan mode · Esc to interrupt`, clipped to `columns`. */
@@ -60,6 +81,7 @@ export function statusText(status: Status, now: number, opts: { columns: number;
     `${frame} ${activityText(status.activity, now)}`,
     `${Math.floor(elapsed / 1000)} s`,
     ...(status.activity.kind === "command" ? [] : [plural(tokens, "token").replace(/^\d+/, formatCount(tokens))]),
+    ...[...status.children.values()].map((child) => `${child.agent} step ${child.steps + 1}, ${plural(child.tokens, "token").replace(/^\d+/, formatCount(child.tokens))}`),
     ...(opts.queued ? [`${opts.queued} queued`] : []),
     ...(opts.badge ? [opts.badge] : []),
     status.activity.kind === "command" ? "Esc to cancel" : "Esc to interrupt",

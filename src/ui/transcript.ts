@@ -4,6 +4,7 @@ import { retryLine } from "./retry-line.ts";
 import { createBoldMarkers, type Span } from "./bold-markers.ts";
 import { createReplayFilter, type Shown, type StreamKind } from "./replay-filter.ts";
 import { callSubject, modelCalls, resultMark, resultSummary } from "./tool-line.ts";
+import { createChildLines } from "./child-lines.ts";
 
 export type TranscriptOptions = {
   write: (text: string) => void;
@@ -32,6 +33,7 @@ export function createTranscript({ write, color, diff }: TranscriptOptions): (ev
     out(text + "\n");
   };
 
+  const childLines = createChildLines(c);
   const markers = createBoldMarkers();
   const reasoning = (spans: Span[]) => {
     for (const span of spans) out(span.text, (t) => (span.bold ? c.bold(c.italic(t)) : c.dim(c.italic(t))));
@@ -114,6 +116,11 @@ export function createTranscript({ write, color, diff }: TranscriptOptions): (ev
         if (!atLineStart) out("\n");
         if (event.status === "max-steps") line(c.yellow(`! stopped after ${modelCalls(event.steps)} (--max-steps); send a message to go on`));
         if (event.status === "aborted") line(c.yellow("! aborted"));
+        break;
+      case "agent-start":
+      case "agent-end":
+      case "child":
+        for (const text of childLines(event)) line(text);
         break;
       case "compacted":
       case "message":

@@ -2,7 +2,8 @@
  * A child agent is never looser than its parent (issue 34), through the binary against the strict
  * server: an agent whose tools leave out `bash` is not offered it; its write outside the project is
  * refused word for word as its parent's is (and its write inside goes through, and `undo` of the
- * parent's turn puts it back); `--max-cost` reached by the children stops them all (exit 3).
+ * parent's turn puts it back); `--max-cost` reached by the children stops them all (exit 3); a child
+ * compacts its own context, and none of it reaches the parent's.
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -29,6 +30,12 @@ const model: ScriptedModel = ({ input, instructions }) => {
       return outputs(input, "write_file").length ? { text: "tried" } : { calls: [{ name: "write_file", arguments: { path: "../outside.txt", content: "x\n" } }] };
     case "Spend it all.":
       return outputs(input, "task").length ? { text: "spent" } : { calls: ["one", "two"].map((n) => ({ name: "task", arguments: { description: `loop ${n}`, prompt: "Read forever.", agent: null } })) };
+    case "Have a child read the big files.":
+      return outputs(input, "task").length ? { text: "the child read them" } : { calls: [{ name: "task", arguments: { description: "read big files", prompt: "Read big0.txt to big5.txt one by one.", agent: null } }] };
+    case "Read big0.txt to big5.txt one by one.": {
+      const read = outputs(input, "read_file").length;
+      return read < 6 ? { calls: [{ name: "read_file", arguments: { path: `big${read}.txt` } }] } : { text: "read all six" };
+    }
     case "Read forever.":
       // Never done: only the budget ends it.
       return { calls: [{ name: "read_file", arguments: { path: "README.md", offset: outputs(input, "read_file").length + 1, limit: 1 } }] };
@@ -100,4 +107,27 @@ test("--max-cost reached by the children stops every one of them and the run (ex
   const childCalls = bodiesSince(from).filter((b) => firstUserText(b.input) === "Read forever.").length;
   expect(childCalls).toBeGreaterThan(2);
   expect(childCalls).toBeLessThan(60);
+});
+
+test("a child compacts its own context; the parent's requests never carry what the child read", async () => {
+  const { cwd, home } = project();
+  const FOX = "the quick brown fox jumps over the lazy dog ";
+  for (let i = 0; i < 6; i++) writeFileSync(join(cwd, `big${i}.txt`), `big${i}: ${FOX.repeat(200)}`.slice(0, 8_000));
+  const from = server.requests.length;
+  const run = await runShiro(["-p", "--yolo", "--json", "--compact-at", "4000", "Have a child read the big files."], { cwd, home, env: { OPENAI_BASE_URL: server.url } });
+  expect(run.code).toBe(0);
+  const lines = run.stdout.trim().split("\n").map((l) => JSON.parse(l));
+  const [start] = lines.filter((l) => l.type === "agent-start");
+  // The child's context was compacted, told as the child's; the parent's never was.
+  expect(lines.filter((l) => l.type === "compacted").map((l) => l.agentId)).toContain(start.agentId);
+  expect(lines.filter((l) => l.type === "compacted" && l.agentId === undefined)).toEqual([]);
+  const bodies = bodiesSince(from);
+  const child = bodies.filter((b) => firstUserText(b.input) === "Read big0.txt to big5.txt one by one.");
+  expect(child).toHaveLength(7);
+  const fullOutputs = (b: any) => outputs(b.input, "read_file").filter((o) => o.output.includes(FOX.repeat(100))).length;
+  expect(fullOutputs(child.at(-1)!)).toBeLessThan(6);
+  const parent = bodies.filter((b) => firstUserText(b.input) === "Have a child read the big files.");
+  expect(parent).toHaveLength(2);
+  for (const body of parent) expect(JSON.stringify(body.input)).not.toContain(FOX);
+  expect(lines.at(-1)).toMatchObject({ type: "result", status: "done", text: "the child read them" });
 });

@@ -2,7 +2,8 @@
  * Agents that start agents (issue 34), through the binary against the strict server: three `task`
  * calls in one response run at once, each child with its own instructions and first message, and
  * the parent's next request holds their three answers; `--json` ties every child event to its child
- * and to the call that started it; the child's log is referenced from the parent's, not copied.
+ * and to the call that started it; the child's log is referenced from the parent's, not copied;
+ * inspect shows the tree and export carries it.
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -104,6 +105,12 @@ test("three task calls in one response: three children at once, each with its ow
     // A child is no session of the folder's: `shiro sessions` lists the parent alone, and -c goes on with it.
     const listed = await runShiro(["sessions", "--json"], { cwd, home, env: {} });
     expect(JSON.parse(listed.stdout).map((s: { id: string }) => s.id)).toEqual([parentId]);
+    // export: each child's conversation goes with the parent's, named from the call that ran it.
+    const exported = JSON.parse((await runShiro(["export", parentId, "--format", "json"], { cwd, home, env: {} })).stdout);
+    const ran = exported.messages.flatMap((m: { role: string; results?: { child?: { sessionId: string } }[] }) => (m.results ?? []).flatMap((r) => (r.child ? [r.child.sessionId] : [])));
+    expect(exported.children.map((c: { session: { id: string } }) => c.session.id)).toEqual(ran);
+    expect(new Set(ran)).toEqual(new Set(starts.map((s) => s.agentId)));
+    expect(exported.children.map((c: { session: { title: string } }) => c.session.title).sort()).toEqual(MODULES.map((m) => `Review module ${m}.`));
   } finally {
     rmSync(home, { recursive: true, force: true });
     rmSync(cwd, { recursive: true, force: true });

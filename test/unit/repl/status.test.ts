@@ -33,6 +33,17 @@ describe("the status line's text", () => {
     expect(statusText(startStatus(0), 2000, { columns: 100, queued: 1, badge: "plan mode" })).toBe("⠋ thinking · 2 s · 0 tokens · 1 queued · plan mode · Esc to interrupt");
     expect(text(startStatus(0), 2000)).not.toContain("plan");
   });
+  test("each running child agent: its name, its step and its output tokens; gone once it ends", () => {
+    const usage = { inputTokens: 5, cachedTokens: 0, outputTokens: 1500, reasoningTokens: 0 };
+    const ids = { parentCallId: "call_t" };
+    let s = nextStatus(startStatus(0), { type: "tool-call", callId: "call_t", name: "task", arguments: "{}" }, 0);
+    s = nextStatus(s, { type: "agent-start", agentId: "a1", agent: "reviewer", description: "review", ...ids }, 0);
+    s = nextStatus(s, { type: "agent-start", agentId: "a2", agent: "general", description: "search", ...ids }, 0);
+    expect(text(s, 1000, 200)).toBe("⠋ running task · 1 s · 0 tokens · reviewer step 1, 0 tokens · general step 1, 0 tokens · Esc to interrupt");
+    s = nextStatus(s, { type: "child", agentId: "a1", ...ids, event: { type: "message", message: { role: "assistant", model: "m", parts: [], usage } } }, 1000);
+    s = nextStatus(s, { type: "agent-end", agentId: "a2", status: "done", steps: 1, usage, ...ids }, 1000);
+    expect(text(s, 1000, 200)).toBe("⠋ running task · 1 s · 0 tokens · reviewer step 2, 1,500 tokens · Esc to interrupt");
+  });
   test("clipped to the terminal's width", () => {
     expect(widthOf(text(startStatus(0), 0, 20))).toBeLessThanOrEqual(19);
   });
