@@ -70,7 +70,7 @@ test("/plan shows under the prompt and offers no writing tool; y to the plan lea
   expect(await repl.quit()).toBe(0);
 });
 
-test("typing at the offer refines the plan, still in plan mode; a session left planning resumes in plan mode (-c)", async () => {
+test("typing at the offer refines the plan, still in plan mode; a session left planning resumes in plan mode (-c), and /clear keeps it", async () => {
   const cwd = tempDir("repl-plan");
   const home = tempDir("repl-plan-home");
   {
@@ -99,6 +99,19 @@ test("typing at the offer refines the plan, still in plan mode; a session left p
   const next = server.requests.slice(before);
   for (const name of WRITING) expect(namesOf(next[0]!.body)).not.toContain(name);
   expect(existsSync(join(cwd, "out.txt"))).toBe(false);
+  // /clear starts a new session in the mode the person works in.
+  const declined = resumed.mark();
+  resumed.write(keys.esc);
+  await resumed.waitFor(BADGE_SHOWN, { since: declined });
+  const cleared = resumed.mark();
+  await resumed.send("/clear");
+  await resumed.waitFor(BADGE_SHOWN, { since: cleared });
+  const fresh = server.requests.length;
+  await resumed.send("a fresh start");
+  await resumed.waitFor(OFFER, { since: cleared });
+  expect(server.requests.slice(fresh).map((r) => lastUserText(r.body.input))).toEqual(["a fresh start"]);
+  for (const name of WRITING) expect(namesOf(server.requests.at(-1)!.body)).not.toContain(name);
+  expect(modesIn(home)).toEqual([["plan"], ["plan"]]);
   expect(await resumed.quit()).toBe(0);
 });
 
