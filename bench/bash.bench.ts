@@ -36,6 +36,7 @@ export async function bench(): Promise<string[]> {
       const ctx = { ...base, sandbox: await sandbox.at({ level, byPerson: false }) };
       lines.push(`  in the sandbox, ${level}: median ${(await medianMs(RUNS, () => bash.run({ command: "true" }, ctx))).toFixed(2)} ms`);
     }
+    lines.push(...(await sharedNetworkLines(base, root)));
     if (landlockAbi() > 0) {
       lines.push(`  Landlock's launcher (dist/shiro __landlock, then /bin/true), what Landlock adds to a bare call: median ${(await launcherMs()).toFixed(2)} ms`);
       lines.push(`  the same behind the gate (the launcher starts shiro __gate-exec, which installs the filter): median ${(await launcherMs(true)).toFixed(2)} ms`);
@@ -45,6 +46,20 @@ export async function bench(): Promise<string[]> {
     process.env.HOME = home;
     rmSync(root, { recursive: true, force: true });
   }
+}
+
+/**
+ * Issue 35: offline, once a background job has started, each command enters the session's network
+ * namespace (nsenter before bwrap) instead of bwrap making one of its own: the call before and after.
+ */
+async function sharedNetworkLines(base: ToolContext, root: string): Promise<string[]> {
+  const offline = createSandbox({ mode: "workspace-write", network: "off", home: root, shiroHome: join(root, "none"), warn: () => {} });
+  const ctx = { ...base, sandbox: await offline.at({ level: "read-only", byPerson: false }) };
+  const own = await medianMs(RUNS, () => bash.run({ command: "true" }, ctx));
+  const unshared = await ctx.sandbox.shareNetwork?.();
+  if (unshared) return [`  offline, the session's network namespace: not made (${unshared})`];
+  const joined = await medianMs(RUNS, () => bash.run({ command: "true" }, ctx));
+  return [`  offline read-only, a network namespace of its own: median ${own.toFixed(2)} ms; entering the session's (after a background job): median ${joined.toFixed(2)} ms`];
 }
 
 /** The compiled binary as Landlock's launcher, timed alone: from the sources it would be `bun src/main.ts`, far slower than what ships. */

@@ -13,7 +13,7 @@ import { tempDir } from "../test/support/run-shiro.ts";
 
 const at = "2026-12-01T10:00:00.000Z";
 const schema = (name: string) => ({ type: "function" as const, name, description: "d".repeat(600), parameters: { type: "object", properties: {} }, strict: false });
-const prompt: Prompt = { instructions: `You are shiro.\n${"Project rules. ".repeat(700)}`, tools: [], toolSchemas: Array.from({ length: 14 }, (_, i) => schema(`tool_${i}`)), skillSchema: schema("skill"), skills: [], currentSkills: async () => [] };
+const prompt: Prompt = { instructions: `You are shiro.\n${"Project rules. ".repeat(700)}`, files: [], tools: [], toolSchemas: Array.from({ length: 14 }, (_, i) => schema(`tool_${i}`)), skillSchema: schema("skill"), skills: [], currentSkills: async () => [] };
 
 /** Milliseconds each step of a job took, grouped by the ranges that end at `ends` (1–16, 17–256, …). */
 export async function requestPathPerStep(ends: number[]): Promise<{ from: number; to: number; ms: number[] }[]> {

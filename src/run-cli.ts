@@ -14,6 +14,7 @@ const PRINT_ONLY: [keyof Flags, string][] = [
 
 /** Dispatches to a subcommand, print mode or the REPL. Returns the exit code. */
 export async function runCli(flags: Flags): Promise<number> {
+  if (flags.command?.name === "acp") return runAcp(flags.command.args);
   const config = await loadConfig(flags, process.env);
   configurePrices(config.pricing);
   if (flags.command) return (await import("./cli/subcommands.ts")).runSubcommand(flags.command.name, flags.command.args, config);
@@ -25,6 +26,20 @@ export async function runCli(flags: Flags): Promise<number> {
   if (printOnly) throw new UsageError(printOnly[1]);
   // The REPL opens without a key (its commands, sessions and undo need none); it says how to set one, and a prompt is refused until then.
   return (await import("./repl/repl.ts")).runRepl(flags, { ...config, apiKey: config.apiKey ?? "" });
+}
+
+/** `shiro acp`: a driver as print mode and the REPL are, with its own options (an editor starts it; docs/editors.md). */
+async function runAcp(args: string[]): Promise<number> {
+  const help = (await import("./cli/subcommand-help.ts")).subcommandHelp("acp", args);
+  if (help !== undefined) {
+    console.log(help);
+    return 0;
+  }
+  const flags = (await import("./cli/acp-flags.ts")).acpFlags(args);
+  const config = await loadConfig(flags, process.env);
+  configurePrices(config.pricing);
+  const builtins = (await import("./repl/commands.ts")).builtinNames();
+  return (await import("./acp/run-acp.ts")).runAcp(flags, withKey(config), builtins);
 }
 
 const NO_KEY = "OPENAI_API_KEY is not set: export it (or point --base-url at a Responses-compatible server and set any key)";

@@ -7,8 +7,9 @@ import type { AgentEvent } from "../loop/events.ts";
 import type { AgentMode } from "../session/agent-mode.ts";
 import type { InputImage, Usage } from "../session/messages.ts";
 import type { Todo } from "../session/notebook.ts";
-import type { SessionState } from "../session/reduce-session.ts";
+import type { InstructionFile, SessionState } from "../session/reduce-session.ts";
 import type { LiveSession } from "../store/live-session.ts";
+import type { JobRegistry } from "../process/job-registry.ts";
 import type { Prompt } from "./load-prompt.ts";
 import type { TreeBudget } from "./tree-budget.ts";
 
@@ -30,8 +31,11 @@ export type AgentSpec = {
   parent?: ChildOf;
 };
 
-/** Where a child agent stands: its turn is its parent's (its file changes are recorded in it), its spending the tree's. */
-export type ChildOf = { sessionId: string; callId: string; depth: number; budget: TreeBudget; label: string };
+/**
+ * Where a child agent stands: its turn is its parent's (its file changes are recorded in it), its spending
+ * the tree's; `instructions`: the subfolders' instruction files its parent had taken on when it started.
+ */
+export type ChildOf = { sessionId: string; callId: string; depth: number; budget: TreeBudget; label: string; instructions: readonly InstructionFile[] };
 
 /** One agent at work: the loop with its context, its session log, its instructions, tools and limits. */
 export type Agent = {
@@ -70,6 +74,8 @@ export type Agent = {
   undo(turn: number | undefined, force: boolean): Promise<UndoDone | UndoRefused>;
   /** The session's turns still in its history, with what each changed (for `/rewind`). */
   undoableTurns(): TurnRow[];
-  /** Lets go of its log (the services stay: they are the process's). */
-  close(): void;
+  /** Its background jobs (`bash` with `background`): they end when it closes. */
+  readonly jobs: JobRegistry;
+  /** Ends its background jobs and lets go of its log (the services stay: they are the process's). */
+  close(): Promise<void>;
 };

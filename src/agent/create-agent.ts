@@ -13,6 +13,7 @@ import type { Services } from "../services/services.ts";
 import { formatCount } from "../text/format-count.ts";
 import type { Authorize } from "../tools/authorize-request.ts";
 import type { Agent, AgentSpec } from "./agent.ts";
+import { agentInstructions } from "./agent-instructions.ts";
 import { askOnce, askOnceWhy } from "./ask-once.ts";
 import { createCommandCalls } from "./command-calls.ts";
 import { loadPrompt, withTools, type Prompt } from "./load-prompt.ts";
@@ -33,6 +34,8 @@ const now = () => new Date().toISOString();
 export async function createAgent(services: Services, spec: AgentSpec): Promise<Agent> {
   const { config, flags, warn, sessions: store, model } = services;
   const live = spec.session;
+  // Its own jobs, a child's too: what a child started ends with the child (docs/jobs.md).
+  const jobs = services.jobs.open();
   const offers = spec.tools;
   const remember = () => store.remember(live.state).catch((err: Error) => warn(`could not update the session list: ${err.message}`));
   const redact = services.host.redactor.text;
@@ -57,12 +60,12 @@ export async function createAgent(services: Services, spec: AgentSpec): Promise<
   const depth = spec.parent?.depth ?? 0;
   const task =
     depth < config.agents.maxDepth
-      ? createTaskTool(services, { sessionId: () => live.state.id, model: () => live.state.model, mode: () => live.state.mode, depth, tools: () => prompt.tools, budget: () => budget.current, start: (child) => createAgent(services, child) }, await services.agents.list())
+      ? createTaskTool(services, { sessionId: () => live.state.id, model: () => live.state.model, mode: () => live.state.mode, depth, tools: () => prompt.tools, instructionFiles: () => live.state.instructionFiles, budget: () => budget.current, start: (child) => createAgent(services, child) }, await services.agents.list())
       : undefined;
   const base: Prompt = await loadPrompt({
     home: config.home,
     cwd: services.cwd,
-    noInstructions: flags.noInstructions,
+    instructionFiles: flags.instructionFiles,
     noMemory: flags.noMemory,
     memoryReadOnly: !store.saves,
     notebook,
@@ -79,6 +82,17 @@ export async function createAgent(services: Services, spec: AgentSpec): Promise<
     const offered = withTools(base, servers.tools().filter((tool) => !offers || offers(tool.name)));
     prompt = live.state.mode === "plan" ? planPrompt(offered) : offered;
   };
+  const readDenied = services.host.readDenied;
+  const nested = agentInstructions({
+    live,
+    root: services.cwd,
+    on: flags.instructionFiles === "all",
+    ...(readDenied ? { readDenied: (path: string) => readDenied("read_file", path, services.cwd) } : {}),
+    warn,
+    ...(spec.parent ? { inherited: spec.parent.instructions } : {}),
+  });
+  // What the next request sends: the prompt, with the subfolders' instruction files taken on so far.
+  const current = () => nested.withFiles(prompt);
   const settings = { ...config, maxSteps: spec.maxSteps ?? config.maxSteps, ...(flags.maxCost !== undefined ? { maxCostUsd: flags.maxCost } : {}) };
 
   /** A summary of the session so far, or why there is none (for /compact to say). */
@@ -91,12 +105,13 @@ export async function createAgent(services: Services, spec: AgentSpec): Promise<
   const ledger = createWireLedger({ entry: (messages, i, m) => measures.known?.entry(messages, i, m), region: (l, drop) => measures.known?.region(l, drop) });
   const requests = createRequestBuilder({
     session: () => live,
-    prompt: () => prompt,
+    prompt: current,
     config: settings,
     summarise: async (signal) => ((s) => ("failed" in s ? null : s))(await summariseWhy(undefined, signal)),
     warn,
     ledger,
     measured: () => measures.measured(ledger),
+    jobs,
     windows: model.windows,
   });
   // The calls a PostToolUse hook ran after: a formatter may have written, whatever the tool's kind.
@@ -114,7 +129,7 @@ export async function createAgent(services: Services, spec: AgentSpec): Promise<
   // A child's question names it; an approval waiting is what Notification hooks are for (a desktop notification while the person is away).
   const authorize: Authorize = (request) =>
     services.authorize({ ...request, ...(live.state.mode === "plan" ? { readOnly: true } : {}), ...(spec.parent ? { who: spec.parent.label } : {}), ...(hooks ? { asking: (summary) => hooks.notify(`shiro needs your approval: ${summary}`) } : {}) });
-  const turns = createTurnRunner({ services, live, prompt: () => prompt, hooked, hookedAfter: (callId) => postHooked.delete(callId), hooks, authorize, requests, remember, settings, budget, ...(spec.parent ? { child: true } : {}) });
+  const turns = createTurnRunner({ services, live, prompt: current, ...(nested.touched ? { touched: nested.touched } : {}), hooked, hookedAfter: (callId) => postHooked.delete(callId), hooks, authorize, requests, remember, settings, budget, jobs, ...(spec.parent ? { child: true } : {}) });
   const stopChanges = servers.onChange(reshape);
   // A session begun later (/clear, /resume) says first what the servers offer now.
   if (spec.start) servers.latestEvents().forEach((e) => live.append(e));
@@ -127,7 +142,7 @@ export async function createAgent(services: Services, spec: AgentSpec): Promise<
       return live.state;
     },
     get prompt() {
-      return prompt;
+      return current();
     },
     runTurn: turns.run,
     commandCalls: createCommandCalls({ tools: () => prompt.tools, authorize, root: services.cwd, host: services.host, ...(hooks ? { hooks } : {}), inTurn: turns.inNextTurn }),
@@ -149,7 +164,7 @@ export async function createAgent(services: Services, spec: AgentSpec): Promise<
     ask: (text, signal) => askOnce(model.stream, { model: live.state.model, sessionId: live.state.id, reasoningEffort: config.reasoningEffort }, text, signal),
     contextUse() {
       const { threshold } = limitsOf(live, settings, model.windows);
-      const tokens = estimateNextRequest(ledger.sync(live.state.messages, live.state.model), prompt.instructions.length);
+      const tokens = estimateNextRequest(ledger.sync(live.state.messages, live.state.model), current().instructions.length);
       return { ...contextMeter(tokens, threshold), tokens, threshold };
     },
     costOf,
@@ -161,7 +176,9 @@ export async function createAgent(services: Services, spec: AgentSpec): Promise<
       return done;
     },
     undoableTurns: () => turnRows(live.state.turns, turnRecords(services.undoStore.store, live.state, warn)),
-    close() {
+    jobs,
+    async close() {
+      await jobs.close();
       stopChanges();
       stopEvents();
       measures.close(ledger);

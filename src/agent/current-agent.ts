@@ -22,7 +22,7 @@ export function currentAgent(services: Services, first: Agent): CurrentAgent {
   const { sessions, warn } = services;
   // The next session is open before the current one is let go: one that cannot be opened leaves the current at work.
   const switchTo = async (next: LiveSession, start: "clear" | "resume", mode?: AgentMode) => {
-    agent.close();
+    await agent.close();
     agent = await createAgent(services, { session: next, start, ...(mode ? { mode } : {}) });
   };
   return {
@@ -34,7 +34,7 @@ export function currentAgent(services: Services, first: Agent): CurrentAgent {
     reset: async () => switchTo(await sessions.create({ cwd: services.cwd, model: agent.session.model }), "clear", agent.mode),
     resume: async (idOrPrefix) => switchTo(await openById(sessions, await resolveId(sessions, idOrPrefix, warn), warn), "resume"),
     async close() {
-      agent.close();
+      await agent.close();
       await services.close();
     },
   };

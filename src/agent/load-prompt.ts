@@ -15,10 +15,13 @@ import { createRememberTool } from "../tools/notes/remember.ts";
 import { createTodoWriteTool } from "../tools/notes/todo-write.ts";
 import type { AnyTool } from "../tools/tool.ts";
 import { toolSchema } from "../wire/tool-schema.ts";
+import type { InstructionFiles } from "../services/settings.ts";
 
 export type Prompt = {
   /** Built once per session: byte-identical on every step so the request prefix stays cached. */
   instructions: string;
+  /** The instruction files read into it at the start, as it names them (`~shiro/AGENTS.md`, `../AGENTS.md`). */
+  files: readonly string[];
   /** Every tool the model may call, the `skill` tool included even before there is a skill to load. */
   tools: AnyTool[];
   /** The tools as sent, converted once; the `skill` tool only when the instructions list a skill. */
@@ -35,7 +38,7 @@ export type Prompt = {
 export type PromptOptions = {
   home: string;
   cwd: string;
-  noInstructions: boolean;
+  instructionFiles: InstructionFiles;
   noMemory: boolean;
   /**
    * The notes are read into the instructions, but no tool is offered that writes them (`--ephemeral`):
@@ -59,7 +62,7 @@ export type PromptOptions = {
 export async function loadPrompt(opts: PromptOptions): Promise<Prompt> {
   const { home, cwd, warn } = opts;
   const currentSkills = () => opts.skills.current();
-  const [agents, skills] = await Promise.all([opts.noInstructions ? undefined : loadAgentsMd(home, cwd), currentSkills()]);
+  const [agents, skills] = await Promise.all([opts.instructionFiles === "none" ? undefined : loadAgentsMd(home, cwd, { project: opts.instructionFiles === "all" }), currentSkills()]);
   if (agents?.truncated) warn(`AGENTS.md instructions cut at 32 KiB (${agents.files.length} files)`);
   for (const skipped of agents?.skipped ?? []) warn(`AGENTS.md skipped: cannot read ${skipped}`);
 
@@ -87,6 +90,7 @@ export async function loadPrompt(opts: PromptOptions): Promise<Prompt> {
   ].filter((tool) => !opts.offers || opts.offers(tool.name));
   return {
     instructions: sections.filter((s) => s !== "").join("\n\n"),
+    files: agents?.labels ?? [],
     tools,
     toolSchemas: tools.filter((tool) => tool !== skillTool || skills.length > 0).map(toolSchema),
     skillSchema: toolSchema(skillTool),

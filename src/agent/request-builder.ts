@@ -13,6 +13,7 @@ import type { ReasoningEffort } from "../wire/reasoning-effort.ts";
 import { activeStart } from "../wire/serialise-input.ts";
 import type { Prompt } from "./load-prompt.ts";
 import { promptForRequest } from "./prompt-for-request.ts";
+import type { JobRegistry } from "../process/job-registry.ts";
 
 export type RequestDeps = {
   session: () => LiveSession;
@@ -27,6 +28,8 @@ export type RequestDeps = {
   measured?: () => void;
   /** Windows overflows taught at this endpoint, in earlier runs too; absent, only the session's own. */
   windows?: LearnedWindows;
+  /** The agent's background jobs: one that ended by itself, unread, is told in the next request. */
+  jobs?: JobRegistry;
 };
 
 /**
@@ -68,6 +71,7 @@ export function createRequestBuilder(deps: RequestDeps) {
         await deps.windows?.learn(session.state.model, tokens);
         lastSentTokens = 0;
       }
+      tellEndedJobs(session, deps.jobs);
       const { model, id, notebook } = session.state;
       const prompt = deps.prompt();
       // A skill installed since the session began is told after the history: the cached prefix stays as it was.
@@ -112,6 +116,15 @@ export function createRequestBuilder(deps: RequestDeps) {
       return composed;
     };
   };
+
+  /** Each job that ended by itself since the last request becomes a `job` event: in the history (a user message) before the request is composed. */
+  function tellEndedJobs(session: LiveSession, jobs: JobRegistry | undefined) {
+    for (const job of jobs?.untold() ?? []) {
+      const how = job.end?.how;
+      if (how === "exit" || how === "timeout") session.append({ type: "job", id: job.id, command: job.command, how, code: job.end!.code, at: new Date().toISOString() });
+      jobs!.told(job.id);
+    }
+  }
 
   /**
    * Even dropping old steps does not fit the window: continue from a summary, as `/compact` would.

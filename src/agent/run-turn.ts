@@ -15,6 +15,7 @@ import type { createRequestBuilder } from "./request-builder.ts";
 import type { TurnHooks } from "./turn-hooks.ts";
 import { createTreeBudget, type TreeBudget } from "./tree-budget.ts";
 import type { AnyTool } from "../tools/tool.ts";
+import type { JobRegistry } from "../process/job-registry.ts";
 
 export type TurnDeps = {
   services: Services;
@@ -31,6 +32,10 @@ export type TurnDeps = {
   settings: { maxSteps: number; maxCostUsd?: number };
   /** The turn's tree budget: a root agent's turn starts a new one, a child reports into its parent's. */
   budget: { current: TreeBudget };
+  /** The agent's background jobs, which its calls start, read and kill. */
+  jobs: JobRegistry;
+  /** The paths a call that ran was about: the folders' instruction files join (agent-instructions.ts). */
+  touched?: (paths: readonly string[]) => void;
   /** A child agent: its turn is its parent's in the checkpoints (the parent records what it changed). */
   child?: true;
 };
@@ -40,7 +45,8 @@ const now = () => new Date().toISOString();
 /** An agent's turns: the prompt through its hooks into the log, the servers it waits for, then the loop, with each turn's file changes on record. */
 export function createTurnRunner(d: TurnDeps) {
   const { services, live, hooked } = d;
-  const { checkpoints, host } = services;
+  const { checkpoints } = services;
+  const host = { ...services.host, jobs: d.jobs };
   const servers = services.mcp.servers;
   const redact = host.redactor.text;
   const dropRejectedTool = (error: ModelError) => {
@@ -102,6 +108,7 @@ export function createTurnRunner(d: TurnDeps) {
       ...(d.hooks ? { hooks: d.hooks } : {}),
       // Nothing that may write runs before the turn's starting point is known (a read-only call does not wait).
       beforeWrite: () => checkpoints.ready(),
+      ...(d.touched ? { touched: d.touched } : {}),
     });
     try {
       for await (const event of events) {

@@ -2,6 +2,7 @@ import { z } from "zod";
 import type { AgentEvent } from "../loop/events.ts";
 import type { AgentMode } from "../session/agent-mode.ts";
 import { emptyUsage } from "../session/messages.ts";
+import type { InstructionFile } from "../session/reduce-session.ts";
 import type { Services } from "../services/services.ts";
 import type { AgentDefinition } from "../subagents/agent-definition.ts";
 import { childTools } from "../subagents/agent-tools.ts";
@@ -20,6 +21,8 @@ export type TaskParent = {
   /** The root agent is 0; a child of it 1. */
   depth: number;
   tools: () => readonly AnyTool[];
+  /** The subfolders' instruction files it has taken on: a child starts with them. */
+  instructionFiles: () => readonly InstructionFile[];
   /** The current turn's, shared by the whole tree. */
   budget: () => TreeBudget;
   /** Makes a child from the same services (createAgent: passed in, as it makes this tool). */
@@ -76,7 +79,7 @@ export function createTaskTool(services: Services, parent: TaskParent, agents: r
       ...(def.instructions !== undefined ? { instructions: def.instructions } : {}),
       tools: (name) => names.has(name),
       mode: parent.mode(),
-      parent: { sessionId: parent.sessionId(), callId, depth, budget: parent.budget(), label: def.name },
+      parent: { sessionId: parent.sessionId(), callId, depth, budget: parent.budget(), label: def.name, instructions: parent.instructionFiles() },
     });
     const report = createChildReport(services.cwd, () => child.prompt.tools);
     relay({ type: "agent-start", agentId, parentCallId: callId, agent: def.name, description: args.description });
@@ -86,7 +89,7 @@ export function createTaskTool(services: Services, parent: TaskParent, agents: r
         relay({ type: "child", agentId, parentCallId: callId, event });
       }
     } finally {
-      child.close();
+      await child.close();
       const end = report.end;
       relay({ type: "agent-end", agentId, parentCallId: callId, status: end?.status ?? "aborted", steps: end?.steps ?? 0, usage: end?.usage ?? emptyUsage() });
     }

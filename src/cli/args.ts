@@ -7,7 +7,7 @@ import type { Flags } from "../services/settings.ts";
 
 export type { Flags };
 
-export const SUBCOMMANDS = ["sessions", "inspect", "export", "import", "registry", "doctor", "undo", "mcp"] as const;
+export const SUBCOMMANDS = ["sessions", "inspect", "export", "import", "registry", "doctor", "undo", "mcp", "acp"] as const;
 
 const options = {
   print: { type: "boolean", short: "p" },
@@ -36,6 +36,7 @@ const options = {
   continue: { type: "boolean", short: "c" },
   resume: { type: "string", short: "r" },
   "no-instructions": { type: "boolean" },
+  "no-project-instructions": { type: "boolean" },
   "no-memory": { type: "boolean" },
   hooks: { type: "string", multiple: true },
   "no-hooks": { type: "boolean" },
@@ -86,7 +87,7 @@ export function parseFlags(argv: string[]): Flags {
     addDirs: (v["add-dir"] ?? []).map((d) => nonEmpty(d, "--add-dir")!),
     continue: v.continue ?? false,
     resume: nonEmpty(v.resume, "--resume"),
-    noInstructions: v["no-instructions"] ?? false,
+    instructionFiles: v["no-instructions"] ? "none" : v["no-project-instructions"] ? "personal" : "all",
     noMemory: v["no-memory"] ?? false,
     hooksFiles: (v.hooks ?? []).map((f) => nonEmpty(f, "--hooks")!),
     noHooks: v["no-hooks"] ?? false,

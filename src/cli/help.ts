@@ -21,6 +21,9 @@ Usage
                                  put back the files the newest turn changed
                                  (docs/undo.md); --prune drops what no
                                  saved session needs
+  shiro acp [options]            an agent for editors (Zed, JetBrains, Neovim)
+                                 over the Agent Client Protocol on stdio
+                                 (docs/editors.md)
   shiro mcp list | test <name> [--mcp-config <file>]…
                                  MCP servers: each one's state and tools, or
                                  one started and checked (docs/mcp.md)
@@ -66,6 +69,9 @@ Options
   -c, --continue         continue the newest session in this folder
   -r, --resume <id>      resume a session by id or unique prefix
       --no-instructions  ignore AGENTS.md files
+      --no-project-instructions
+                         ignore the project's AGENTS.md files (the root's and
+                         those of subfolders a tool touches); keep your own
       --no-memory        do not load or write project memory
       --hooks <file>     also run the hooks in this file, e.g. a project's
                          .shiro/settings.json unapproved (repeatable)

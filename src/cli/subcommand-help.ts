@@ -4,6 +4,7 @@ export const EXPORT_USAGE = "usage: shiro export <session> [--format md|json|htm
 export const IMPORT_USAGE = "usage: shiro import <file>";
 export const UNDO_USAGE = "usage: shiro undo [--list] [--to <turn>] [-r <session>] [--force] [--json] | shiro undo --prune";
 export const MCP_USAGE = "usage: shiro mcp list [--mcp-config <file>]… | shiro mcp test <name> [--mcp-config <file>]…";
+export const ACP_USAGE = "usage: shiro acp [options]";
 const REGISTRY_USAGE = "usage: shiro registry [list | search <query> | add <name> [--yes] | remove <name> | installed]";
 
 /** What `shiro <subcommand> --help` prints: its usage, what it does, its options, where it is documented. */
@@ -42,6 +43,11 @@ const HELP: Record<string, string[]> = {
     "  --force        also over changes made since the turn (a copy of them is kept)",
     "  --json         the outcome as JSON",
     "  --prune        remove checkpoints older than the retention",
+  ],
+  acp: [
+    ACP_USAGE,
+    "shiro as an Agent Client Protocol agent on stdin and stdout, for an editor to start: Zed, JetBrains, Neovim (docs/editors.md).",
+    "Takes the session options of shiro (--model, --yolo, --allow, --sandbox, --mcp-config, …); the editor sends the prompts.",
   ],
   mcp: [MCP_USAGE, "The MCP servers this run would start (docs/mcp.md).", "  list                 each server, where it is configured, whether it is approved", "  test <name>          start it, list its tools, ping it: ✓ exit 0, ✗ exit 1", "  --mcp-config <file>  servers in the .mcp.json shape, for this run (repeatable)"],
 };

@@ -1,6 +1,7 @@
 import { existsSync } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, join, relative } from "node:path";
+import { instructionCandidates } from "./instruction-candidates.ts";
 
 export const AGENTS_MD_CAP = 32 * 1024;
 
@@ -8,6 +9,8 @@ export type AgentsMd = {
   text: string;
   /** The files read, outer first. */
   files: string[];
+  /** The same, as the instructions name them (`~shiro/AGENTS.md`, `../CLAUDE.md`). */
+  labels: string[];
   truncated: boolean;
   /** Files that exist but could not be read (a folder named AGENTS.md, no permission): `path (why)`. */
   skipped: string[];
@@ -21,14 +24,18 @@ export type AgentsMd = {
  * it is understood as it is: a folder's `CLAUDE.md` (or `.claude/CLAUDE.md`), and for the person's
  * own, `~/.claude/CLAUDE.md`. An AGENTS.md beside it wins, whole: the two are usually the same
  * instructions, and shiro's own file is the one meant for it.
+ *
+ * `project: false` (`--no-project-instructions`): the person's own file only.
  */
-export async function loadAgentsMd(home: string, cwd: string, userHome = homedir()): Promise<AgentsMd> {
+export async function loadAgentsMd(home: string, cwd: string, opts: { userHome?: string; project?: boolean } = {}): Promise<AgentsMd> {
   const own = join(home, "AGENTS.md");
-  const claudeOwn = join(userHome, ".claude", "CLAUDE.md");
-  const places = [[own, claudeOwn], ...foldersFromGitRoot(cwd).map((d) => [join(d, "AGENTS.md"), join(d, "CLAUDE.md"), join(d, ".claude", "CLAUDE.md")])];
+  const claudeOwn = join(opts.userHome ?? homedir(), ".claude", "CLAUDE.md");
+  const folders = opts.project === false ? [] : foldersFromGitRoot(cwd);
+  const places = [[own, claudeOwn], ...folders.map(instructionCandidates)];
   // Started in the home, its `.claude/CLAUDE.md` is both the person's and the folder's: read once.
   const found = [...new Set(places.flatMap((candidates) => candidates.find((f) => existsSync(f)) ?? []))];
   const files: string[] = [];
+  const labels: string[] = [];
   const skipped: string[] = [];
   let text = "";
   let truncated = false;
@@ -43,6 +50,7 @@ export async function loadAgentsMd(home: string, cwd: string, userHome = homedir
     }
     files.push(file);
     const label = file === own ? "~shiro/AGENTS.md" : file === claudeOwn ? "~/.claude/CLAUDE.md" : relative(cwd, file);
+    labels.push(label);
     text += `${text ? "\n\n" : ""}## ${label}\n\n${body}`;
   }
   const bytes = Buffer.from(text);
@@ -50,7 +58,7 @@ export async function loadAgentsMd(home: string, cwd: string, userHome = homedir
     truncated = true;
     text = `${bytes.subarray(0, AGENTS_MD_CAP).toString("utf8").replace(/\uFFFD$/, "")}\n\n[AGENTS.md content cut at 32 KiB]`;
   }
-  return { text, files, truncated, skipped };
+  return { text, files, labels, truncated, skipped };
 }
 
 function foldersFromGitRoot(cwd: string): string[] {

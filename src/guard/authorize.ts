@@ -1,6 +1,6 @@
 import { homedir } from "node:os";
 import type { Authorization, Authorize } from "../tools/authorize-request.ts";
-import type { AnyTool } from "../tools/tool.ts";
+import type { AnyTool, PreviewContext } from "../tools/tool.ts";
 import type { Redactor } from "../tools/tool-host.ts";
 import { callSubjects, type SubjectItem } from "./call-subjects.ts";
 import { createGuard } from "./guard.ts";
@@ -15,6 +15,8 @@ import type { Check, GateCall, Verdict } from "./verdict.ts";
 /** What the REPL shows when a call needs approval. */
 export type AskRequest = {
   call: GateCall;
+  /** The model's id for the call, as the run's events name it (an editor shows the question on that call). */
+  callId?: string;
   /** The tool's preview (the diff a write would make), when it has one. */
   preview?: string;
   /** The call in one line: `write_file notes/x.md`, `bash: git push`. */
@@ -28,8 +30,11 @@ export type AuthorizeOptions = {
   rules: readonly Rule[];
   /** Installed plugins' deny rules, evaluated right after the guard; only their deny and ask count. */
   extraChecks?: readonly Check[];
-  /** Approves every "ask" but a person's (outside the project's reach); cannot reach the guard, deny rules or plugin denials. */
-  yolo: boolean;
+  /**
+   * Approves every "ask" but a person's (outside the project's reach); cannot reach the guard, deny rules or plugin denials.
+   * A function is asked at each call: an editor switches a session's mode while it runs (src/acp/).
+   */
+  yolo: boolean | (() => boolean);
   /** Asks the person (REPL only); absent in print mode, where an "ask" becomes a denial. */
   ask?: (request: AskRequest) => Promise<AskAnswer>;
   /** True when an OS sandbox is in force: then a command nobody can approve still runs, read-only. */
@@ -49,7 +54,8 @@ export function createAuthorize(opts: AuthorizeOptions): Authorize {
   const home = opts.home ?? homedir();
   const fs = opts.fs ?? diskFs;
   const guard = createGuard({ home, fs, secrets: opts.secrets, shiroHome: opts.reach?.shiroHome });
-  return async ({ tool, args, root, hookAsk, redactor, allows: turn, asking, who, readOnly }) => {
+  const yolo = typeof opts.yolo === "function" ? opts.yolo : () => opts.yolo === true;
+  return async ({ tool, args, root, hookAsk, redactor, files, allows: turn, asking, who, callId, readOnly }) => {
     if (tool.kind === "meta" && hookAsk === undefined) return { allowed: true };
     const env: PathEnv = { root, home, fs, secrets: opts.secrets, reach: opts.reach };
     let call: GateCall;
@@ -78,7 +84,7 @@ export function createAuthorize(opts: AuthorizeOptions): Authorize {
     // An allow for a command comes from a person's rule or "always" (a command's default is to ask).
     const personal = verdict.decision === "ask" && verdict.person === true;
     // A hook's ask comes after every deny (the guard, plugins, rules) and is never waved through by a rule or --yolo.
-    if (hookAsk === undefined && (verdict.decision === "allow" || (opts.yolo && !personal))) return approved(tool, verdict.decision === "allow", planning);
+    if (hookAsk === undefined && (verdict.decision === "allow" || (yolo() && !personal))) return approved(tool, verdict.decision === "allow", planning);
     // Nothing a read-only sandbox lets a command do needs anyone's approval: a plan is made without asking.
     if (planning && hookAsk === undefined) return { allowed: true, sandbox: "read-only" };
 
@@ -98,10 +104,10 @@ export function createAuthorize(opts: AuthorizeOptions): Authorize {
     }
     // From the subjects already judged: splitting the call again would re-parse the command and re-resolve every path.
     const allows = alwaysAllows(call.tool, items);
-    const preview = await previewOf(tool, args, root, redactor);
+    const preview = await previewOf(tool, args, { root, signal: new AbortController().signal, ...(files ? { files } : {}) }, redactor);
     const shown = `${who === undefined ? "" : `the ${who} agent: `}${hookAsk === undefined ? summary : `${summary} (a hook asks: ${hookAsk})`}`;
     asking?.(shown);
-    const answer = await opts.ask({ call, summary: shown, always: describeAllows(call.tool, allows), ...(preview !== undefined ? { preview } : {}) });
+    const answer = await opts.ask({ call, ...(callId !== undefined ? { callId } : {}), summary: shown, always: describeAllows(call.tool, allows), ...(preview !== undefined ? { preview } : {}) });
     if (answer.answer === "always") for (const allow of allows) opts.sessionAllows.add(allow.tool, [allow.pattern]);
     if (answer.answer !== "no") return approved(tool, true, planning);
     return { allowed: false, reason: answer.reason ? `the user declined: ${answer.reason}` : `the user declined ${summary}.` };
@@ -124,10 +130,10 @@ const isCommand = (call: GateCall) => call.subject.command !== undefined && !cal
 const label = (item: SubjectItem) => item.label + (item.fallback.decision === "ask" && item.fallback.reason ? ` (${item.fallback.reason})` : "");
 
 /** The diff a write would make, as its result will show it: the secrets its markers stand for put back, then redacted. */
-async function previewOf(tool: AnyTool, args: unknown, root: string, redactor?: Redactor): Promise<string | undefined> {
+async function previewOf(tool: AnyTool, args: unknown, ctx: PreviewContext, redactor?: Redactor): Promise<string | undefined> {
   if (!tool.preview) return undefined;
   try {
-    const preview = await tool.preview(args, { root, signal: new AbortController().signal, ...(redactor ? { redactions: (text: string) => redactor.find(text) } : {}) });
+    const preview = await tool.preview(args, { ...ctx, ...(redactor ? { redactions: (text: string) => redactor.find(text) } : {}) });
     return preview === undefined || !redactor ? preview : redactor.text(preview);
   } catch {
     return undefined; // a preview is a courtesy; the prompt still works without it

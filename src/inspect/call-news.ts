@@ -13,7 +13,8 @@ export type News =
   /** The history is shorter than the call before's: an undo took turns out of it. */
   | { kind: "cut"; from: number; to: number }
   | { kind: "model"; from: string; to: string }
-  | { kind: "instructions"; chars: number }
+  /** `files`: the subfolders' instruction files that joined them since the call before. */
+  | { kind: "instructions"; chars: number; files?: string[] }
   | { kind: "tools"; names: string[]; added: string[]; removed: string[] }
   | { kind: "params"; keys: string[] }
   /** The note sent after the history (the task list, a new skill); chars 0: none any more. */
@@ -44,6 +45,8 @@ export function callNews(opts: {
   harder: boolean;
   toolNames: ReadonlyMap<string, string>;
   denied: ReadonlySet<string>;
+  /** The instruction files that joined the session since the call before (`instructions` events). */
+  joined?: readonly string[];
 }): News[] {
   const { before, now } = opts;
   const news: News[] = [];
@@ -66,7 +69,7 @@ export function callNews(opts: {
   if (before && before.model !== now.model) news.push({ kind: "model", from: before.model, to: now.model });
   if (before?.prompt !== now.prompt) {
     const { instructions, tools } = now.snapshot;
-    if (before?.snapshot.instructions !== instructions) news.push({ kind: "instructions", chars: instructions.length });
+    if (before?.snapshot.instructions !== instructions) news.push({ kind: "instructions", chars: instructions.length, ...(opts.joined?.length ? { files: [...opts.joined] } : {}) });
     if (JSON.stringify(before?.snapshot.tools) !== JSON.stringify(tools)) {
       const names = tools.map(toolName);
       const old = new Set(before?.snapshot.tools.map(toolName) ?? []);
@@ -98,7 +101,7 @@ function oneNews(n: News): string {
     case "model":
       return `model ${n.from} → ${n.to}`;
     case "instructions":
-      return `instructions (${formatCount(n.chars)} chars)`;
+      return `instructions ${n.files ? `${n.files.map((f) => `+${f}`).join(" ")} ` : ""}(${formatCount(n.chars)} chars)`;
     case "tools":
       return n.added.length === n.names.length ? plural(n.names.length, "tool") : `tools ${[...n.added.map((t) => `+${t}`), ...n.removed.map((t) => `−${t}`)].join(" ") || "redefined"}`;
     case "params":

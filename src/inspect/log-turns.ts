@@ -82,6 +82,8 @@ export function logTurns(events: readonly SessionEvent[]): InspectedLog {
   let before: CallSide | undefined;
   // The shortest the history has been since the call before: an undo cuts it back.
   let cut = Infinity;
+  // The instruction files that joined since the call before: news of the next call.
+  let joined: string[] = [];
   // The turn under way: listed once it ends, with the state it ended in.
   let current: Omit<InspectedTurn, "state"> | undefined;
   // SessionStart and UserPromptSubmit run before their turn's prompt is logged: they belong to it.
@@ -128,13 +130,14 @@ export function logTurns(events: readonly SessionEvent[]): InspectedLog {
           messages: event.messages,
           reused,
           added,
-          news: callNews({ before, now, added, harder: event.harder === true, toolNames, denied }),
+          news: callNews({ before, now, added, harder: event.harder === true, toolNames, denied, joined }),
           hooks: [],
         };
         calls.push(call);
         current.calls.push(call);
         before = now;
         cut = Infinity;
+        joined = [];
         break;
       }
       case "response": {
@@ -153,6 +156,9 @@ export function logTurns(events: readonly SessionEvent[]): InspectedLog {
         if (cost !== undefined) call.costUsd = cost;
         break;
       }
+      case "instructions":
+        joined.push(event.path);
+        break;
       case "result":
         if (event.denied) denied.add(event.callId);
         if (event.child && current) current.children.push({ callId: event.callId, step: askedBy.get(event.callId)?.step ?? 0, ...event.child, description: descriptionOf(argsOf.get(event.callId)) });

@@ -38,6 +38,7 @@ export function overviewText(log: InspectedLog, facts: LogFacts, opts: { prefix:
     ...(state.parent ? [["parent", `${state.parent.id} (its call ${state.parent.callId} started this agent)`]] : []),
     ...(state.importedFrom ? [["imported", `from session ${state.importedFrom.id}, exported ${state.importedFrom.exportedAt}`]] : []),
     ...(Object.keys(state.mcpServers).length ? [["mcp", mcpText(state)]] : []),
+    ...(state.instructionFiles.length ? [["instructions", state.instructionFiles.map((f) => `${f.path} (${formatBytes(f.bytes)}${f.cut ? ", cut" : ""})`).join(", ")]] : []),
     ["total", `${plural(turns.length, "turn")}${undone ? ` (${undone} undone)` : ""} · ${plural(calls.length, "model call")} · ${tokens} · ${cost}`],
     ...hooksRow(log),
   ];
@@ -95,6 +96,7 @@ export function overviewJson(log: InspectedLog, facts: LogFacts, children: Child
     bytes: facts.bytes ?? null,
     lines: facts.lines,
     mcpServers: Object.values(state.mcpServers).map(({ type: _, ...server }) => server),
+    instructionFiles: state.instructionFiles.map(({ path, bytes, cut }) => ({ path, bytes, ...(cut ? { cut } : {}) })),
     calls: calls.length,
     tokens: tokensJson(sums.usage),
     costUsd: sums.costUsd ?? null,

@@ -30,6 +30,8 @@ type Deps = {
    * that only reads runs at once.
    */
   beforeWrite?: () => Promise<void>;
+  /** Told the paths a call that ran was about (a file tool's), once its result is on record: their folders' instructions may join. */
+  touched?: (paths: readonly string[]) => void;
 };
 
 export type CallOutcome = { output: string; isError: boolean; denied: boolean };
@@ -66,7 +68,7 @@ export async function* runToolCall(call: ToolCallPart, deps: Deps): AsyncGenerat
   const verdict: Authorization =
     pre.block !== undefined
       ? { allowed: false, reason: `a PreToolUse hook blocked it: ${pre.block}` }
-      : await deps.authorize({ tool, args, callId: call.callId, root: deps.root, redactor: host.redactor, ...(pre.ask !== undefined ? { hookAsk: pre.ask } : {}) });
+      : await deps.authorize({ tool, args, callId: call.callId, root: deps.root, redactor: host.redactor, ...(host.files ? { files: host.files } : {}), ...(pre.ask !== undefined ? { hookAsk: pre.ask } : {}) });
   deps.commit(verdict.allowed ? { type: "verdict", callId: call.callId, allowed: true, ...(verdict.sandbox ? { sandbox: verdict.sandbox } : {}) } : { type: "verdict", callId: call.callId, allowed: false, reason: verdict.reason });
   if (!verdict.allowed) {
     const [event, outcome] = finish({ output: `Denied: ${verdict.reason}`, isError: true }, true);
@@ -90,9 +92,11 @@ export async function* runToolCall(call: ToolCallPart, deps: Deps): AsyncGenerat
     ...(tool.kind === "exec" && host.sandbox ? { sandbox: await host.sandbox({ level: verdict.sandbox ?? "read-only", byPerson: verdict.byPerson === true }) } : {}),
     ...(host.readDenied ? { readDenied: (path: string, asked?: string) => host.readDenied!(tool.name, path, deps.root, asked) } : {}),
     ...(host.secretGlobs ? { secretGlobs: host.secretGlobs } : {}),
+    ...(host.jobs ? { jobs: host.jobs } : {}),
     ...(host.writeRefused ? { writeRefused: (path: string) => host.writeRefused!(tool.name, path, deps.root) } : {}),
     // The write tools put back the secret a marker stood for, found as the redactor finds it.
     redactions: (text: string) => host.redactor.find(text),
+    ...(host.files ? { files: host.files } : {}),
     onOutput: (chunk) => {
       chunks.push(chunk);
       wake?.();
@@ -146,6 +150,7 @@ export async function* runToolCall(call: ToolCallPart, deps: Deps): AsyncGenerat
   const added = await deps.hooks?.after({ ...hooked, output: host.redactor.text(settled.output), isError: settled.isError === true }, deps.signal, deps.beforeWrite);
   if (added) settled = { ...settled, output: `${settled.output}\n\n${added}` };
   const [event, outcome] = finish(settled, settled.denied === true);
+  deps.touched?.(tool.subject(args).paths ?? []);
   yield event;
   return outcome;
 }

@@ -38,6 +38,8 @@ export type RunOptions = {
   hooks?: ToolHooks;
   /** Settles when a call that may write the project may run (run-tool-call.ts); read-only calls do not wait. */
   beforeWrite?: () => Promise<void>;
+  /** Told the paths each call that ran was about (run-tool-call.ts). */
+  touched?: (paths: readonly string[]) => void;
   /**
    * Takes out of the prompt a tool whose schema the API refused (an MCP server's), saying so in a line;
    * undefined when it did not. The request is then sent again without it: one bad tool never fails every request.

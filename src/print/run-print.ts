@@ -12,7 +12,7 @@ import { loadOutputSchema } from "./output-schema.ts";
 import { renderPrint } from "./render-print.ts";
 import { mcpLine } from "./json-line.ts";
 import type { EventOf } from "../session/session-event.ts";
-import { commandPrompt } from "./command-prompt.ts";
+import { commandPrompt } from "../agent/command-prompt.ts";
 import { readImageFlags } from "../context/image-flags.ts";
 import { imagesNotTaken } from "../wire/image-input.ts";
 

@@ -6,10 +6,12 @@ export class CappedOutput {
   private head = "";
   private tail = "";
   private dropped = 0;
+  private pushed = 0;
 
   constructor(private readonly max: number) {}
 
   push(chunk: string): void {
+    this.pushed += chunk.length;
     const half = Math.floor(this.max / 2);
     if (this.head.length < half) {
       const room = half - this.head.length;
@@ -21,9 +23,19 @@ export class CappedOutput {
     if (this.tail.length > keep * 2) this.trimTail(keep);
   }
 
-  text(): string {
+  /** How many characters were pushed, kept or not. */
+  size(): number {
+    return this.pushed;
+  }
+
+  /** How many characters of the middle are dropped. */
+  cut(): number {
     this.trimTail(this.max - Math.floor(this.max / 2));
-    if (this.dropped === 0) return this.head + this.tail;
+    return this.dropped;
+  }
+
+  text(): string {
+    if (this.cut() === 0) return this.head + this.tail;
     return `${this.head}\n[… ${this.dropped} chars cut from the middle of the output …]\n${this.tail}`;
   }
 

@@ -10,6 +10,8 @@ export type PreparedCommand = {
   listsPrivateWrites?: boolean;
   /** Bytes fed to the program on fd 4 (bubblewrap's `--args`: its arguments, kept out of /proc/<pid>/cmdline). */
   fd4?: Uint8Array;
+  /** Open files handed to the program from fd 6 on (the session's network namespace it joins, session-network.ts). */
+  fds?: readonly number[];
   /** A pids cgroup the command runs in (its procs file), and its removal once the command is over. */
   group?: { procs: string; release(): Promise<void> };
   /** A line for the result the model reads (e.g. that it ran read-only). */
@@ -26,4 +28,11 @@ export type PreparedCommand = {
 export type ProgramReach = { programs: readonly string[]; cwd: string };
 
 /** Where a command runs (an OS sandbox, or none); the bash tool hands it the shell's argv and the command as written. */
-export type CommandSandbox = { prepare(argv: string[], root: string, command: string, reach?: ProgramReach): PreparedCommand };
+export type CommandSandbox = {
+  prepare(argv: string[], root: string, command: string, reach?: ProgramReach): PreparedCommand;
+  /**
+   * A background job is about to start: from now on the session's offline commands share one network
+   * namespace, so later ones reach what it serves on 127.0.0.1. Resolves to why they cannot, if not.
+   */
+  shareNetwork?(): Promise<string | undefined>;
+};

@@ -22,7 +22,7 @@ export type SpawnedCommand = {
  * Starts a command the sandbox prepared (or bare argv), as every command of shiro's starts: behind the
  * lifeline watcher (fd 3, command-argv.ts) that kills its group should shiro die, joined to its pids
  * group before anything runs, the sandbox's options fed on fd 4, bwrap's private-writes listing on
- * fd 5. `detached`: it leads its own process group, so one kill reaches everything it started. The
+ * fd 5, the session's network namespace from fd 6 (`PreparedCommand.fds`). `detached`: it leads its own process group, so one kill reaches everything it started. The
  * bash tool and the hooks both start theirs here; `stdin` is a pipe only for a hook (its event's JSON).
  */
 export function spawnPrepared(prepared: PreparedCommand, opts: { cwd: string; env: Readonly<Record<string, string>>; stdin: "ignore" | "pipe" }): SpawnedCommand {
@@ -32,7 +32,7 @@ export function spawnPrepared(prepared: PreparedCommand, opts: { cwd: string; en
     proc = Bun.spawn(commandArgv(prepared.argv, LIFELINE, prepared.group?.procs), {
       cwd: opts.cwd,
       env: { ...opts.env },
-      stdio: [opts.stdin, "pipe", "pipe", LIFELINE ? "pipe" : "ignore", prepared.fd4 ? "pipe" : "ignore", prepared.listsPrivateWrites ? "pipe" : "ignore"],
+      stdio: [opts.stdin, "pipe", "pipe", LIFELINE ? "pipe" : "ignore", prepared.fd4 ? "pipe" : "ignore", prepared.listsPrivateWrites ? "pipe" : "ignore", ...(prepared.fds ?? [])],
       detached: true,
     });
   } catch (err) {

@@ -6,8 +6,10 @@ import { memoryCommands, showTodoPanel } from "./memory-commands.ts";
 import { registryCommands } from "./registry-commands.ts";
 import { modelCommand } from "./model-command.ts";
 import { planCommand } from "./plan-command.ts";
+import { statusCommand } from "./status-command.ts";
 import { mcpCommand } from "./mcp-command.ts";
 import { undoCommands } from "./undo-commands.ts";
+import { jobsCommand } from "./jobs-command.ts";
 import type { ReplCommand, ReplContext } from "./repl-command.ts";
 
 export type { ReplCommand, ReplContext };
@@ -34,7 +36,9 @@ const coreCommands: ReplCommand[] = [
   },
   modelCommand,
   planCommand,
+  statusCommand,
   mcpCommand,
+  jobsCommand,
   {
     name: "tools",
     summary: "list the tools the model can use",

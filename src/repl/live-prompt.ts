@@ -8,7 +8,7 @@ import { composeArea, CONTINUATION } from "./repl-view.ts";
 import { createSlashMenuKeys } from "./slash-menu-keys.ts";
 import { createStatusClock } from "./status-clock.ts";
 import type { Badge } from "./mode-badge.ts";
-import { statusText, type Activity } from "./status-line.ts";
+import { jobsText, statusText, type Activity } from "./status-line.ts";
 
 export type { Asked } from "./open-questions.ts";
 
@@ -31,6 +31,8 @@ type Options = {
   events: PromptEvents;
   /** The agent's mode, when it is not the default: in the status line, and under the prompt while idle. */
   badge: () => Badge | undefined;
+  /** How many background jobs run now: on the status line, and on a line of its own while idle. */
+  jobs: () => number;
 };
 
 /**
@@ -39,7 +41,7 @@ type Options = {
  * while work goes on (status-clock). Keys come here first; everything it shows is redrawn from
  * those parts' state on each change.
  */
-export function createLivePrompt({ screen, input, menu, c, columns, events, badge }: Options) {
+export function createLivePrompt({ screen, input, menu, c, columns, events, jobs, badge }: Options) {
   const PROMPT = c.bold(c.magenta("› "));
   let queued: readonly string[] = [];
   let closed = false;
@@ -57,7 +59,15 @@ export function createLivePrompt({ screen, input, menu, c, columns, events, badg
     if (status && !status.due) return screen.draw({ rows: [], cursor: { row: 0, before: "" } });
     const typed = input.draft.text;
     const pick = slash.picked();
+    const running = jobs();
     const mode = badge();
+    // While work runs, one status line; while the prompt waits, what goes on regardless: the mode, the background jobs.
+    const idle = [...(mode ? [c.cyan(mode.idle)] : []), ...(running ? [c.dim(jobsText(running, width))] : [])];
+    const line = status
+      ? c.dim(statusText(status.status, now, { columns: width, queued: queued.length, jobs: running, ...(mode ? { badge: mode.busy } : {}) }))
+      : !question && idle.length
+        ? idle.join(c.dim(" · "))
+        : undefined;
     screen.draw(
       composeArea({
         prompt: PROMPT,
@@ -67,7 +77,7 @@ export function createLivePrompt({ screen, input, menu, c, columns, events, badg
         ...(pick === undefined ? {} : { menuPick: pick }),
         queued,
         // A question is answered by the person, not waited on: no spinner beside it.
-        ...(status ? { status: c.dim(statusText(status.status, now, { columns: width, queued: queued.length, ...(mode ? { badge: mode.busy } : {}) })) } : mode && !question ? { status: c.cyan(mode.idle) } : {}),
+        ...(line ? { status: line } : {}),
         ...(question ? { question } : {}),
         columns: width,
         c,

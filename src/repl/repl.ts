@@ -21,11 +21,11 @@ import { savedCommandsTable, type SavedTable } from "./saved-commands-table.ts";
 import { slashMenu } from "./slash-commands.ts";
 import { openTerminalInput } from "./terminal-input.ts";
 import { createWorkSlot } from "./work-slot.ts";
+import type { CurrentAgent } from "../agent/current-agent.ts";
 import { readImageFlags } from "../context/image-flags.ts";
 import { pastedImage, promptImage } from "./pasted-image.ts";
 import { withImages } from "./paste.ts";
 import { modeBadge } from "./mode-badge.ts";
-import type { AgentMode } from "../session/agent-mode.ts";
 
 /**
  * The interactive session, composed of parts that each own their state: the terminal and the live
@@ -53,8 +53,7 @@ export async function runRepl(flags: Flags, config: Config & { apiKey: string })
   const lifecycle = createLifecycle();
   // The prompt raises its keys' events before the parts that answer them exist (they need the prompt): connected below.
   const answer: { to?: PromptEvents; run?: (line: string) => void } = {};
-  // The agent starts after the prompt does: until then, no mode to show.
-  let agentMode: (() => AgentMode) | undefined;
+  let current: CurrentAgent | undefined;
   const live = createLivePrompt({
     screen,
     input,
@@ -63,7 +62,8 @@ export async function runRepl(flags: Flags, config: Config & { apiKey: string })
     c,
     columns,
     events: { submit: (text, shown) => answer.to?.submit(text, shown), interrupt: () => answer.to?.interrupt(), escape: () => answer.to?.escape(), eof: lifecycle.close },
-    badge: () => (agentMode ? modeBadge(agentMode()) : undefined),
+    badge: () => (current ? modeBadge(current.agent.mode) : undefined),
+    jobs: () => current?.agent.jobs.running() ?? 0,
   });
   const print = (text: string) => live.print(text.endsWith("\n") ? text : text + "\n");
   const warn = (line: string) => print(c.yellow(`! ${line}`));
@@ -71,8 +71,10 @@ export async function runRepl(flags: Flags, config: Config & { apiKey: string })
   const keys = createKeyActions({ slot, queue, draft: () => input.draft.text, clearDraft: () => (input.clear(), live.render()), dropQuestion: live.dropQuestion, print, c, run: (line) => answer.run?.(line), close: lifecycle.close });
   const questions = createPersonQuestions({ live, slot, print, color, c, close: lifecycle.close, abortTurn: keys.abortTurn });
   const main = await startReplAgent({ flags, config, cwd, questions, slot, print, warn, c });
+  current = main;
+  // A job that starts or ends changes the status line, whether or not a turn runs.
+  main.services.jobs.onChange(() => live.render());
   if (!main.services.sessions.saves) history.keepInMemory();
-  agentMode = () => main.agent.mode;
   const refill = (text: string) => void (input.draft.text === "" && input.recall(text));
   const ctx: ReplContext = { current: main, config, print, color, confirm: questions.confirm, pick: questions.pick, refill, columns, rows: () => stdout.rows || 24, signal: new AbortController().signal };
   const runner = createLineRunner({ ctx, slot, cwd, table, saved: () => saved, history, out: { write: (t) => live.print(t), observe: (event) => live.event(event), color }, print, warn, c, closed: () => lifecycle.closed, queued: () => queue.length > 0, offer: questions.offer });

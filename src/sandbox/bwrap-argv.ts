@@ -1,4 +1,5 @@
 import { listPrivateWrites } from "./private-writes.ts";
+import { JOIN_FDS } from "./session-network.ts";
 import type { SandboxPolicy } from "./sandbox-policy.ts";
 
 /**
@@ -13,7 +14,8 @@ import type { SandboxPolicy } from "./sandbox-policy.ts";
  */
 export function bwrapArgs(policy: SandboxPolicy, command: readonly string[]): { options: string[]; command: string[] } {
   const args = ["--die-with-parent", "--unshare-pid", "--unshare-ipc", "--cap-drop", "ALL"];
-  if (!policy.network) args.push("--unshare-net");
+  // Offline, a network namespace of its own — or the session's, entered before bwrap starts (session-network.ts).
+  if (!policy.network && !policy.sharedNetwork) args.push("--unshare-net");
   args.push("--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp");
   for (const dir of policy.hide) args.push("--tmpfs", dir);
   for (const dir of policy.readable) args.push("--ro-bind", dir, dir);
@@ -30,12 +32,13 @@ export function bwrapArgs(policy: SandboxPolicy, command: readonly string[]): { 
 
 /**
  * The command behind a process limit (bwrap has none, and the shell's `ulimit` binds every user but root),
- * then the list of what it left in its private folders (`dirs`), its exit status kept.
+ * then the list of what it left in its private folders (`dirs`), its exit status kept. The command gets
+ * neither the listing's fd nor the session's namespaces a joining command came in with.
  */
 const limited = (maxProcs: number, dirs: readonly string[], command: readonly string[]) => [
   "/bin/sh",
   "-c",
-  `ulimit -u ${maxProcs} 2>/dev/null; "$@" 5>&-; status=$?; ${listPrivateWrites(dirs)}; exit $status`,
+  `ulimit -u ${maxProcs} 2>/dev/null; "$@" 5>&- ${JOIN_FDS.map((fd) => `${fd}<&-`).join(" ")}; status=$?; ${listPrivateWrites(dirs)}; exit $status`,
   "sh",
   ...command,
 ];

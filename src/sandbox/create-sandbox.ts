@@ -27,6 +27,7 @@ import { sandboxExecProfile } from "./sandbox-exec-profile.ts";
 import { repositoryTop } from "./repository-top.ts";
 import { passwdHome } from "./passwd-home.ts";
 import { sandboxLayout } from "./sandbox-layout.ts";
+import { createSessionNetwork } from "./session-network.ts";
 import { worktreeAccess, worktreeRepository } from "./worktree-repository.ts";
 import { outermost, programReach } from "./program-reach.ts";
 import { capLevel, type NetworkMode, type SandboxMode } from "./sandbox-mode.ts";
@@ -74,6 +75,11 @@ const REUSE_SCAN_MS = 2000;
 // What a read-only command may still write: bwrap's private /tmp and home, Landlock's own TMPDIR and home (it cannot remount them), macOS's temp folders.
 const WRITABLE = { bwrap: "only /tmp and $HOME are writable, and they are private to this command", landlock: "only $TMPDIR and $HOME are writable, and they are private to this command", "sandbox-exec": "only the temp folders are writable" };
 const readOnlyNote = (kind: keyof typeof WRITABLE) => `It ran in a read-only sandbox (nobody approved writes for it): ${WRITABLE[kind]}.`;
+// Why an offline job's server on 127.0.0.1 is out of the later commands' reach where no namespace can be shared.
+const UNSHARED = {
+  landlock: "Offline under Landlock no command may open a TCP or UDP socket, so a job cannot serve on 127.0.0.1 to later commands: that needs the network, which only a person gives",
+  "sandbox-exec": "Offline, macOS's sandbox cuts every network socket, loopback included, so a job cannot serve on 127.0.0.1 to later commands: that needs the network, which only a person gives",
+};
 // Enough for a parallel build or a test runner's workers; a runaway loop of forks stops here.
 export const MAX_PROCS = 1024;
 
@@ -104,6 +110,8 @@ export function createSandbox(opts: SandboxOptions): Sandbox {
   // The person's home as the system knows it too, when HOME points elsewhere: neither is shown to a command.
   // A home that does not exist (a service account's /nonexistent) has nothing to hide, nor a place to mount on.
   const homes = [...new Set([opts.home, passwdHome()].filter((h): h is string => !!h && h !== "/" && existsSync(h)))];
+  // Made when the first background job starts under bubblewrap: from then on offline commands share it.
+  let sessionNet: ReturnType<typeof createSessionNetwork> | undefined;
   const support = () =>
     (found ??= (async () => {
       if (opts.mode === "off") {
@@ -151,6 +159,11 @@ export function createSandbox(opts: SandboxOptions): Sandbox {
       // The network is a person's to give: for the run (--network) or to a command they approved.
       const network = opts.network === "on" || (opts.network === "approved" && grant.byPerson);
       return {
+        async shareNetwork() {
+          if (network || s === "off") return undefined;
+          if (s.kind === "bwrap") return (sessionNet ??= createSessionNetwork(s.path)).start();
+          return s.kind === "none" ? undefined : UNSHARED[s.kind];
+        },
         prepare(argv, root, command, reach) {
           const confined = s !== "off" && s.kind !== "none";
           // The program vetted at start must still be the one that runs: a swapped bwrap would confine nothing.
@@ -220,8 +233,9 @@ export function createSandbox(opts: SandboxOptions): Sandbox {
             };
             return { argv: landlock.argv, fd4: landlock.fd4, check: checkThenTidy, ...told, ...limit };
           }
-          const bwrap = bwrapArgs(policy, argv);
-          return { argv: [s.path, "--args", "4", ...bwrap.command], fd4: argsBytes(bwrap.options), check, listsPrivateWrites: true, ...told, ...limit };
+          const joined = network ? undefined : sessionNet?.joined();
+          const bwrap = bwrapArgs(joined ? { ...policy, sharedNetwork: true } : policy, argv);
+          return { argv: [...(joined?.prefix ?? []), s.path, "--args", "4", ...bwrap.command], fd4: argsBytes(bwrap.options), check, listsPrivateWrites: true, ...told, ...limit, ...(joined ? { fds: joined.fds } : {}) };
         },
       };
     },

@@ -6,6 +6,8 @@ export type SandboxPolicy = {
   root: string;
   level: SandboxLevel;
   network: boolean;
+  /** Offline in the session's network namespace, which the command enters before bwrap starts (session-network.ts), not one of its own. */
+  sharedNetwork?: boolean;
   /** Folders shown as an empty private folder (the home, the project's parent, /run when offline): the person's files stay out of sight. */
   hide: readonly string[];
   /** Folders shown read-only although they lie in a hidden one: the documented tool folders, `sandbox.readable`. */

@@ -19,6 +19,7 @@ import { lazyApprovals, type Approvals } from "../store/approvals.ts";
 import type { SessionStore } from "../store/session-store.ts";
 import type { Authorize } from "../tools/authorize-request.ts";
 import type { ToolHost } from "../tools/tool-host.ts";
+import type { ClientFiles } from "../tools/tool.ts";
 import type { TextFormat } from "../wire/build-request.ts";
 import { openModelService, type ModelService } from "./model-service.ts";
 import { openSandbox } from "./open-sandbox.ts";
@@ -30,6 +31,7 @@ import { startHooks } from "./start-hooks.ts";
 import { createAgentCatalog, type AgentCatalog } from "../subagents/agent-catalog.ts";
 import { parseRunAgents } from "../subagents/run-agents.ts";
 import { createToolAccess } from "./tool-access.ts";
+import { jobRegistries, jobsDir, type JobRegistries } from "./job-registries.ts";
 
 export type ServicesOptions = {
   flags: Flags;
@@ -49,6 +51,10 @@ export type ServicesOptions = {
   reportMcp?: McpStartOptions["report"];
   /** Shows lines and asks yes or no (the REPL): a project's agent is approved so. Without it, one not approved yet is refused. */
   confirm?: (lines: readonly string[], question: string) => Promise<boolean>;
+  /** An editor's session mode (src/acp/): whether "yolo" is in force, asked at each call; `--yolo` otherwise. */
+  yolo?: () => boolean;
+  /** The editor the file tools read and write through (an ACP client's `fs/*`); the disk when absent. */
+  files?: ClientFiles;
 };
 
 /**
@@ -78,6 +84,8 @@ export type Services = {
   readonly agents: AgentCatalog;
   readonly model: ModelService;
   readonly skills: LiveSkills;
+  /** The background jobs' logs, and a registry per agent. */
+  readonly jobs: JobRegistries;
   /** Lets go of what the process holds: the checkpoints' watch, the MCP servers. */
   close(): Promise<void>;
 };
@@ -96,14 +104,17 @@ export async function createServices(opts: ServicesOptions, stores: Stores = ope
   const programs = createProgramList();
   const sandbox = await openSandbox(config, { warn, isSecretPath: secretFiles.isSecretPath, rules, programs: programs.files });
   // The file tools reach the project and the added folders; `$SHIRO_HOME` only opens to a person.
-  const reach = { writable: config.writableDirs, readable: config.readableDirs, shiroHome: config.home, programs: programs.files };
+  // The jobs' logs are read as an added folder: a job's whole output, past what bash_output shows.
+  const logs = jobsDir();
+  const reach = { writable: config.writableDirs, readable: [...config.readableDirs, logs], shiroHome: config.home, programs: programs.files };
   // Read once, and only when a project brings a server, hooks or a command to approve.
   const approvals = lazyApprovals({ home: config.home, save: store.saves, warn });
   const hooks = flags.noHooks ? undefined : await startHooks({ flags, config, cwd, approvals, warn, ...(opts.approveHooks ? { approve: opts.approveHooks } : {}), sandbox });
   if (hooks) programs.add(() => hooks.commands().flatMap((command) => hookProgramFiles(command, root, homedir())));
   const secrets = toolEnv(process.env, envRules(config));
-  const access = createToolAccess({ cwd, apiKey: config.apiKey, rules, reach, yolo: flags.yolo, secretFiles, sandbox, plugins, secrets, ...(opts.ask ? { ask: opts.ask } : {}), ...(opts.interruptSignal ? { interruptSignal: opts.interruptSignal } : {}) });
+  const access = createToolAccess({ cwd, apiKey: config.apiKey, rules, reach, yolo: opts.yolo ?? flags.yolo, secretFiles, sandbox, plugins, secrets, ...(opts.ask ? { ask: opts.ask } : {}), ...(opts.interruptSignal ? { interruptSignal: opts.interruptSignal } : {}), ...(opts.files ? { files: opts.files } : {}) });
   const redact = access.host.redactor.text;
+  const jobs = jobRegistries(logs, access.host.redactor);
   const commands = createSavedCommands({ home: config.home, root: cwd, userHome: homedir(), builtins: opts.builtinCommands ?? [], approvals, warn });
   const runAgents = flags.agents === undefined ? [] : parseRunAgents(flags.agents);
   const agents = createAgentCatalog({ home: config.home, root: cwd, userHome: homedir(), runAgents, approvals, ...(opts.confirm ? { confirm: opts.confirm } : {}), warn });
@@ -140,7 +151,9 @@ export async function createServices(opts: ServicesOptions, stores: Stores = ope
     agents,
     model,
     skills: liveSkills({ home: config.home, root: cwd, warn }),
+    jobs,
     async close() {
+      jobs.close();
       checkpoints.close();
       await mcp.servers.close();
     },

@@ -10,6 +10,8 @@ import type { HooksConfig, NotifyEntry } from "../hooks/hook-config.ts";
  * to (cli/config.ts). Declared here, below both modes, so print mode and the REPL take their settings
  * from the runtime they drive and never import the command line.
  */
+export type InstructionFiles = "all" | "personal" | "none";
+
 export type Flags = {
   prompt?: string;
   /** `-i, --image`: image files sent with the first prompt, as given. */
@@ -47,7 +49,11 @@ export type Flags = {
   addDirs: string[];
   continue: boolean;
   resume?: string;
-  noInstructions: boolean;
+  /**
+   * Which instruction files are read: `all`; `personal` (`--no-project-instructions`: `$SHIRO_HOME/AGENTS.md`
+   * or `~/.claude/CLAUDE.md` only, none of the project's, root or subfolder); `none` (`--no-instructions`).
+   */
+  instructionFiles: InstructionFiles;
   noMemory: boolean;
   /** `--hooks <file>`: more hooks, trusted as the person's own for this run (a project's settings file included). */
   hooksFiles: string[];

@@ -16,13 +16,15 @@ import { createLiveRedactor } from "../secrets/live-redactor.ts";
 import { API_KEY_VAR, type ToolEnv } from "../secrets/tool-env.ts";
 import type { Authorize } from "../tools/authorize-request.ts";
 import type { ToolHost } from "../tools/tool-host.ts";
+import type { ClientFiles } from "../tools/tool.ts";
 
 export type ToolAccessOptions = {
   cwd: string;
   apiKey: string;
   rules: Rule[];
   reach: Reach;
-  yolo: boolean;
+  /** `--yolo`, or asked at each call (an editor's session mode). */
+  yolo: boolean | (() => boolean);
   secretFiles: SecretNames;
   sandbox: Sandbox;
   plugins: LivePluginChecks;
@@ -31,6 +33,8 @@ export type ToolAccessOptions = {
   /** The REPL asks the person; print mode has no `ask`, so an ask becomes a denial. */
   ask?: (request: AskRequest) => Promise<AskAnswer>;
   interruptSignal?: () => AbortSignal;
+  /** The editor the file tools read and write through (an ACP client); the disk when absent. */
+  files?: ClientFiles;
 };
 
 /** What every tool call of every agent passes and runs with: the one gate, and the host (sandbox, checks, environment, redactor). */
@@ -56,6 +60,7 @@ export function createToolAccess(o: ToolAccessOptions): { authorize: Authorize; 
       writeRefused: createWriteCheck({ rules, reach, secrets, extraChecks: [links] }),
       env: o.secrets.env,
       redactor: createLiveRedactor(() => [{ name: API_KEY_VAR, value: o.apiKey }, ...known()]),
+      ...(o.files ? { files: o.files } : {}),
     },
   };
 }

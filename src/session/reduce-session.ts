@@ -4,6 +4,7 @@ import type { CallLog, CallRecord, ResponseSummary } from "./message-schema.ts";
 import { answerOf, type EventOf, type SessionEvent } from "./session-event.ts";
 import { historyFault } from "./history-fault.ts";
 import type { AgentMode } from "./agent-mode.ts";
+import { jobNote } from "./job-note.ts";
 
 /** What a session's log adds up to: the history the loop sends, and everything a resume restores. */
 export type SessionState = {
@@ -30,6 +31,8 @@ export type SessionState = {
   notebook: Notebook;
   callLog: CallLog;
   contextWindow?: { model: string; tokens: number };
+  /** The project instruction files of folders below `cwd` that joined the instructions, in the order they did. */
+  instructionFiles: InstructionFile[];
   /** Each MCP server's latest `mcp` event: what it offered the model, or why it is gone. */
   mcpServers: Record<string, EventOf<"mcp">>;
   /** A model call has completed: a session without one is not listed (a run that failed at once). */
@@ -42,6 +45,9 @@ export type SessionState = {
   /** The line of the newest undo, if any: what was measured of the history before it may be taken back. */
   undoneAt?: number;
 };
+
+/** An instruction file as it joined the session's instructions (an `instructions` event). */
+export type InstructionFile = Omit<EventOf<"instructions">, "type" | "at">;
 
 export type LiveTurn = { turn: number; start: number; text: string; at: string };
 
@@ -90,6 +96,7 @@ export function createSessionReducer(from?: SessionState) {
         turnCount: 0,
         notebook: emptyNotebook(),
         callLog: { calls: [], snapshots: {} },
+        instructionFiles: [],
         mcpServers: {},
         answered: false,
         pending: new Set(),
@@ -204,12 +211,23 @@ export function createSessionReducer(from?: SessionState) {
         if (event.callId !== undefined && !s.pending.has(event.callId)) fail(`a hook run for ${event.callId}, which is no call waiting`);
         if (event.feedback !== undefined) s.messages.push({ role: "user", text: event.feedback });
         break;
+      case "job":
+        // Told between requests, never between a call and its result.
+        if (s.pending.size) fail(`a job note while ${[...s.pending].join(", ")} wait for results`);
+        s.messages.push({ role: "user", text: jobNote(event) });
+        break;
       case "window":
         s.contextWindow = { model: event.model, tokens: event.tokens };
         break;
       case "mcp":
         s.mcpServers[event.server] = event;
         break;
+      case "instructions": {
+        if (s.instructionFiles.some((f) => f.path === event.path)) fail(`instructions from ${event.path} a second time`);
+        const { type: _, at: __, ...file } = event;
+        s.instructionFiles.push(file);
+        break;
+      }
     }
     if ("at" in event) s.updatedAt = event.at;
     s.events++;

@@ -98,6 +98,14 @@ export const sessionEventSchema = z.discriminatedUnion("type", [
     error: z.string().optional(),
     at,
   }),
+  /** Background job `id` ended by itself, unread: told to the model as a user message before its next request (job-note.ts). */
+  z.object({ type: z.literal("job"), id: z.number().int().positive(), command: z.string(), how: z.enum(["exit", "timeout"]), code: z.number().int(), at }),
+  /**
+   * A project instruction file below the session's folder joined the instructions for the rest of the
+   * session, once (a tool first touched its folder): its `path` from that folder, its `text` as it
+   * joined, its size in `bytes`, and `cut` when the caps kept only part of it (or none).
+   */
+  z.object({ type: z.literal("instructions"), path: z.string(), text: z.string(), bytes: z.number().int().nonnegative(), cut: z.literal(true).optional(), at }),
   /** A context window learned from an overflow, for that model. */
   z.object({ type: z.literal("window"), model: z.string(), tokens: z.number().int().positive() }),
   /** A hook ran (docs/hooks.md): what it decided and why; a `feedback` joins the history as a user message. */

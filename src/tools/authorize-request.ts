@@ -1,6 +1,7 @@
 import type { SandboxLevel } from "../session/sandbox-level.ts";
 import type { AnyTool } from "./tool.ts";
 import type { Redactor } from "./tool-host.ts";
+import type { ClientFiles } from "./tool.ts";
 
 /** A command approved for one turn only (a saved command's `allowed-tools`): `bash` and a pattern, as a rule names them. */
 export type TurnAllow = { tool: string; pattern: string };
@@ -13,6 +14,8 @@ export type AuthorizeRequest = {
   root: string;
   /** Hides secret values in the preview a person is shown, and lets it put back those a write's markers stand for. */
   redactor?: Redactor;
+  /** The editor the file tools read through: a write's preview is of the text it holds (src/acp/). */
+  files?: ClientFiles;
   /** A PreToolUse hook's reason to ask the person, even where the rules (or --yolo) would allow: it can only add an ask. */
   hookAsk?: string;
   /**

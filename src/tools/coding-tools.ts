@@ -7,6 +7,8 @@ import { writeFile } from "./files/write-file.ts";
 import { editFile } from "./files/edit-file.ts";
 import { applyPatch } from "./files/apply-patch.ts";
 import { bash } from "./shell/bash.ts";
+import { bashOutput } from "./shell/bash-output.ts";
+import { bashKill } from "./shell/bash-kill.ts";
 
 /** The coding tools, in the order the model sees them. */
-export const codingTools: AnyTool[] = [readFile, listDir, glob, grep, writeFile, editFile, applyPatch, bash];
+export const codingTools: AnyTool[] = [readFile, listDir, glob, grep, writeFile, editFile, applyPatch, bash, bashOutput, bashKill];

@@ -1,6 +1,8 @@
 import type { Grant } from "../session/sandbox-level.ts";
 import type { CommandSandbox } from "../process/prepared-command.ts";
+import type { JobRegistry } from "../process/job-registry.ts";
 import type { Redaction } from "../text/redaction-marker.ts";
+import type { ClientFiles } from "./tool.ts";
 
 export type { Redaction };
 
@@ -40,4 +42,8 @@ export type ToolHost = {
   env: Readonly<Record<string, string>>;
   /** Hides secret values in every output, streamed or final, before the model, a person or a file sees it. */
   redactor: Redactor;
+  /** The editor the file tools read and write through (an ACP client's `fs/*`); the disk when absent. */
+  files?: ClientFiles;
+  /** The session's background jobs, shared by its agents and ended with it. */
+  jobs?: JobRegistry;
 };

@@ -2,6 +2,7 @@ import type { z } from "zod";
 import type { ChildRef, InputImage } from "../session/messages.ts";
 import type { Redaction } from "../text/redaction-marker.ts";
 import type { CommandSandbox } from "../process/prepared-command.ts";
+import type { JobRegistry } from "../process/job-registry.ts";
 
 /** What a call touches, for the permission rules and the guard: raw paths as given, or a command. */
 export type CallSubject = {
@@ -13,6 +14,17 @@ export type CallSubject = {
 
 /** `read` tools are allowed by default; `write` and `exec` ask; `meta` (memory, todos, skills) never gate. */
 export type ToolKind = "read" | "write" | "exec" | "meta";
+
+/**
+ * An editor that holds the files (the Agent Client Protocol's `fs/*`): a read sees its unsaved buffer,
+ * a write lands in it. Asked only once a path has passed every check the disk would have; absent, the disk.
+ */
+export type ClientFiles = {
+  /** The editor's text of the file at this real path. */
+  read?(path: string): Promise<string>;
+  /** Hands the editor the whole new text of the file at this real path. */
+  write?(path: string, text: string): Promise<void>;
+};
 
 export type ToolContext = {
   /** The project root; file tools resolve every path inside it. */
@@ -31,6 +43,8 @@ export type ToolContext = {
   callId?: string;
   /** Set for `exec` tools by the runtime; without it a command runs as it is (unit tests). */
   sandbox?: CommandSandbox;
+  /** The session's background jobs (bash with `background`, bash_output, bash_kill); without it none can start. */
+  jobs?: JobRegistry;
   /**
    * Whether a direct read of this file would be denied (a secret, a deny rule): a folder-wide read skips
    * it. With `asked` (the path the call named), the path is where a read really lands, once its folder
@@ -59,10 +73,12 @@ export type ToolContext = {
    * Without it no value is known, and any marker in written content is refused.
    */
   redactions?: (text: string) => Redaction[];
+  /** The editor the file tools read and write through, when shiro runs inside one (src/acp/). */
+  files?: ClientFiles;
 };
 
 /** A preview has no side effects, so it runs no process and needs no environment. */
-export type PreviewContext = Pick<ToolContext, "root" | "signal" | "redactions">;
+export type PreviewContext = Pick<ToolContext, "root" | "signal" | "redactions" | "files">;
 
 export type ToolOutput = {
   /** What the model reads. */

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { defineTool, ToolError, type ToolContext } from "../tool.ts";
 import { displayPath, modelPath } from "../../files/project-paths.ts";
 import { openFile, type FileSlot } from "./file-slot.ts";
-import { commitChanges } from "./commit-changes.ts";
+import { commitThrough } from "./commit-through.ts";
 import { editableText, editedBytes } from "./editable-text.ts";
 import { fileDiff, lineChanges } from "./file-diff.ts";
 import { parsePatch, patchPaths, PatchParseError, type PatchOp } from "./parse-patch.ts";
@@ -49,7 +49,7 @@ export const applyPatch = defineTool({
   async run(args, ctx) {
     const { changes, close } = await plan(args.patch, ctx);
     try {
-      commitChanges(changes.map(({ slot, shown, after }) => (after ? { slot, shown, data: editedBytes(after.text, after.bom), mode: after.mode } : { slot, shown, remove: true })));
+      await commitThrough(ctx, changes.map(({ slot, shown, after }) => (after ? { slot, shown, data: editedBytes(after.text, after.bom), mode: after.mode } : { slot, shown, remove: true })));
     } finally {
       close();
     }
@@ -62,7 +62,7 @@ export const applyPatch = defineTool({
  * Checks every operation against the files (and against earlier operations of the same patch) without
  * writing. Each file is opened through its folder (file-slot.ts), which the write then goes through.
  */
-async function plan(patch: string, ctx: Pick<ToolContext, "root" | "writeRefused" | "redactions">): Promise<{ changes: Change[]; close(): void }> {
+async function plan(patch: string, ctx: Pick<ToolContext, "root" | "writeRefused" | "redactions" | "files">): Promise<{ changes: Change[]; close(): void }> {
   let ops: PatchOp[];
   try {
     ops = parsePatch(patch);

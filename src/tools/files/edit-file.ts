@@ -2,7 +2,7 @@ import { z } from "zod";
 import { defineTool, type ToolContext } from "../tool.ts";
 import { missingFileError } from "./text-file.ts";
 import { openFile } from "./file-slot.ts";
-import { commitChanges } from "./commit-changes.ts";
+import { commitThrough } from "./commit-through.ts";
 import { editableText, editedBytes } from "./editable-text.ts";
 import { fileDiff, lineChanges } from "./file-diff.ts";
 import { editContent } from "./edit-content.ts";
@@ -19,7 +19,7 @@ type EditArgs = z.infer<typeof schema>;
  * The edit worked out on the file as read through its open folder, which the write then goes through;
  * on the file as the model was shown it, secret values put back where it wrote their markers (edit-content.ts).
  */
-async function plan(args: EditArgs, ctx: Pick<ToolContext, "root" | "writeRefused" | "redactions">) {
+async function plan(args: EditArgs, ctx: Pick<ToolContext, "root" | "writeRefused" | "redactions" | "files">) {
   const { slot, abs, shown, file } = await openFile(ctx, args.path);
   try {
     if (!file) throw await missingFileError(ctx.root, abs);
@@ -47,7 +47,7 @@ export const editFile = defineTool({
   async run(args, ctx) {
     const { slot, shown, before, bom, mode, updated, count } = await plan(args, ctx);
     try {
-      commitChanges([{ slot, shown, data: editedBytes(updated, bom), mode }]);
+      await commitThrough(ctx, [{ slot, shown, data: editedBytes(updated, bom), mode }]);
     } finally {
       slot.close();
     }

@@ -3,6 +3,7 @@ import { join, parse, relative, resolve, sep } from "node:path";
 import { atCalls, type AtCalls, type Dir } from "./at-calls.ts";
 import { displayPath, isInside, modelPath } from "../../files/project-paths.ts";
 import { ToolError, type ToolContext } from "../tool.ts";
+import { readThrough } from "./read-through.ts";
 
 /** A file as it is on disk: its bytes and permission bits. */
 export type FileOnDisk = { bytes: Uint8Array; mode: number };
@@ -68,11 +69,12 @@ export async function openSlot(root: string, abs: string, refuse?: WriteRefusal,
 }
 
 /** The slot of a path the model gave, and the file in it (the slot is closed again when reading fails). */
-export async function openFile(ctx: Pick<ToolContext, "root" | "writeRefused">, path: string) {
+export async function openFile(ctx: Pick<ToolContext, "root" | "writeRefused" | "files">, path: string) {
   const abs = modelPath(ctx.root, path);
   const slot = await openSlot(ctx.root, abs, ctx.writeRefused);
+  const shown = displayPath(ctx.root, abs);
   try {
-    return { slot, abs, shown: displayPath(ctx.root, abs), file: slot.read() };
+    return { slot, abs, shown, file: await readThrough(ctx, slot, shown) };
   } catch (err) {
     slot.close();
     throw err;

@@ -2,6 +2,7 @@ import { readdir } from "node:fs/promises";
 import { basename, dirname } from "node:path";
 import { editDistance } from "../../text/edit-distance.ts";
 import { openSlot } from "./file-slot.ts";
+import { readThrough } from "./read-through.ts";
 import { ToolError, type ToolContext } from "../tool.ts";
 import { displayPath } from "../../files/project-paths.ts";
 
@@ -15,12 +16,12 @@ export function refuseBinary(bytes: Uint8Array, shown: string): void {
  * regular file are refused. The file is opened through its folder held open and judged again where it
  * really is, so a folder swapped for a link after the call was judged cannot lead the read to a secret.
  */
-export async function readFileBytes(ctx: Pick<ToolContext, "root" | "readDenied">, abs: string): Promise<Uint8Array | undefined> {
+export async function readFileBytes(ctx: Pick<ToolContext, "root" | "readDenied" | "files">, abs: string): Promise<Uint8Array | undefined> {
   const denied = ctx.readDenied;
   const refuse = denied && ((real: string) => (denied(real, abs) ? "a secret file, a deny rule covers it, or only a person may open it." : undefined));
   const slot = await openSlot(ctx.root, abs, refuse, "read");
   try {
-    return slot.read()?.bytes;
+    return (await readThrough(ctx, slot, displayPath(ctx.root, abs)))?.bytes;
   } finally {
     slot.close();
   }

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { defineTool, type ToolContext } from "../tool.ts";
 import { openFile } from "./file-slot.ts";
-import { commitChanges } from "./commit-changes.ts";
+import { commitThrough } from "./commit-through.ts";
 import { editableText, type EditableText } from "./editable-text.ts";
 import { countLines, describeChange, fileDiff } from "./file-diff.ts";
 import { writeContent } from "./write-content.ts";
@@ -17,7 +17,7 @@ type WriteArgs = z.infer<typeof schema>;
  * The file as it is now, its text for the diff (with its byte-order mark, as the new content must say
  * it), and what the write would put there (write-content.ts: the markers put back, the line breaks kept).
  */
-async function open(args: WriteArgs, ctx: Pick<ToolContext, "root" | "writeRefused" | "redactions">) {
+async function open(args: WriteArgs, ctx: Pick<ToolContext, "root" | "writeRefused" | "redactions" | "files">) {
   const target = await openFile(ctx, args.path);
   try {
     let text: EditableText | undefined;
@@ -51,7 +51,7 @@ export const writeFile = defineTool({
     const { slot, shown, file, before, after } = await open(args, ctx);
     try {
       if (file && Buffer.from(after.bytes).equals(file.bytes)) return { output: `No change to ${shown}` };
-      commitChanges([{ slot, shown, data: after.bytes, mode: file?.mode ?? 0o644 }]);
+      await commitThrough(ctx, [{ slot, shown, data: after.bytes, mode: file?.mode ?? 0o644 }]);
     } finally {
       slot.close();
     }

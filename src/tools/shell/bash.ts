@@ -4,9 +4,11 @@ import { defineTool } from "../tool.ts";
 import type { PreparedCommand } from "../../process/prepared-command.ts";
 import { spelledControls } from "../../text/spelled-controls.ts";
 import { CappedOutput } from "../../process/capped-output.ts";
-import { shellArgv } from "../../process/command-argv.ts";
 import { spawnPrepared } from "../../process/spawn-prepared.ts";
+import { pumpText } from "../../process/pump-text.ts";
 import { looksOffline, OFFLINE_NOTE } from "./network-failure.ts";
+import { prepareShell } from "./prepare-shell.ts";
+import { startBackground } from "./start-background.ts";
 
 export const BASH_DEFAULT_TIMEOUT_MS = 120_000;
 export const BASH_MAX_TIMEOUT_MS = 600_000;
@@ -17,6 +19,7 @@ const PIPE_GRACE_MS = 250;
 const schema = z.object({
   command: z.string().min(1),
   timeout_ms: z.number().int().min(1).max(BASH_MAX_TIMEOUT_MS).optional(),
+  background: z.boolean().optional(),
 });
 
 type Ending = "exit" | "timeout" | "abort" | "interrupt" | "lingering";
@@ -27,15 +30,16 @@ export const bash = defineTool({
     `Run \`bash -c <command>\` in the project root: stdout and stderr combined (over ${BASH_MAX_OUTPUT_CHARS} characters, their start and end) ` +
     `and the exit code. \`timeout_ms\` default ${BASH_DEFAULT_TIMEOUT_MS}; on timeout the command and all it started are killed. ` +
     `stdin is closed: no interactive programs. The sandbox: usually read-only outside the project and a private /tmp; secret files hidden. ` +
-    `A background job ends with the command unless it runs outside the sandbox with its output redirected (\`cmd > log 2>&1 &\`): ` +
-    `start a server and use it in one command. Read and search files with the file tools.`,
+    `\`background\`: returns at once with a job id and its first second of output (no time limit unless timeout_ms); read it with bash_output, ` +
+    `stop it with bash_kill; later commands reach its 127.0.0.1 ports; it ends with the session. Read and search files with the file tools.`,
   schema,
   kind: "exec",
   subject: (args) => ({ command: args.command }),
   async run(args, ctx) {
+    if (args.background) return startBackground(args.command, args.timeout_ms, ctx);
     const timeoutMs = args.timeout_ms ?? BASH_DEFAULT_TIMEOUT_MS;
     // stdin stays /dev/null. The sandbox (if any) wraps the shell; the lifeline stays outside it, watching the whole group.
-    const prepared = ctx.sandbox?.prepare(shellArgv(args.command), ctx.root, args.command) ?? { argv: shellArgv(args.command), check: () => ({ notes: [], denied: false }) };
+    const prepared = prepareShell(args.command, ctx);
     const command = spawnPrepared(prepared, { cwd: ctx.root, env: ctx.env, stdin: "ignore" });
     const { proc } = command;
     const output = new CappedOutput(BASH_MAX_OUTPUT_CHARS);
@@ -43,7 +47,7 @@ export const bash = defineTool({
       output.push(chunk);
       if (chunk) ctx.onOutput?.(chunk);
     };
-    const pipes = Promise.all([pump(proc.stdout, take), pump(proc.stderr, take)]);
+    const pipes = Promise.all([pumpText(proc.stdout, take), pumpText(proc.stderr, take)]);
 
     let ending: Ending = "exit";
     const stop = (why: Ending) => () => {
@@ -78,12 +82,6 @@ export const bash = defineTool({
   },
 });
 
-async function pump(stream: ReadableStream<Uint8Array>, take: (chunk: string) => void): Promise<void> {
-  const decoder = new TextDecoder();
-  for await (const bytes of stream) take(decoder.decode(bytes, { stream: true }));
-  take(decoder.decode());
-}
-
 /** The sandbox's word on the command: that it ran read-only or failed for want of network, and what it left that counts as a denial. */
 function withAftermath(result: { output: string; isError: boolean }, prepared: PreparedCommand, wantedNetwork: boolean, after: { notes: string[]; denied: boolean }) {
   const notes = [...(prepared.note ? [prepared.note] : []), ...(wantedNetwork ? [OFFLINE_NOTE] : []), ...after.notes];
@@ -99,7 +97,7 @@ function report(text: string, code: number, ending: Ending, timeoutMs: number, a
   const body = text === "" ? "(no output)" : spelledControls(text.replace(/\n$/, ""));
   const notes: Record<Ending, string> = {
     exit: `Exit code: ${code}`,
-    lingering: `Exit code: ${code}. Background processes still holding the output were killed; redirect a background job's output to keep it running.`,
+    lingering: `Exit code: ${code}. Background processes still holding the output were killed; start a job with background: true to keep it running.`,
     timeout: `Timed out after ${timeoutMs / 1000} s; the command and every process it started were killed.`,
     abort: `${abortedBecause(abortReason)}; the command and every process it started were killed.`,
     interrupt: "Stopped by the user (Ctrl-C); the command and every process it started were killed.",

@@ -64,7 +64,7 @@ describe("did you mean", () => {
     expect([registry.code, registry.stderr]).toEqual([2, expect.stringMatching(/^unknown registry command "serch"; did you mean "search"\? \(usage: shiro registry /)]);
     expect(await refused(["-p", "--allow", "bsh:ls", "hi"])).toBe('shiro: --allow "bsh:ls": unknown tool "bsh"; did you mean "bash"?\n');
     expect(await refused(["-p", "--deny", "**/*.lock", "hi"])).toBe(
-      'shiro: --deny "**/*.lock": unknown tool "**/*.lock" (rules name read_file, list_dir, glob, grep, write_file, edit_file, apply_patch, bash, *); a rule is tool or tool:pattern (bash:npm test*, *:**/*.lock)\n',
+      'shiro: --deny "**/*.lock": unknown tool "**/*.lock" (rules name read_file, list_dir, glob, grep, write_file, edit_file, apply_patch, bash, bash_output, bash_kill, *); a rule is tool or tool:pattern (bash:npm test*, *:**/*.lock)\n',
     );
     expect(await refused(["-p", "hi"], undefined, { SHIRO_PERMISSIONS: JSON.stringify([{ decision: "deny", tool: "edit_flie", pattern: "*" }]) })).toBe(
       'shiro: SHIRO_PERMISSIONS[0].tool: unknown tool "edit_flie"; did you mean "edit_file"?\n',

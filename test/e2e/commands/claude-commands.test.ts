@@ -43,19 +43,19 @@ describe("a project's .claude/commands/", () => {
       async ({ server, cwd, run }) => {
         const home = join(cwd, "..", "home");
         makeProject(cwd);
-        writeFiles(cwd, { ".claude/commands/status.md": STATUS, "notes.txt": "new\n" });
+        writeFiles(cwd, { ".claude/commands/tree.md": STATUS, "notes.txt": "new\n" });
         // --sandbox off: a command nobody approved is refused outright, not run read-only.
         const args = ["-p", "-m", "gpt-5", "--sandbox", "off"];
 
-        const refused = await run([...args, "/status"], {});
+        const refused = await run([...args, "/tree"], {});
         expect([refused.code, refused.stderr]).toEqual([
           4,
-          "! /status is a project command (.claude/commands/status.md) not approved yet: run it once in the REPL (shiro, then /status) to read and approve it; nothing was sent\n",
+          "! /tree is a project command (.claude/commands/tree.md) not approved yet: run it once in the REPL (shiro, then /tree) to read and approve it; nothing was sent\n",
         ]);
         expect(server.requests).toHaveLength(0);
 
-        await approve(home, cwd, "status", STATUS);
-        const ran = await run([...args, "/status"], {});
+        await approve(home, cwd, "tree", STATUS);
+        const ran = await run([...args, "/tree"], {});
         expect(ran.code).toBe(4); // a call was denied: the touch
         expect(ran.stderr).toContain("! model: sonnet is Claude Code's; this turn stays on the session's model\n");
         expect(server.requests).toHaveLength(3);

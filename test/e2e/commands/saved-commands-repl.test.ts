@@ -97,14 +97,14 @@ describe("saved commands in the REPL", () => {
     const base = tempDir("commands-repl-ask");
     const [cwd, home] = [join(base, "project"), join(base, "home")];
     makeProject(cwd);
-    writeFiles(home, { "commands/status.md": "---\ndescription: Explain the working tree\n---\n!`git status --short`\n" });
+    writeFiles(home, { "commands/tree.md": "---\ndescription: Explain the working tree\n---\n!`git status --short`\n" });
     await using repl = await startRepl({ cwd, home, baseUrl: server.url });
     const sent = server.requests.length;
     const mark = repl.mark();
-    await repl.send("/status");
+    await repl.send("/tree");
     await repl.waitFor("? bash: git status --short", { since: mark });
     await repl.send("n");
-    await repl.waitFor("! /status not run: !`git status --short` was refused (Denied: the user declined", { since: mark });
+    await repl.waitFor("! /tree not run: !`git status --short` was refused (Denied: the user declined", { since: mark });
     await repl.idle(mark);
     expect(server.requests.length).toBe(sent);
     expect(await repl.quit()).toBe(0);

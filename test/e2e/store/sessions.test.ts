@@ -25,7 +25,7 @@ const fourSteps = sequenceModel(
   "job done",
 );
 
-/** A big output, then two small steps: the 4th request overflows gpt-5-mini's 6,700-token window here. */
+/** A big output, then two small steps: the 4th request overflows gpt-5-mini's 7,000-token window here (6,700 before the background-job tools). */
 const overflowing = sequenceModel(
   [
     { name: "bash", arguments: { command: "seq 1 3000" } },
@@ -39,7 +39,7 @@ beforeAll(async () => {
   // gpt-5 has a list price; echo-model has none (its cost is unknown, not zero).
   server = await startStrictServer({
     models: { "gpt-5": fourSteps, "echo-model": echoModel, "gpt-5-mini": overflowing },
-    windows: { "gpt-5-mini": 6_700 },
+    windows: { "gpt-5-mini": 7_000 },
   });
 });
 afterAll(() => server.stop());

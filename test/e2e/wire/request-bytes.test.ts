@@ -13,7 +13,7 @@ import { FINAL, outputOf, scriptedJob, type JobResult } from "../../support/scri
 // job 35 KB in all. A tool added since pays for itself in every request, within its own cap: the
 // budget grows by what it really weighs, so the rest of the request is held to issue 21's figure.
 const BUDGET = 35_000;
-const ADDED_CAPS: Record<string, number> = { task: 600 };
+const ADDED_CAPS: Record<string, number> = { task: 600, bash_output: 420, bash_kill: 280 };
 const GREET = 'export function greet(name: string) {\n  return "hello " + name;\n}\n';
 
 // A strict model sends every property, null for the ones it leaves unset.
@@ -62,7 +62,7 @@ test("a four-step job (glob, read, edit + command, answer) sends at most 35 KB i
 
 test("each tool's schema: no bound that says nothing, optional fields nullable by a type list, all of them strict", () => {
   const tools: any[] = run.requests[0]!.body.tools;
-  expect(tools.map((t) => t.name)).toEqual(["read_file", "list_dir", "glob", "grep", "write_file", "edit_file", "apply_patch", "bash", "todo_write", "remember", "recall", "forget", "task"]);
+  expect(tools.map((t) => t.name)).toEqual(["read_file", "list_dir", "glob", "grep", "write_file", "edit_file", "apply_patch", "bash", "bash_output", "bash_kill", "todo_write", "remember", "recall", "forget", "task"]);
   for (const tool of tools) {
     const schema = JSON.stringify(tool.parameters);
     expect(schema).not.toContain(String(Number.MAX_SAFE_INTEGER));

@@ -130,13 +130,13 @@ describe("commands and instructions where Claude Code keeps them", () => {
     try {
       mkdirSync(join(p.root, ".git"));
       const [home, me, cwd] = [join(p.root, "shiro-home"), join(p.root, "me"), join(p.root, "pkg/sub")];
-      const read = await loadAgentsMd(home, cwd, me);
+      const read = await loadAgentsMd(home, cwd, { userHome: me });
       expect(read.files).toEqual([join(me, ".claude/CLAUDE.md"), join(p.root, "CLAUDE.md"), join(p.root, "pkg/AGENTS.md"), join(cwd, ".claude/CLAUDE.md")]);
       expect(read.text).toBe("## ~/.claude/CLAUDE.md\n\nmy claude\n\n## ../../CLAUDE.md\n\nroot claude\n\n## ../AGENTS.md\n\npkg agents\n\n## .claude/CLAUDE.md\n\nsub claude");
       mkdirSync(home);
       await Bun.write(join(home, "AGENTS.md"), "my agents\n");
-      expect((await loadAgentsMd(home, cwd, me)).files[0]).toBe(join(home, "AGENTS.md"));
-      expect((await loadAgentsMd(home, cwd, me)).text).not.toContain("my claude");
+      expect((await loadAgentsMd(home, cwd, { userHome: me })).files[0]).toBe(join(home, "AGENTS.md"));
+      expect((await loadAgentsMd(home, cwd, { userHome: me })).text).not.toContain("my claude");
     } finally {
       p.cleanup();
     }

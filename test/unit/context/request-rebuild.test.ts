@@ -28,7 +28,7 @@ const at = "2026-12-01T10:00:00.000Z";
 
 const promptOf = (rng: Rng): Prompt => {
   const schema = (name: string) => ({ type: "function" as const, name, description: `the ${name} tool`, parameters: { type: "object", properties: {} }, strict: false });
-  return { instructions: `You are shiro.\n${"rules ".repeat(rng.int(10, 3_000))}`, tools: [], toolSchemas: [schema("read_file"), schema("bash")], skillSchema: schema("skill"), skills: [], currentSkills: async () => [] };
+  return { instructions: `You are shiro.\n${"rules ".repeat(rng.int(10, 3_000))}`, files: [], tools: [], toolSchemas: [schema("read_file"), schema("bash")], skillSchema: schema("skill"), skills: [], currentSkills: async () => [] };
 };
 
 /** Replays a random history as a run logs it, building every request through the real builder; returns the bodies sent. */

@@ -149,7 +149,7 @@ test("live skills re-read the folders only when they changed", async () => {
 
 test("a session begun without skills gets the skill tool and a note once one is installed; its instructions do not change", async () => {
   const skills = liveSkills({ home, root });
-  const prompt = await loadPrompt({ home, cwd: root, noInstructions: true, noMemory: true, notebook: { todos: [] }, skills, warn: () => {} });
+  const prompt = await loadPrompt({ home, cwd: root, instructionFiles: "none", noMemory: true, notebook: { todos: [] }, skills, warn: () => {} });
   const names = (tools: { name: string }[]) => tools.map((tool) => tool.name);
   expect(names(prompt.toolSchemas)).not.toContain("skill");
   expect(names(prompt.tools)).toContain("skill"); // callable from the start, advertised once there is a skill
@@ -164,7 +164,7 @@ test("a session begun without skills gets the skill tool and a note once one is 
   expect((await tool.run({ name: "late" }, { root, signal: new AbortController().signal, env: {} })).output).toBe("Do late carefully.");
 
   // A session begun with the skill lists it in the instructions and needs no note.
-  const next = await loadPrompt({ home, cwd: root, noInstructions: true, noMemory: true, notebook: { todos: [] }, skills, warn: () => {} });
+  const next = await loadPrompt({ home, cwd: root, instructionFiles: "none", noMemory: true, notebook: { todos: [] }, skills, warn: () => {} });
   expect(next.instructions).toContain("- late: Installed later.");
   expect(promptForRequest(next, await skills.current())).toEqual({ tools: next.toolSchemas });
 });

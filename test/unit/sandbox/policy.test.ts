@@ -61,7 +61,7 @@ describe("bwrap argv", () => {
       "--ro-bind /dev/null /home/u/.netrc",
     ]);
     const listing = `{ find '/tmp' '/home/u' -xdev \\( -type f -o -type l \\) -print | head -n 6 >&5; } 2>/dev/null`;
-    expect(argv.slice(argv.indexOf("--"))).toEqual(["--", "/bin/sh", "-c", `ulimit -u 64 2>/dev/null; "$@" 5>&-; status=$?; ${listing}; exit $status`, "sh", "bash", "-c", "make"]);
+    expect(argv.slice(argv.indexOf("--"))).toEqual(["--", "/bin/sh", "-c", `ulimit -u 64 2>/dev/null; "$@" 5>&- 6<&- 7<&-; status=$?; ${listing}; exit $status`, "sh", "bash", "-c", "make"]);
     expect(argv).toContain("--chdir");
     expect(argv).not.toContain("--unshare-net");
   });
@@ -69,6 +69,8 @@ describe("bwrap argv", () => {
   test("read-only binds the project and added folders read-only; no network unshares it", () => {
     const argv = joined(policy({ level: "read-only", network: false, writable: ["/data/out"], maskFiles: [], maskDirs: [] }), ["true"]);
     expect(argv).toContain("--unshare-net");
+    // Offline in the session's namespace (a background job started): entered before bwrap, none of its own.
+    expect(joined(policy({ level: "read-only", network: false, sharedNetwork: true, writable: [], maskFiles: [], maskDirs: [] }), ["true"])).not.toContain("--unshare-net");
     expect(mounts(argv).slice(3)).toEqual(["--tmpfs /tmp", "--ro-bind /work/proj /work/proj", "--ro-bind /data/out /data/out"]);
   });
 });

@@ -51,6 +51,13 @@ describe("the session reducer", () => {
     expect([s.answered, s.events, s.pending.size]).toEqual([true, job.length, 0]);
   });
 
+  test("a background job that ended by itself joins the history as a note before the next call; never while a call waits for its result", () => {
+    const ended: SessionEvent = { type: "job", id: 1, command: "npm test\nnpm run lint", how: "exit", code: 1, at };
+    const s = reduceSession([...job.slice(0, 8), ended]);
+    expect(s.messages.at(-1)).toEqual({ role: "user", text: "(shiro, not the person) Background job 1 (`npm test…`) ended by itself with exit code 1; bash_output with id 1 shows what it printed since the last read." });
+    failsAt([...job.slice(0, 7), ended], 8, /a job note while c1 wait/);
+  });
+
   test("a model switch, a learned window, a compaction and an interrupted call are all restored", () => {
     const s = reduceSession([...job.slice(0, 7), { type: "model", model: "gpt-5-mini" }, { type: "window", model: "gpt-5-mini", tokens: 9000 }, { type: "compaction", summary: "did A", at }]);
     expect(s.model).toBe("gpt-5-mini");

@@ -5,7 +5,7 @@ import { didYouMean } from "../text/nearest.ts";
 export type CommandPrompt = { ok: true; prompt: string; turn: CommandTurn } | { ok: false; message: string; unknown?: true };
 
 /**
- * `shiro -p "/review src/x.ts"`: the prompt a saved command makes, or why it is not sent (a project
+ * `shiro -p "/review src/x.ts"` (or an editor's `/review`): the prompt a saved command makes, or why it is not sent (a project
  * command nobody approved: print mode cannot ask; a command that does not exist). Undefined when the
  * prompt names no command, so `/usr/bin/env is broken` or `/tmp is full` (paths) is sent as written.
  */
