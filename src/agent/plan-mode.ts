@@ -1,9 +1,9 @@
 import type { AnyTool } from "../tools/tool.ts";
 import type { Prompt } from "./load-prompt.ts";
 
-// The meta tools that change nothing outside the session: the task list, a skill's text, a child agent (which plans too).
-// The notes' tools write shiro's memory, so they wait, as under --ephemeral.
-const PLANNING_META = new Set(["todo_write", "skill", "task"]);
+// The meta tools that change nothing outside the session: the task list, a skill's text, a child agent (which plans too),
+// and reading or ending a background job (started read-only). The notes' tools write shiro's memory, so they wait, as under --ephemeral.
+const PLANNING_META = new Set(["todo_write", "skill", "task", "bash_output", "bash_kill"]);
 
 /**
  * Whether plan mode offers `tool`: those that only read, commands (the gate runs them read-only), and

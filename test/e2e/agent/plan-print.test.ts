@@ -41,7 +41,7 @@ for (const backend of RUNNER_BACKENDS)
       expect(plan.code).toBe(0);
       const body = plan.requests[0]!.body;
       expect(namesOf(body)).toContain("bash");
-      expect(namesOf(body)).toContain("todo_write");
+      for (const name of ["todo_write", "bash_output", "bash_kill"]) expect(namesOf(body)).toContain(name);
       for (const name of WRITING) expect(namesOf(body)).not.toContain(name);
       expect(body.instructions).toContain("You are in plan mode");
       expect(plan.outputs[0]!.output).toContain("README"); // the command ran: ls listed the project
@@ -57,6 +57,31 @@ for (const backend of RUNNER_BACKENDS)
       p.done();
     }
   });
+
+test("a background job started in plan mode runs read-only: what it writes lands nowhere, its output is read with bash_output; without --plan it lands", async () => {
+  const p = project();
+  const model: ScriptedModel = ({ input }) => {
+    const seen = visibleOutputs(input);
+    if (seen.length === 0) return { calls: [{ name: "bash", arguments: { command: "touch bg.txt; echo job-said-$((40+2))", background: true } }] };
+    const id = /Started background job (\S+?);/.exec(seen[0]!.output)?.[1];
+    if (seen.length === 1 && id) return { calls: [{ name: "bash_output", arguments: { id: Number(id), wait: 10 } }] };
+    return { text: "done" };
+  };
+  const server = await startStrictServer({ defaultModel: model });
+  try {
+    const run = (args: string[]) => runShiro(["-p", "--yolo", ...args, "start the job"], { cwd: p.cwd, home: p.home, env: { OPENAI_BASE_URL: server.url } });
+    expect((await run(["--plan"])).code).toBe(0);
+    const told = visibleOutputs(server.requests.at(-1)!.body.input).map((o) => o.output).join("\n");
+    expect(told).toContain("job-said-42");
+    expect(told).toContain("exited with code 0");
+    expect(existsSync(join(p.cwd, "bg.txt"))).toBe(false);
+    expect((await run([])).code).toBe(0);
+    expect(existsSync(join(p.cwd, "bg.txt"))).toBe(true);
+  } finally {
+    await server.stop();
+    p.done();
+  }
+});
 
 test("a write tool the model calls anyway in plan mode is no tool of its: an error result, nothing written", async () => {
   const p = project();
