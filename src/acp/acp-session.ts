@@ -66,6 +66,8 @@ export async function openAcpSession(o: AcpSessionOptions): Promise<AcpSession> 
   });
   // The editor's name for the session: a load of one open in another shiro (or damaged) goes on in a copy, which the editor still calls by the id it asked for.
   id = o.load ?? main.agent.session.id;
+  // A session left planning (session/load) or started with --plan is in plan mode.
+  if (main.agent.mode === "plan") mode = "plan";
   const update = (u: SessionUpdate) => o.client.notify("session/update", { sessionId: id, update: u });
   const say = (text: string) => update({ sessionUpdate: "agent_message_chunk", content: { type: "text", text } });
   let turn: { controller: AbortController; done: Promise<unknown> } | undefined;
@@ -116,6 +118,7 @@ export async function openAcpSession(o: AcpSessionOptions): Promise<AcpSession> 
     setMode(modeId) {
       if (!isModeId(modeId)) throw new RpcError(RPC.invalidParams, `no mode "${modeId}": the modes are ${modeState(mode).availableModes.map((m) => m.id).join(", ")}`);
       mode = modeId;
+      main.agent.setMode(mode === "plan" ? "plan" : "default");
       update({ sessionUpdate: "current_mode_update", currentModeId: mode });
     },
     replay: () => replaySession(main.agent.session.messages, main.agent.session.notebook.todos, o.cwd).forEach(update),

@@ -4,6 +4,7 @@ import type { ToolLimit } from "../commands/allowed-tools.ts";
 import type { CommandCalls } from "../commands/saved-commands.ts";
 import type { ContextMeter } from "../context/context-meter.ts";
 import type { AgentEvent } from "../loop/events.ts";
+import type { AgentMode } from "../session/agent-mode.ts";
 import type { InputImage, Usage } from "../session/messages.ts";
 import type { Todo } from "../session/notebook.ts";
 import type { InstructionFile, SessionState } from "../session/reduce-session.ts";
@@ -22,6 +23,8 @@ export type AgentSpec = {
   instructions?: string;
   /** Which tools it is offered, and may run, by name: every one when absent. */
   tools?: (name: string) => boolean;
+  /** Its mode (`--plan`, `--no-plan`; a child takes its parent's): the session's own when absent. */
+  mode?: AgentMode;
   /** How many model calls a turn may make; the run's `maxSteps` when absent. */
   maxSteps?: number;
   /** A child's place in the tree (a `task` call made it): its parent and call, its depth, the turn's shared budget, its name in a question. */
@@ -48,6 +51,13 @@ export type Agent = {
   runTurn(text: string, signal: AbortSignal, tools?: ToolLimit, images?: readonly InputImage[]): AsyncGenerator<AgentEvent>;
   /** A saved command's `` !`cmd` `` and `@path`, done as this agent's calls, in the checkpoint of the turn its prompt begins. */
   readonly commandCalls: CommandCalls;
+  /** How it works now: in `plan` only the tools that read are offered and commands run read-only. */
+  readonly mode: AgentMode;
+  /**
+   * Between turns (`/plan`, accepting a plan, an editor's `session/set_mode`): logs the switch when it is
+   * one, and the next request is sent in `mode` — its tools, its instructions, its commands' sandbox.
+   */
+  setMode(mode: AgentMode): void;
   /** Logs the switch: the next request goes to `model`. */
   setModel(model: string): void;
   setTodos(todos: Todo[]): void;

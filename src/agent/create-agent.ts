@@ -4,6 +4,7 @@ import { contextMeter } from "../context/context-meter.ts";
 import { estimateNextRequest } from "../context/estimate.ts";
 import { acceptSummary, buildSummaryRequestText } from "../context/summary.ts";
 import { createWireLedger } from "../context/wire-ledger.ts";
+import type { AgentMode } from "../session/agent-mode.ts";
 import type { HookRun } from "../session/hook-run.ts";
 import type { Usage } from "../session/messages.ts";
 import type { Todo } from "../session/notebook.ts";
@@ -17,6 +18,7 @@ import { askOnce, askOnceWhy } from "./ask-once.ts";
 import { createCommandCalls } from "./command-calls.ts";
 import { loadPrompt, withTools, type Prompt } from "./load-prompt.ts";
 import { measureKeeper } from "./measure-keeper.ts";
+import { planPrompt } from "./plan-mode.ts";
 import { createRequestBuilder, limitsOf } from "./request-builder.ts";
 import { createTurnRunner } from "./run-turn.ts";
 import { createTaskTool } from "./task-tool.ts";
@@ -39,6 +41,11 @@ export async function createAgent(services: Services, spec: AgentSpec): Promise<
   const redact = services.host.redactor.text;
   const setTodos = (todos: Todo[]) => live.append({ type: "todos", todos });
   const costOf = (usage: Usage) => costUsd(live.state.model, usage);
+  const setMode = (next: AgentMode) => {
+    if (next === live.state.mode) return;
+    live.append({ type: "mode", mode: next, at: now() });
+    reshape();
+  };
   // todo_write keeps this agent's task list.
   const notebook = {
     get todos() {
@@ -53,7 +60,7 @@ export async function createAgent(services: Services, spec: AgentSpec): Promise<
   const depth = spec.parent?.depth ?? 0;
   const task =
     depth < config.agents.maxDepth
-      ? createTaskTool(services, { sessionId: () => live.state.id, model: () => live.state.model, depth, tools: () => prompt.tools, instructionFiles: () => live.state.instructionFiles, budget: () => budget.current, start: (child) => createAgent(services, child) }, await services.agents.list())
+      ? createTaskTool(services, { sessionId: () => live.state.id, model: () => live.state.model, mode: () => live.state.mode, depth, tools: () => prompt.tools, instructionFiles: () => live.state.instructionFiles, budget: () => budget.current, start: (child) => createAgent(services, child) }, await services.agents.list())
       : undefined;
   const base: Prompt = await loadPrompt({
     home: config.home,
@@ -69,9 +76,12 @@ export async function createAgent(services: Services, spec: AgentSpec): Promise<
     ...(task ? { agentTools: [task] } : {}),
   });
   const servers = services.mcp.servers;
-  // The agent's own prompt; the MCP tools offered now follow its tools (they change only when a server's do).
+  // The agent's own prompt; the MCP tools offered now follow its tools (they change only when a server's do), and plan mode narrows both.
   let prompt = base;
-  const withMcp = () => void (prompt = withTools(base, servers.tools().filter((tool) => !offers || offers(tool.name))));
+  const reshape = () => {
+    const offered = withTools(base, servers.tools().filter((tool) => !offers || offers(tool.name)));
+    prompt = live.state.mode === "plan" ? planPrompt(offered) : offered;
+  };
   const readDenied = services.host.readDenied;
   const nested = agentInstructions({
     live,
@@ -118,13 +128,14 @@ export async function createAgent(services: Services, spec: AgentSpec): Promise<
   const hooked = turnHooks(hooks, spec.start ?? (live.state.turnCount === 0 ? "startup" : "resume"), redact);
   // A child's question names it; an approval waiting is what Notification hooks are for (a desktop notification while the person is away).
   const authorize: Authorize = (request) =>
-    services.authorize({ ...request, ...(spec.parent ? { who: spec.parent.label } : {}), ...(hooks ? { asking: (summary) => hooks.notify(`shiro needs your approval: ${summary}`) } : {}) });
+    services.authorize({ ...request, ...(live.state.mode === "plan" ? { readOnly: true } : {}), ...(spec.parent ? { who: spec.parent.label } : {}), ...(hooks ? { asking: (summary) => hooks.notify(`shiro needs your approval: ${summary}`) } : {}) });
   const turns = createTurnRunner({ services, live, prompt: current, ...(nested.touched ? { touched: nested.touched } : {}), hooked, hookedAfter: (callId) => postHooked.delete(callId), hooks, authorize, requests, remember, settings, budget, jobs, ...(spec.parent ? { child: true } : {}) });
-  const stopChanges = servers.onChange(withMcp);
+  const stopChanges = servers.onChange(reshape);
   // A session begun later (/clear, /resume) says first what the servers offer now.
   if (spec.start) servers.latestEvents().forEach((e) => live.append(e));
   const stopEvents = servers.onEvent((e) => live.append(e.error === undefined ? e : { ...e, error: redact(e.error) }));
-  withMcp();
+  if (spec.mode) setMode(spec.mode);
+  reshape();
 
   const agent: Agent = {
     get session() {
@@ -135,6 +146,10 @@ export async function createAgent(services: Services, spec: AgentSpec): Promise<
     },
     runTurn: turns.run,
     commandCalls: createCommandCalls({ tools: () => prompt.tools, authorize, root: services.cwd, host: services.host, ...(hooks ? { hooks } : {}), inTurn: turns.inNextTurn }),
+    get mode() {
+      return live.state.mode;
+    },
+    setMode,
     setModel: (m) => live.append({ type: "model", model: m }),
     setTodos,
     async compact(focus, signal, onStart) {

@@ -1,3 +1,4 @@
+import type { AgentMode } from "../session/agent-mode.ts";
 import type { LiveSession } from "../store/live-session.ts";
 import { openById, resolveId } from "../services/open-session.ts";
 import type { Services } from "../services/services.ts";
@@ -20,16 +21,17 @@ export function currentAgent(services: Services, first: Agent): CurrentAgent {
   let agent = first;
   const { sessions, warn } = services;
   // The next session is open before the current one is let go: one that cannot be opened leaves the current at work.
-  const switchTo = async (next: LiveSession, start: "clear" | "resume") => {
+  const switchTo = async (next: LiveSession, start: "clear" | "resume", mode?: AgentMode) => {
     await agent.close();
-    agent = await createAgent(services, { session: next, start });
+    agent = await createAgent(services, { session: next, start, ...(mode ? { mode } : {}) });
   };
   return {
     get agent() {
       return agent;
     },
     services,
-    reset: async () => switchTo(await sessions.create({ cwd: services.cwd, model: agent.session.model }), "clear"),
+    // A new session keeps the mode the person works in; a resumed one goes on in its own.
+    reset: async () => switchTo(await sessions.create({ cwd: services.cwd, model: agent.session.model }), "clear", agent.mode),
     resume: async (idOrPrefix) => switchTo(await openById(sessions, await resolveId(sessions, idOrPrefix, warn), warn), "resume"),
     async close() {
       await agent.close();

@@ -25,7 +25,9 @@ export async function startMainAgent(opts: ServicesOptions): Promise<CurrentAgen
   try {
     if (continuing) check(session.state.model);
     services = await createServices(opts, stores);
-    return currentAgent(services, await createAgent(services, { session }));
+    // --plan and --no-plan set the mode; else the session goes on in the one its log left it in.
+    const mode = flags.plan === undefined ? {} : { mode: flags.plan ? ("plan" as const) : ("default" as const) };
+    return currentAgent(services, await createAgent(services, { session, ...mode }));
   } catch (err) {
     session.close();
     await services?.close();

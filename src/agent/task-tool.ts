@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { AgentEvent } from "../loop/events.ts";
+import type { AgentMode } from "../session/agent-mode.ts";
 import { emptyUsage } from "../session/messages.ts";
 import type { InstructionFile } from "../session/reduce-session.ts";
 import type { Services } from "../services/services.ts";
@@ -15,6 +16,8 @@ import type { TreeBudget } from "./tree-budget.ts";
 export type TaskParent = {
   sessionId: () => string;
   model: () => string;
+  /** Its mode now: a child works in it too, never looser than its parent. */
+  mode: () => AgentMode;
   /** The root agent is 0; a child of it 1. */
   depth: number;
   tools: () => readonly AnyTool[];
@@ -75,6 +78,7 @@ export function createTaskTool(services: Services, parent: TaskParent, agents: r
       session,
       ...(def.instructions !== undefined ? { instructions: def.instructions } : {}),
       tools: (name) => names.has(name),
+      mode: parent.mode(),
       parent: { sessionId: parent.sessionId(), callId, depth, budget: parent.budget(), label: def.name, instructions: parent.instructionFiles() },
     });
     const report = createChildReport(services.cwd, () => child.prompt.tools);

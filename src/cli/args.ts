@@ -27,6 +27,8 @@ const options = {
   "reasoning-effort": { type: "string" },
   ephemeral: { type: "boolean" },
   yolo: { type: "boolean" },
+  plan: { type: "boolean" },
+  "no-plan": { type: "boolean" },
   sandbox: { type: "string" },
   "no-network": { type: "boolean" },
   network: { type: "boolean" },
@@ -78,6 +80,7 @@ export function parseFlags(argv: string[]): Flags {
     reasoningEffort: v["reasoning-effort"] === undefined ? undefined : reasoningEffort(v["reasoning-effort"], "--reasoning-effort"),
     ephemeral: v.ephemeral ?? false,
     yolo: v.yolo ?? false,
+    ...planFlag(v.plan, v["no-plan"]),
     sandbox: v.sandbox === undefined ? undefined : sandboxMode(v.sandbox, "--sandbox"),
     noNetwork: v["no-network"] ?? false,
     network: v.network ?? false,
@@ -136,6 +139,11 @@ function refuseNearSubcommand(first: string | undefined, positionals: string[]) 
   if (first === undefined || positionals.length !== 1 || positionals[0] !== first) return;
   const near = nearest(first, SUBCOMMANDS, 2);
   if (near) throw new UsageError(`"${first}" is not a command; did you mean "shiro ${near}"? (to send it as a prompt: shiro -p "${first}")`);
+}
+
+function planFlag(plan: boolean | undefined, noPlan: boolean | undefined): { plan?: boolean } {
+  if (plan && noPlan) throw new UsageError("--plan and --no-plan contradict each other: give one");
+  return plan ? { plan: true } : noPlan ? { plan: false } : {};
 }
 
 function nonEmpty(value: string | undefined, flag: string): string | undefined {

@@ -54,6 +54,9 @@ Options
                          minimal, low, medium, high or xhigh
       --yolo             approve what would ask, inside the box: no network,
                          no file tool outside the project, never the guard
+      --plan             plan mode: only tools that read, commands read-only;
+                         the model ends with a plan (docs/plan-mode.md)
+      --no-plan          leave plan mode (-c goes on in the session's mode)
       --sandbox <mode>   read-only, workspace-write (default) or off
       --network          every command gets the network (else only those
                          a person approved)

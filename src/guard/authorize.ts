@@ -55,7 +55,7 @@ export function createAuthorize(opts: AuthorizeOptions): Authorize {
   const fs = opts.fs ?? diskFs;
   const guard = createGuard({ home, fs, secrets: opts.secrets, shiroHome: opts.reach?.shiroHome });
   const yolo = typeof opts.yolo === "function" ? opts.yolo : () => opts.yolo === true;
-  return async ({ tool, args, root, hookAsk, redactor, files, allows: turn, asking, who, callId }) => {
+  return async ({ tool, args, root, hookAsk, redactor, files, allows: turn, asking, who, callId, readOnly }) => {
     if (tool.kind === "meta" && hookAsk === undefined) return { allowed: true };
     const env: PathEnv = { root, home, fs, secrets: opts.secrets, reach: opts.reach };
     let call: GateCall;
@@ -79,10 +79,14 @@ export function createAuthorize(opts: AuthorizeOptions): Authorize {
     const judged = items.map((item) => ({ item, verdict: judgeSubject(call.tool, item, opts.rules, allowed, home) }));
     verdict = judged.map((j) => j.verdict).reduce(stricter, verdict);
     if (verdict.decision === "deny") return { allowed: false, reason: verdict.reason };
+    const planning = readOnly === true && tool.kind === "exec";
+    if (planning && !(await opts.confine?.())) return { allowed: false, reason: PLAN_UNCONFINED };
     // An allow for a command comes from a person's rule or "always" (a command's default is to ask).
     const personal = verdict.decision === "ask" && verdict.person === true;
     // A hook's ask comes after every deny (the guard, plugins, rules) and is never waved through by a rule or --yolo.
-    if (hookAsk === undefined && (verdict.decision === "allow" || (yolo() && !personal))) return approved(tool, verdict.decision === "allow");
+    if (hookAsk === undefined && (verdict.decision === "allow" || (yolo() && !personal))) return approved(tool, verdict.decision === "allow", planning);
+    // Nothing a read-only sandbox lets a command do needs anyone's approval: a plan is made without asking.
+    if (planning && hookAsk === undefined) return { allowed: true, sandbox: "read-only" };
 
     const pending = judged.filter((j) => j.verdict.decision === "ask");
     const asked = pending.length ? pending.map((j) => j.item) : items;
@@ -105,14 +109,16 @@ export function createAuthorize(opts: AuthorizeOptions): Authorize {
     asking?.(shown);
     const answer = await opts.ask({ call, ...(callId !== undefined ? { callId } : {}), summary: shown, always: describeAllows(call.tool, allows), ...(preview !== undefined ? { preview } : {}) });
     if (answer.answer === "always") for (const allow of allows) opts.sessionAllows.add(allow.tool, [allow.pattern]);
-    if (answer.answer !== "no") return approved(tool, true);
+    if (answer.answer !== "no") return approved(tool, true, planning);
     return { allowed: false, reason: answer.reason ? `the user declined: ${answer.reason}` : `the user declined ${summary}.` };
   };
 }
 
-/** An approved command may write the project (within the sandbox's mode); one a person approved may use the network. */
-const approved = (tool: AnyTool, byPerson: boolean): Authorization =>
-  tool.kind === "exec" ? { allowed: true, sandbox: "workspace-write", ...(byPerson ? { byPerson: true } : {}) } : { allowed: true };
+/** An approved command may write the project (within the sandbox's mode; never while planning); one a person approved may use the network. */
+const approved = (tool: AnyTool, byPerson: boolean, planning: boolean): Authorization =>
+  tool.kind === "exec" ? { allowed: true, sandbox: planning ? "read-only" : "workspace-write", ...(byPerson ? { byPerson: true } : {}) } : { allowed: true };
+
+const PLAN_UNCONFINED = "in plan mode a command runs only in a read-only OS sandbox, and commands run without one here (--sandbox off, or none available: see shiro doctor); leave plan mode to run it.";
 
 /** The call in one line; a command is shown whole (the REPL asks about all of it). */
 function summarise(call: GateCall, items: SubjectItem[]): string {

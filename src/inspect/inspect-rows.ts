@@ -29,7 +29,10 @@ export const sumsText = (sums: CallSums): [string, string] => [tokensText(sums.u
 /** `shiro sessions --json`'s token shape. */
 export const tokensJson = (u: Usage) => ({ input: u.inputTokens, cached: u.cachedTokens, output: u.outputTokens, reasoning: u.reasoningTokens });
 
-export const turnStateText = (t: InspectedTurn): string => (t.undoneAt !== undefined ? "undone" : t.imported ? "imported" : runStateText(t.state));
+export const turnStateText = (t: InspectedTurn): string => (t.undoneAt !== undefined ? "undone" : t.imported ? "imported" : runStateText(t.state)) + (t.plan ? " · plan" : "");
+
+/** A turn's mode, for scripts: `plan` when its prompt came in plan mode. */
+export const turnModeJson = (t: InspectedTurn): "plan" | "default" => (t.plan ? "plan" : "default");
 
 const ERROR_CHARS = 60;
 

@@ -39,6 +39,8 @@ export type InspectedTurn = {
   undoneAt?: string;
   /** Brought in by `shiro import`: its calls were made by another session, and are not in this log. */
   imported?: true;
+  /** Its prompt came in plan mode: its calls offered only the tools that read. */
+  plan?: true;
   calls: InspectedCall[];
   /** The hooks that ran for it, in order (a call's with the tool's name). */
   hooks: InspectedHook[];
@@ -95,7 +97,7 @@ export function logTurns(events: readonly SessionEvent[]): InspectedLog {
     const s = reducer.apply(event);
     switch (event.type) {
       case "user":
-        current = { turn: s.turnCount, text: event.text, at: event.at, calls: [], hooks: early, children: [] };
+        current = { turn: s.turnCount, text: event.text, at: event.at, calls: [], hooks: early, children: [], ...(s.mode === "plan" ? { plan: true as const } : {}) };
         early = [];
         break;
       case "hook": {

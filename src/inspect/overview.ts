@@ -3,7 +3,7 @@ import { titleOf } from "../store/session-title.ts";
 import { alignColumns } from "../text/align-columns.ts";
 import { formatBytes } from "../text/format-bytes.ts";
 import { plural } from "../text/plural.ts";
-import { promptOf, sumCalls, sumsText, tokensJson, turnStateText } from "./inspect-rows.ts";
+import { promptOf, sumCalls, sumsText, tokensJson, turnModeJson, turnStateText } from "./inspect-rows.ts";
 import type { InspectedChild, InspectedLog } from "./log-turns.ts";
 
 /** What is known of the log file besides its events: its size, and the line a damaged one stops at. */
@@ -34,6 +34,7 @@ export function overviewText(log: InspectedLog, facts: LogFacts, opts: { prefix:
     ["state", damage ?? runStateText(runStateOf(state))],
     ["log", `${size}${plural(facts.lines, "line")}`],
     ["folder", state.cwd],
+    ...(state.mode === "plan" ? [["mode", "plan (the session was left in plan mode: -c goes on planning)"]] : []),
     ...(state.parent ? [["parent", `${state.parent.id} (its call ${state.parent.callId} started this agent)`]] : []),
     ...(state.importedFrom ? [["imported", `from session ${state.importedFrom.id}, exported ${state.importedFrom.exportedAt}`]] : []),
     ...(Object.keys(state.mcpServers).length ? [["mcp", mcpText(state)]] : []),
@@ -106,6 +107,7 @@ export function overviewJson(log: InspectedLog, facts: LogFacts, children: Child
         state: t.state,
         undone: t.undoneAt !== undefined,
         ...(t.imported ? { imported: true } : {}),
+        mode: turnModeJson(t),
         at: t.at,
         prompt: promptOf(t),
         calls: t.calls.map((c) => c.step),

@@ -3,13 +3,13 @@ import { costText } from "../pricing/usage-text.ts";
 import { alignColumns } from "../text/align-columns.ts";
 import { plural } from "../text/plural.ts";
 import { newsText } from "./call-news.ts";
-import { hookJson, hookLine, outcomeJson, outcomeText, promptOf, sumCalls, sumsText, tokensJson, tokensText } from "./inspect-rows.ts";
+import { hookJson, hookLine, outcomeJson, outcomeText, promptOf, sumCalls, sumsText, tokensJson, tokensText, turnModeJson } from "./inspect-rows.ts";
 import type { InspectedCall, InspectedLog, InspectedTurn } from "./log-turns.ts";
 
 function turnHead(t: InspectedTurn): string {
   const state = t.undoneAt !== undefined ? `undone (it had ${runStateText(t.state)})` : t.imported ? `imported (${runStateText(t.state)})` : runStateText(t.state);
   const calls = t.calls.length ? [plural(t.calls.length, "call"), ...sumsText(sumCalls(t.calls))] : [t.imported ? "its calls were another session's" : "no model call"];
-  return [`turn ${t.turn}`, state, `"${promptOf(t)}"`, ...calls].join(" · ");
+  return [`turn ${t.turn}`, state, ...(t.plan ? ["plan mode"] : []), `"${promptOf(t)}"`, ...calls].join(" · ");
 }
 
 const callRow = (c: InspectedCall): string[] => [
@@ -46,6 +46,7 @@ export function turnsJson(log: InspectedLog) {
         undone: t.undoneAt !== undefined,
         ...(t.undoneAt !== undefined ? { undoneAt: t.undoneAt } : {}),
         ...(t.imported ? { imported: true } : {}),
+        mode: turnModeJson(t),
         at: t.at,
         prompt: promptOf(t),
         tokens: tokensJson(sums.usage),

@@ -5,6 +5,7 @@ import { sessionCommands } from "./session-commands.ts";
 import { memoryCommands, showTodoPanel } from "./memory-commands.ts";
 import { registryCommands } from "./registry-commands.ts";
 import { modelCommand } from "./model-command.ts";
+import { planCommand } from "./plan-command.ts";
 import { statusCommand } from "./status-command.ts";
 import { mcpCommand } from "./mcp-command.ts";
 import { undoCommands } from "./undo-commands.ts";
@@ -34,6 +35,7 @@ const coreCommands: ReplCommand[] = [
     },
   },
   modelCommand,
+  planCommand,
   statusCommand,
   mcpCommand,
   jobsCommand,

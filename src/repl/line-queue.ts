@@ -24,6 +24,9 @@ export function createLineQueue(o: { show: (shown: string[]) => void; print: (te
       queue.length = 0;
       show();
     },
+    get length(): number {
+      return queue.length;
+    },
     /** Quitting: nothing waiting runs. */
     clear: () => void (queue.length = 0),
   };

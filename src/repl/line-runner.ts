@@ -3,6 +3,7 @@ import type { CommandTurn } from "../commands/saved-commands.ts";
 import { attachMentions } from "../context/attach-mentions.ts";
 import { imagesNotTaken } from "../wire/image-input.ts";
 import { showBeforePrompt } from "./commands.ts";
+import { offerPlan } from "./plan-offer.ts";
 import type { ReplCommand, ReplContext } from "./repl-command.ts";
 import { playTurn } from "./repl-turn.ts";
 import type { SavedTable } from "./saved-commands-table.ts";
@@ -23,13 +24,19 @@ type Runner = {
   warn: (line: string) => void;
   c: ReturnType<typeof pc.createColors>;
   closed: () => boolean;
+  /** Lines typed while the turn ran, waiting their turn. */
+  queued: () => boolean;
+  /** A yes/no whose no may be typed as a reply (person-questions.ts). */
+  offer: (question: string) => Promise<boolean>;
 };
 
 /** One line the person typed, to its end: a slash command, or a prompt (its `@files` and images attached) run as a turn. */
 export function createLineRunner(r: Runner) {
   async function runTurn(prompt: string, command?: CommandTurn): Promise<void> {
     await r.slot.withTurn((turn) => playTurn(turn, r.ctx.current.agent, prompt, r.out, command));
-    if (!r.closed()) await showBeforePrompt(r.ctx);
+    if (r.closed()) return;
+    await showBeforePrompt(r.ctx);
+    await offerPlan({ agent: r.ctx.current.agent, queued: r.queued, ask: r.offer, print: (text) => r.print(r.c.dim(text)), run: (next) => runTurn(next) });
   }
 
   async function runLine(line: string, quiet: boolean): Promise<void | "exit"> {

@@ -7,6 +7,7 @@ import type { createPromptInput } from "./prompt-input.ts";
 import { composeArea, CONTINUATION } from "./repl-view.ts";
 import { createSlashMenuKeys } from "./slash-menu-keys.ts";
 import { createStatusClock } from "./status-clock.ts";
+import type { Badge } from "./mode-badge.ts";
 import { jobsText, statusText, type Activity } from "./status-line.ts";
 
 export type { Asked } from "./open-questions.ts";
@@ -28,6 +29,8 @@ type Options = {
   c: ReturnType<typeof pc.createColors>;
   columns: () => number;
   events: PromptEvents;
+  /** The agent's mode, when it is not the default: in the status line, and under the prompt while idle. */
+  badge: () => Badge | undefined;
   /** How many background jobs run now: on the status line, and on a line of its own while idle. */
   jobs: () => number;
 };
@@ -38,7 +41,7 @@ type Options = {
  * while work goes on (status-clock). Keys come here first; everything it shows is redrawn from
  * those parts' state on each change.
  */
-export function createLivePrompt({ screen, input, menu, c, columns, events, jobs }: Options) {
+export function createLivePrompt({ screen, input, menu, c, columns, events, jobs, badge }: Options) {
   const PROMPT = c.bold(c.magenta("› "));
   let queued: readonly string[] = [];
   let closed = false;
@@ -57,7 +60,14 @@ export function createLivePrompt({ screen, input, menu, c, columns, events, jobs
     const typed = input.draft.text;
     const pick = slash.picked();
     const running = jobs();
-    const line = status ? statusText(status.status, now, { columns: width, queued: queued.length, jobs: running }) : !question && running ? jobsText(running, width) : undefined;
+    const mode = badge();
+    // While work runs, one status line; while the prompt waits, what goes on regardless: the mode, the background jobs.
+    const idle = [...(mode ? [c.cyan(mode.idle)] : []), ...(running ? [c.dim(jobsText(running, width))] : [])];
+    const line = status
+      ? c.dim(statusText(status.status, now, { columns: width, queued: queued.length, jobs: running, ...(mode ? { badge: mode.busy } : {}) }))
+      : !question && idle.length
+        ? idle.join(c.dim(" · "))
+        : undefined;
     screen.draw(
       composeArea({
         prompt: PROMPT,
@@ -67,7 +77,7 @@ export function createLivePrompt({ screen, input, menu, c, columns, events, jobs
         ...(pick === undefined ? {} : { menuPick: pick }),
         queued,
         // A question is answered by the person, not waited on: no spinner beside it.
-        ...(line ? { status: c.dim(line) } : {}),
+        ...(line ? { status: line } : {}),
         ...(question ? { question } : {}),
         columns: width,
         c,
@@ -108,6 +118,7 @@ export function createLivePrompt({ screen, input, menu, c, columns, events, jobs
     },
     approve: questions.approve,
     confirm: questions.confirm,
+    offer: questions.offer,
     pick: questions.pick,
     /** Ends a waiting question as stopped (the turn was aborted, or the REPL is closing). */
     dropQuestion: questions.drop,

@@ -10,6 +10,7 @@ export type Asked = AskAnswer | "stopped" | "eof";
 type Question =
   | { kind: "approval"; state: Approval; done: (asked: Asked) => void }
   | { kind: "confirm"; text: string; done: (yes: boolean | "eof") => void }
+  | { kind: "offer"; text: string; done: (yes: boolean | "eof") => void }
   | { kind: "pick"; list: PickList; done: (chosen: number | undefined | "eof") => void };
 
 type Options = {
@@ -44,7 +45,19 @@ export function createOpenQuestions({ c, render, output }: Options) {
   };
   const stoppedLine = (q: Extract<Question, { kind: "approval" }>) => answeredLine(c.yellow(approvalQuestion({ always: q.state.always })), "stopped");
 
-  function key(q: Question, k: Key): void {
+  /** Whether the question took the key: a key that declines an offer by typing goes on to the prompt. */
+  function key(q: Question, k: Key): boolean {
+    if (q.kind !== "offer") return (answer(q, k), true);
+    if (k.name === "ctrl-d") return (q.done("eof"), true);
+    const yes = k.name === "text" && k.text.trim().toLowerCase() === "y";
+    settle(`${c.yellow(q.text)}${yes ? "y" : "n"}`);
+    q.done(yes);
+    // Typing (or pasting) anything else starts the reply that refines it; Enter, n and Esc only decline.
+    const typed = (k.name === "text" || k.name === "paste") && k.text.trim().toLowerCase() !== "n";
+    return yes || !typed;
+  }
+
+  function answer(q: Exclude<Question, { kind: "offer" }>, k: Key): void {
     if (q.kind === "pick") {
       const step = pickKey(q.list, k);
       if ("next" in step) return void ((q.list = step.next), render());
@@ -71,14 +84,16 @@ export function createOpenQuestions({ c, render, output }: Options) {
     view() {
       const q = question;
       if (!q) return undefined;
-      if (q.kind === "confirm") return { text: c.yellow(q.text) };
+      if (q.kind === "confirm" || q.kind === "offer") return { text: c.yellow(q.text) };
       if (q.kind === "pick") return { text: c.yellow(q.list.title), list: q.list, hint: q.list.hint };
       return { text: c.yellow(approvalQuestion(q.state)), ...(q.state.reason ? { answer: q.state.reason, hint: REASON_HINT } : {}) };
     },
     /** Takes the key when a question is open. */
-    key: (k: Key): boolean => (question ? (key(question, k), true) : false),
+    key: (k: Key): boolean => (question ? key(question, k) : false),
     approve: (always: readonly string[]) => new Promise<Asked>((done) => ask({ kind: "approval", state: { always }, done })),
     confirm: (text: string) => new Promise<boolean | "eof">((done) => ask({ kind: "confirm", text: `${text} [y/N] `, done })),
+    /** A yes/no whose "no" may be typed as what to do instead: y takes it; any other text declines it and goes to the prompt. */
+    offer: (text: string) => new Promise<boolean | "eof">((done) => ask({ kind: "offer", text: `${text} `, done })),
     /** Shows `list` in place of the prompt until a row is chosen (its index) or the person cancels (undefined). */
     pick: (list: Omit<PickList, "pick">) => new Promise<number | undefined | "eof">((done) => ask({ kind: "pick", list: { ...list, pick: 0 }, done })),
     /** Ends the open question as stopped (the turn was aborted, or the REPL is closing). */
@@ -86,7 +101,7 @@ export function createOpenQuestions({ c, render, output }: Options) {
       const q = question;
       if (!q) return;
       if (q.kind === "pick") return void (next(), q.done(undefined));
-      if (q.kind === "confirm") return void (settle(`${c.yellow(q.text)}n`), q.done(false));
+      if (q.kind === "confirm" || q.kind === "offer") return void (settle(`${c.yellow(q.text)}n`), q.done(false));
       settle(stoppedLine(q));
       q.done("stopped");
     },

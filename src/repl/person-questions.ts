@@ -40,6 +40,12 @@ export function createPersonQuestions(q: Questions) {
       return asked === "eof" || asked === "stopped" ? STOPPED : asked;
     },
     confirm,
+    /** y takes it; anything typed instead declines it and stays in the prompt, as the start of a reply. */
+    async offer(question: string): Promise<boolean> {
+      const yes = await q.live.offer(question);
+      if (yes === "eof") q.close();
+      return yes === true;
+    },
     pick: (async (list) => {
       const chosen = await q.live.pick(list);
       if (chosen === "eof") q.close();

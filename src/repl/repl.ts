@@ -25,6 +25,7 @@ import type { CurrentAgent } from "../agent/current-agent.ts";
 import { readImageFlags } from "../context/image-flags.ts";
 import { pastedImage, promptImage } from "./pasted-image.ts";
 import { withImages } from "./paste.ts";
+import { modeBadge } from "./mode-badge.ts";
 
 /**
  * The interactive session, composed of parts that each own their state: the terminal and the live
@@ -61,6 +62,7 @@ export async function runRepl(flags: Flags, config: Config & { apiKey: string })
     c,
     columns,
     events: { submit: (text, shown) => answer.to?.submit(text, shown), interrupt: () => answer.to?.interrupt(), escape: () => answer.to?.escape(), eof: lifecycle.close },
+    badge: () => (current ? modeBadge(current.agent.mode) : undefined),
     jobs: () => current?.agent.jobs.running() ?? 0,
   });
   const print = (text: string) => live.print(text.endsWith("\n") ? text : text + "\n");
@@ -75,7 +77,7 @@ export async function runRepl(flags: Flags, config: Config & { apiKey: string })
   if (!main.services.sessions.saves) history.keepInMemory();
   const refill = (text: string) => void (input.draft.text === "" && input.recall(text));
   const ctx: ReplContext = { current: main, config, print, color, confirm: questions.confirm, pick: questions.pick, refill, columns, rows: () => stdout.rows || 24, signal: new AbortController().signal };
-  const runner = createLineRunner({ ctx, slot, cwd, table, saved: () => saved, history, out: { write: (t) => live.print(t), observe: (event) => live.event(event), color }, print, warn, c, closed: () => lifecycle.closed });
+  const runner = createLineRunner({ ctx, slot, cwd, table, saved: () => saved, history, out: { write: (t) => live.print(t), observe: (event) => live.event(event), color }, print, warn, c, closed: () => lifecycle.closed, queued: () => queue.length > 0, offer: questions.offer });
   const lines = createLineDispatch({ live, slot, queue, runner, lifecycle, table, putBack: (line) => input.replace(line), print, c });
   answer.to = { submit: lines.entered, interrupt: keys.interrupt, escape: keys.escape, eof: lifecycle.close };
   // A key's own command (double Esc's /rewind) runs quietly: not echoed, not kept in history.

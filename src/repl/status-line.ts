@@ -75,8 +75,8 @@ function nextChildren(children: ReadonlyMap<string, ChildStatus>, event: AgentEv
 /** While nothing else runs, the background jobs still running: `2 background jobs running · /jobs`. */
 export const jobsText = (running: number, columns: number): string => clipToWidth(`${plural(running, "background job")} running · /jobs`, columns - 1);
 
-/** `⠹ running bash · 12 s · 1,204 tokens · 1 job · 1 queued · Esc to interrupt`, clipped to `columns`. */
-export function statusText(status: Status, now: number, opts: { columns: number; queued: number; jobs?: number }): string {
+/** `⠹ running bash · 12 s · 1,204 tokens · 1 job · 1 queued · plan mode · Esc to interrupt`, clipped to `columns`. */
+export function statusText(status: Status, now: number, opts: { columns: number; queued: number; jobs?: number; badge?: string }): string {
   const elapsed = Math.max(0, now - status.startedAt);
   const frame = FRAMES[Math.floor(elapsed / STATUS_TICK_MS) % FRAMES.length]!;
   const tokens = status.tokens + Math.ceil(status.streamed / CHARS_PER_TOKEN);
@@ -87,6 +87,7 @@ export function statusText(status: Status, now: number, opts: { columns: number;
     ...[...status.children.values()].map((child) => `${child.agent} step ${child.steps + 1}, ${plural(child.tokens, "token").replace(/^\d+/, formatCount(child.tokens))}`),
     ...(opts.jobs ? [plural(opts.jobs, "job")] : []),
     ...(opts.queued ? [`${opts.queued} queued`] : []),
+    ...(opts.badge ? [opts.badge] : []),
     status.activity.kind === "command" ? "Esc to cancel" : "Esc to interrupt",
   ];
   return clipToWidth(parts.join(" · "), opts.columns - 1);

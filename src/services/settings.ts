@@ -38,6 +38,8 @@ export type Flags = {
   /** Nothing is written under $SHIRO_HOME: no session, memory or index (print mode). */
   ephemeral: boolean;
   yolo: boolean;
+  /** `--plan`: plan mode (true); `--no-plan`: out of it (false); absent: the session's own. */
+  plan?: boolean;
   sandbox?: SandboxMode;
   /** `--no-network`: no command gets the network, approved or not. */
   noNetwork: boolean;

@@ -3,6 +3,7 @@ import { emptyNotebook, type Notebook } from "./notebook.ts";
 import type { CallLog, CallRecord, ResponseSummary } from "./message-schema.ts";
 import { answerOf, type EventOf, type SessionEvent } from "./session-event.ts";
 import { historyFault } from "./history-fault.ts";
+import type { AgentMode } from "./agent-mode.ts";
 import { jobNote } from "./job-note.ts";
 
 /** What a session's log adds up to: the history the loop sends, and everything a resume restores. */
@@ -13,6 +14,8 @@ export type SessionState = {
   updatedAt: string;
   cwd: string;
   model: string;
+  /** The agent's mode as the log last set it: `default` until a `mode` line says otherwise. */
+  mode: AgentMode;
   forkedFrom?: { id: string; events: number };
   /** A child agent's session: the session, and its call, that started it. */
   parent?: { id: string; callId: string };
@@ -84,6 +87,7 @@ export function createSessionReducer(from?: SessionState) {
         updatedAt: first.at,
         cwd: first.cwd,
         model: first.model,
+        mode: "default",
         ...(first.forkedFrom ? { forkedFrom: first.forkedFrom } : {}),
         ...(first.parent ? { parent: first.parent } : {}),
         messages: [],
@@ -198,6 +202,9 @@ export function createSessionReducer(from?: SessionState) {
         break;
       case "model":
         s.model = event.model;
+        break;
+      case "mode":
+        s.mode = event.mode;
         break;
       case "hook":
         // A hook about a call runs while that call waits; its feedback is the person's program speaking, as a user.

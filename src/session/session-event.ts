@@ -3,6 +3,7 @@ import { todoSchema } from "./notebook.ts";
 import { messageSchema, inputImageSchema, usageSchema } from "./message-schema.ts";
 import type { AssistantMessage } from "./messages.ts";
 import { hookRunSchema } from "./hook-run.ts";
+import { AGENT_MODES } from "./agent-mode.ts";
 
 /** The log's format version, on its first line. Schema-1 sessions were one JSON document each. */
 export const LOG_VERSION = 2;
@@ -78,6 +79,8 @@ export const sessionEventSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("compaction"), summary: z.string(), at }),
   z.object({ type: z.literal("todos"), todos: z.array(todoSchema) }),
   z.object({ type: z.literal("model"), model: z.string() }),
+  /** The agent's mode from here on (`--plan`, `/plan`, accepting a plan): its prompts are sent in it, and `-c` resumes in it. */
+  z.object({ type: z.literal("mode"), mode: z.enum(AGENT_MODES), at }),
   /** Turn `turn` and every later one are undone: their messages leave the history (their files were put back). */
   z.object({ type: z.literal("undo"), turn: z.number().int().positive(), at }),
   /**

@@ -23,6 +23,11 @@ export type AuthorizeRequest = {
    * patterns): each lifts an ask as an "always" answer does — never the guard, a deny, or the sandbox.
    */
   allows?: readonly TurnAllow[];
+  /**
+   * The agent is planning (plan mode): a command runs in the read-only sandbox without asking anyone,
+   * whatever approved it, and none runs where no OS sandbox can hold it read-only.
+   */
+  readOnly?: boolean;
   /** The child agent whose call it is (its name): the person is told who asks. */
   who?: string;
   /** Told as the person is about to be asked (the summary they are shown): a Notification hook's cue. */

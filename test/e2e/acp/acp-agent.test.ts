@@ -66,7 +66,7 @@ describe("shiro acp, driven by the official ACP client", () => {
     expect(init.agentCapabilities).toMatchObject({ loadSession: true, promptCapabilities: { image: true, embeddedContext: true }, mcpCapabilities: { http: true } });
     const created = await e.agent.request("session/new", { cwd, mcpServers: [] });
     editedSession = created.sessionId;
-    expect(created.modes?.availableModes.map((m) => m.id)).toEqual(["default", "yolo"]);
+    expect(created.modes?.availableModes.map((m) => m.id)).toEqual(["default", "plan", "yolo"]);
     const done = await e.agent.request("session/prompt", { sessionId: created.sessionId, prompt: [{ type: "text", text: "edit the notes please" }] });
     expect(done.stopReason).toBe("end_turn");
 
@@ -110,6 +110,29 @@ describe("shiro acp, driven by the official ACP client", () => {
     expect(server.requests.at(-1)!.raw).toContain("the user declined");
     expect(await e.quit()).toBe(0);
     expectOnlyProtocol(e.stdout());
+  });
+
+  test("session/set_mode plan: no writing tool is offered and nothing is asked or written; back to default, the writing tools are offered again", async () => {
+    const notes = join(cwd, "notes.txt");
+    writeFileSync(notes, "draft kept\n");
+    const e = editor({ answer: () => "allow_once" });
+    await initializeEditor(e.agent);
+    const { sessionId } = await e.agent.request("session/new", { cwd, mcpServers: [] });
+    await e.agent.request("session/set_mode", { sessionId, modeId: "plan" });
+    const before = server.requests.length;
+    expect((await e.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "edit the notes now" }] })).stopReason).toBe("end_turn");
+    const planned = server.requests.slice(before);
+    for (const r of planned) expect(r.body.tools.map((t: { name: string }) => t.name)).not.toContain("edit_file");
+    expect(planned[0]!.body.instructions).toContain("You are in plan mode");
+    expect(e.permissions).toEqual([]);
+    expect(readFileSync(notes, "utf8")).toBe("draft kept\n");
+    expect(updatesOf(e, sessionId)).toContainEqual({ sessionUpdate: "current_mode_update", currentModeId: "plan" });
+    await e.agent.request("session/set_mode", { sessionId, modeId: "default" });
+    const after = server.requests.length;
+    await e.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "edit the notes now" }] });
+    expect(server.requests[after]!.body.tools.map((t: { name: string }) => t.name)).toContain("edit_file");
+    expect(server.requests[after]!.body.instructions).not.toContain("plan mode");
+    expect(await e.quit()).toBe(0);
   });
 
   test("a cancel mid-turn stops the running command: stopReason cancelled, and the next prompt works", async () => {

@@ -1,7 +1,7 @@
 import { expect, test } from "bun:test";
 import { runShiro, tempDir } from "../../support/run-shiro.ts";
 
-test("--help fits an 80-column terminal and names every inspect flag, export and import, the sandbox's flags and the compaction default", async () => {
+test("--help fits an 80-column terminal and names every inspect flag, export and import, the sandbox's flags, plan mode's and the compaction default", async () => {
   const help = await runShiro(["--help"], { cwd: tempDir("help") });
   expect(help.code).toBe(0);
   for (const line of help.stdout.split("\n")) expect(line.length).toBeLessThanOrEqual(80);
@@ -10,7 +10,7 @@ test("--help fits an 80-column terminal and names every inspect flag, export and
   expect(help.stdout).toContain("shiro import <file>");
   expect(help.stdout).toContain("(default 120000,");
   // The sandbox's flags, --network and --add-dir among them, are named.
-  for (const flag of ["--network ", "--no-network ", "--add-dir <dir>", "--sandbox <mode>", "--yolo "]) expect(help.stdout).toContain(flag);
+  for (const flag of ["--network ", "--no-network ", "--add-dir <dir>", "--sandbox <mode>", "--yolo ", "--plan ", "--no-plan "]) expect(help.stdout).toContain(flag);
 });
 
 test("--help lists every exit code shiro ends with, the signals' among them", async () => {

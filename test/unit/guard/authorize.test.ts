@@ -102,6 +102,31 @@ describe("createAuthorize", () => {
     expect(await yolo(req(bash, { command: "docker run x" }))).toEqual({ allowed: false, reason: "plugin docker: no containers" });
   });
 
+  test("plan mode (readOnly): a command runs read-only without asking anyone, whatever approved it; the guard still denies; the same calls outside plan mode write", async () => {
+    const { ask, seen } = asker({ answer: "yes" });
+    const confine = async () => true;
+    const plan = (request: ReturnType<typeof req>) => ({ ...request, readOnly: true });
+    const rules = [{ decision: "allow" as const, tool: "bash", pattern: "npm test" }];
+    expect(await make({ ask, confine })(plan(req(bash, { command: "touch x" })))).toEqual({ allowed: true, sandbox: "read-only" });
+    expect(seen).toHaveLength(0);
+    // An allow rule keeps what a person's word earns (the network), never the writes; --yolo alike.
+    expect(await make({ confine, rules })(plan(req(bash, { command: "npm test" })))).toEqual({ allowed: true, sandbox: "read-only", byPerson: true });
+    expect(await make({ confine, yolo: true })(plan(req(bash, { command: "touch x" })))).toEqual({ allowed: true, sandbox: "read-only" });
+    expect(await make({ confine, yolo: true })(plan(req(bash, { command: "git push --force" })))).toMatchObject({ allowed: false, reason: expect.stringMatching(/^guard: destructive command/) });
+    // A hook's ask is still asked, and a yes still runs read-only.
+    expect(await make({ ask, confine })({ ...plan(req(bash, { command: "touch x" })), hookAsk: "check it" })).toEqual({ allowed: true, sandbox: "read-only", byPerson: true });
+    expect(seen).toHaveLength(1);
+    // The controls: outside plan mode the same approvals write.
+    expect(await make({ confine, rules })(req(bash, { command: "npm test" }))).toEqual({ allowed: true, sandbox: "workspace-write", byPerson: true });
+    expect(await make({ confine, yolo: true })(req(bash, { command: "touch x" }))).toEqual({ allowed: true, sandbox: "workspace-write" });
+  });
+
+  test("plan mode where no OS sandbox can hold a command: refused, saying why; reads still allowed", async () => {
+    const refused = await make({ confine: async () => false, yolo: true })({ ...req(bash, { command: "ls" }), readOnly: true });
+    expect(refused).toMatchObject({ allowed: false, reason: expect.stringContaining("in plan mode a command runs only in a read-only OS sandbox") });
+    expect(await make({ confine: async () => false })({ ...req(readFile, { path: "src/a.ts" }), readOnly: true })).toEqual({ allowed: true });
+  });
+
   test("rules allow without asking; the guard still wins over an allow-everything rule", async () => {
     const auth = make({ rules: [{ decision: "allow", pattern: "**" }, { decision: "allow", tool: "bash", pattern: "*" }] });
     expect(await auth(req(writeFile, { path: "src/a.ts", content: "" }))).toEqual({ allowed: true });

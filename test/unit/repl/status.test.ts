@@ -29,6 +29,10 @@ describe("the status line's text", () => {
     expect(text(s, 5100)).toContain("thinking");
     expect(text(startStatus(0, { kind: "command", name: "/compact" }), 2000)).toBe("⠋ /compact · 2 s · Esc to cancel");
   });
+  test("the agent's mode rides along (plan mode), before the key to press", () => {
+    expect(statusText(startStatus(0), 2000, { columns: 100, queued: 1, badge: "plan mode" })).toBe("⠋ thinking · 2 s · 0 tokens · 1 queued · plan mode · Esc to interrupt");
+    expect(text(startStatus(0), 2000)).not.toContain("plan");
+  });
   test("each running child agent: its name, its step and its output tokens; gone once it ends", () => {
     const usage = { inputTokens: 5, cachedTokens: 0, outputTokens: 1500, reasoningTokens: 0 };
     const ids = { parentCallId: "call_t" };
