@@ -204,8 +204,10 @@ describe("listing", () => {
       ["first of two", "second of two"].map((text) => shiro(["-p", "--json", "--yolo", text], { cwd, home })),
     );
     expect(runs.map((r) => r.code)).toEqual([0, 0]);
-    // Neither run stopped saving (its log would then be gone): the warning names why, when one did.
+    // Neither run stopped saving (its log would then be gone): the warning names why, when one did —
+    // on stderr, or with --json as a notice on stdout.
     expect(runs.flatMap((r) => r.stderr.split("\n").filter((line) => line.startsWith("! ")))).toEqual([]);
+    expect(runs.flatMap((r) => r.stdout.split("\n").filter((line) => line.includes('"type":"notice","level":"warn"')))).toEqual([]);
     const ids = runs.map((r) => resultOf(r.stdout).sessionId).sort();
     const sessions = await loadAll(home);
     expect(sessions.map((s) => s.id).sort()).toEqual(ids);
