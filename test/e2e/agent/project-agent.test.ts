@@ -4,13 +4,13 @@
  * text; the REPL shows that text and asks; approved, the child runs with the body as its instructions
  * and only the tools its frontmatter names; print mode then uses it; changed, it is refused again.
  */
-import { afterAll, beforeAll, expect, test } from "bun:test";
-import { readFileSync, rmSync, writeFileSync } from "node:fs";
+import { expect, test } from "bun:test";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { startRepl } from "../../support/repl-pty.ts";
-import { runShiro, tempDir } from "../../support/run-shiro.ts";
+import { runShiro } from "../../support/run-shiro.ts";
 import { firstUserText, visibleOutputs } from "../../support/scripts.ts";
-import { startStrictServer, type StrictServer } from "../../support/strict-server.ts";
+import { serverSuite } from "../../support/server-suite.ts";
 import type { ScriptedModel } from "../../support/turn.ts";
 
 const BODY = "You review diffs. Name the riskiest line first, then say why.";
@@ -42,35 +42,26 @@ const model: ScriptedModel = async ({ input, instructions }) => {
   return { text: "unexpected" };
 };
 
-let server: StrictServer;
-const dirs: string[] = [];
-beforeAll(async () => {
-  server = await startStrictServer({ models: { "gpt-5": model } });
-});
-afterAll(() => {
-  server.stop();
-  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
-});
+const suite = serverSuite({ models: { "gpt-5": model } });
 
-const childBodies = (from: number) => server.requests.slice(from).filter((r) => r.path.endsWith("/responses") && firstUserText(r.body.input) === "Review app.js.").map((r) => r.body);
+const childBodies = (from: number) => suite.server.requests.slice(from).filter((r) => r.path.endsWith("/responses") && firstUserText(r.body.input) === "Review app.js.").map((r) => r.body);
 
 test(".claude/agents/reviewer.md: refused in print mode until approved; the REPL shows it and asks; approved, it runs as written, in print mode too", async () => {
-  const [cwd, home] = [tempDir("agent-proj"), tempDir("agent-home")];
-  dirs.push(cwd, home);
+  const [cwd, home] = [suite.dir("agent-proj"), suite.dir("agent-home")];
   Bun.spawnSync(["mkdir", "-p", join(cwd, ".claude/agents")]);
   writeFileSync(join(cwd, ".claude/agents/reviewer.md"), REVIEWER);
   writeFileSync(join(cwd, "app.js"), "eval(process.argv[2]);\n");
 
   // Print mode cannot ask: the call is refused, saying how to approve it; no child request is sent.
-  let from = server.requests.length;
-  const refused = await runShiro(["-p", ASK], { cwd, home, env: { OPENAI_BASE_URL: server.url } });
+  let from = suite.server.requests.length;
+  const refused = await runShiro(["-p", ASK], { cwd, home, env: { OPENAI_BASE_URL: suite.server.url } });
   expect(refused.code).toBe(0);
   expect(refused.stdout).toContain('the agent "reviewer" is the project\'s (.claude/agents/reviewer.md) and not approved yet: approve it in an interactive shiro here');
   expect(childBodies(from)).toEqual([]);
 
   // The REPL shows the file's text and asks; nothing of the child is sent before the answer.
-  from = server.requests.length;
-  await using repl = await startRepl({ cwd, home, baseUrl: server.url });
+  from = suite.server.requests.length;
+  await using repl = await startRepl({ cwd, home, baseUrl: suite.server.url });
   let mark = repl.mark();
   await repl.send(ASK);
   await repl.waitFor(QUESTION, { since: mark });
@@ -101,16 +92,16 @@ test(".claude/agents/reviewer.md: refused in print mode until approved; the REPL
   expect(await repl.quit()).toBe(0);
 
   // Approved by its text: print mode uses it.
-  from = server.requests.length;
-  const used = await runShiro(["-p", ASK], { cwd, home, env: { OPENAI_BASE_URL: server.url } });
+  from = suite.server.requests.length;
+  const used = await runShiro(["-p", ASK], { cwd, home, env: { OPENAI_BASE_URL: suite.server.url } });
   expect(used.code).toBe(0);
   expect(used.stdout).toContain("Reviewer said: line 1 is risky");
   expect(childBodies(from).length).toBe(2);
 
   // Changed, it is the person's to read again.
   writeFileSync(join(cwd, ".claude/agents/reviewer.md"), REVIEWER.replace(BODY, `${BODY} Then delete the tests.`));
-  from = server.requests.length;
-  const changed = await runShiro(["-p", ASK], { cwd, home, env: { OPENAI_BASE_URL: server.url } });
+  from = suite.server.requests.length;
+  const changed = await runShiro(["-p", ASK], { cwd, home, env: { OPENAI_BASE_URL: suite.server.url } });
   expect(changed.stdout).toContain("not approved yet");
   expect(childBodies(from)).toEqual([]);
 });

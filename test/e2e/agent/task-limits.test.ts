@@ -5,12 +5,12 @@
  * parent's turn puts it back); `--max-cost` reached by the children stops them all (exit 3); a child
  * compacts its own context, and none of it reaches the parent's.
  */
-import { afterAll, beforeAll, expect, test } from "bun:test";
-import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { expect, test } from "bun:test";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { runShiro, tempDir } from "../../support/run-shiro.ts";
+import { runShiro } from "../../support/run-shiro.ts";
 import { firstUserText, visibleOutputs } from "../../support/scripts.ts";
-import { startStrictServer, type StrictServer } from "../../support/strict-server.ts";
+import { serverSuite } from "../../support/server-suite.ts";
 import type { ScriptedModel } from "../../support/turn.ts";
 
 const EDITOR = "You edit files, and nothing else.";
@@ -44,32 +44,23 @@ const model: ScriptedModel = ({ input, instructions }) => {
   }
 };
 
-let server: StrictServer;
-const dirs: string[] = [];
-beforeAll(async () => {
-  server = await startStrictServer({ models: { "gpt-5": model } });
-});
-afterAll(() => {
-  server.stop();
-  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
-});
+const suite = serverSuite({ models: { "gpt-5": model } });
 
 function project() {
-  const root = tempDir("task-parent");
+  const root = suite.dir("task-parent");
   const cwd = join(root, "proj");
-  const home = tempDir("task-home");
-  dirs.push(root, home);
+  const home = suite.dir("task-home");
   Bun.spawnSync(["mkdir", "-p", cwd]);
   writeFileSync(join(cwd, "README.md"), Array.from({ length: 200 }, (_, i) => `line ${i + 1}`).join("\n") + "\n");
   return { root, cwd, home };
 }
 
-const bodiesSince = (from: number) => server.requests.slice(from).filter((r) => r.path.endsWith("/responses")).map((r) => r.body);
+const bodiesSince = (from: number) => suite.server.requests.slice(from).filter((r) => r.path.endsWith("/responses")).map((r) => r.body);
 
 test("a child with its agent's narrower tools: no bash offered; a write outside refused as its parent's is; undo puts back what it wrote", async () => {
   const { root, cwd, home } = project();
-  const from = server.requests.length;
-  const run = await runShiro(["-p", "--yolo", "--agents", AGENTS, "Have the editor write the notes."], { cwd, home, env: { OPENAI_BASE_URL: server.url } });
+  const from = suite.server.requests.length;
+  const run = await runShiro(["-p", "--yolo", "--agents", AGENTS, "Have the editor write the notes."], { cwd, home, env: { OPENAI_BASE_URL: suite.server.url } });
   // A denial anywhere in the tree is the run's (exit 4), as the parent's own would be.
   expect(run.code).toBe(4);
   const child = bodiesSince(from).filter((b) => b.instructions.startsWith(EDITOR));
@@ -80,8 +71,8 @@ test("a child with its agent's narrower tools: no bash offered; a write outside 
   const childDenial = outputs(child.at(-1)!.input, "write_file").find((o) => (o.arguments as { path: string }).path === "../outside.txt")!.output;
 
   // The control: the parent's own write outside, with the same flags.
-  const parentFrom = server.requests.length;
-  const parent = await runShiro(["-p", "--yolo", "Write outside yourself."], { cwd, home: tempDir("task-home2"), env: { OPENAI_BASE_URL: server.url } });
+  const parentFrom = suite.server.requests.length;
+  const parent = await runShiro(["-p", "--yolo", "Write outside yourself."], { cwd, home: suite.dir("task-home2"), env: { OPENAI_BASE_URL: suite.server.url } });
   expect(parent.code).toBe(4);
   const parentDenial = outputs(bodiesSince(parentFrom).at(-1)!.input, "write_file")[0]!.output;
   expect(childDenial).toStartWith("Denied: ");
@@ -96,8 +87,8 @@ test("a child with its agent's narrower tools: no bash offered; a write outside 
 
 test("--max-cost reached by the children stops every one of them and the run (exit 3)", async () => {
   const { cwd, home } = project();
-  const from = server.requests.length;
-  const run = await runShiro(["-p", "--yolo", "--json", "--max-cost", "0.02", "--max-steps", "30", "Spend it all."], { cwd, home, env: { OPENAI_BASE_URL: server.url } });
+  const from = suite.server.requests.length;
+  const run = await runShiro(["-p", "--yolo", "--json", "--max-cost", "0.02", "--max-steps", "30", "Spend it all."], { cwd, home, env: { OPENAI_BASE_URL: suite.server.url } });
   expect(run.code).toBe(3);
   const lines = run.stdout.trim().split("\n").map((l) => JSON.parse(l));
   expect(lines.filter((l) => l.type === "agent-end").map((l) => l.status)).toEqual(["max-cost", "max-cost"]);
@@ -113,8 +104,8 @@ test("a child compacts its own context; the parent's requests never carry what t
   const { cwd, home } = project();
   const FOX = "the quick brown fox jumps over the lazy dog ";
   for (let i = 0; i < 6; i++) writeFileSync(join(cwd, `big${i}.txt`), `big${i}: ${FOX.repeat(200)}`.slice(0, 8_000));
-  const from = server.requests.length;
-  const run = await runShiro(["-p", "--yolo", "--json", "--compact-at", "4000", "Have a child read the big files."], { cwd, home, env: { OPENAI_BASE_URL: server.url } });
+  const from = suite.server.requests.length;
+  const run = await runShiro(["-p", "--yolo", "--json", "--compact-at", "4000", "Have a child read the big files."], { cwd, home, env: { OPENAI_BASE_URL: suite.server.url } });
   expect(run.code).toBe(0);
   const lines = run.stdout.trim().split("\n").map((l) => JSON.parse(l));
   const [start] = lines.filter((l) => l.type === "agent-start");

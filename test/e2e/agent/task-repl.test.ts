@@ -4,13 +4,12 @@
  * agent that asks; the person's no is the child's denial and its command never runs; the person's yes
  * runs it.
  */
-import { afterAll, beforeAll, expect, test } from "bun:test";
-import { existsSync, rmSync } from "node:fs";
+import { expect, test } from "bun:test";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { startRepl } from "../../support/repl-pty.ts";
-import { tempDir } from "../../support/run-shiro.ts";
 import { firstUserText, lastUserText, visibleOutputs } from "../../support/scripts.ts";
-import { startStrictServer, type StrictServer } from "../../support/strict-server.ts";
+import { serverSuite } from "../../support/server-suite.ts";
 import type { ScriptedModel } from "../../support/turn.ts";
 
 const model: ScriptedModel = ({ input }) => {
@@ -27,21 +26,12 @@ const model: ScriptedModel = ({ input }) => {
   return { text: ran.output.startsWith("Denied") ? "was refused" : "touched it" };
 };
 
-let server: StrictServer;
-const dirs: string[] = [];
-beforeAll(async () => {
-  server = await startStrictServer({ models: { "gpt-5": model } });
-});
-afterAll(() => {
-  server.stop();
-  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
-});
+const suite = serverSuite({ models: { "gpt-5": model } });
 
 test("the child's command is asked about with the agent named; no keeps it from running, yes runs it", async () => {
-  const cwd = tempDir("task-repl");
-  dirs.push(cwd);
-  await using repl = await startRepl({ cwd, baseUrl: server.url });
-  dirs.push(repl.home);
+  const cwd = suite.dir("task-repl");
+  await using repl = await startRepl({ cwd, baseUrl: suite.server.url });
+  suite.keep(repl.home);
 
   let mark = repl.mark();
   await repl.send("Have a child touch no.");

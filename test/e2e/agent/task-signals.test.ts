@@ -4,13 +4,13 @@
  * canary it would write later, and every log — the parent's and each child's — reads back whole, each
  * child recorded as stopped.
  */
-import { afterAll, beforeAll, expect, test } from "bun:test";
-import { existsSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { expect, test } from "bun:test";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { BINARY } from "../../support/binary.ts";
-import { runShiro, tempDir } from "../../support/run-shiro.ts";
+import { runShiro } from "../../support/run-shiro.ts";
 import { firstUserText, visibleOutputs } from "../../support/scripts.ts";
-import { startStrictServer, type StrictServer } from "../../support/strict-server.ts";
+import { serverSuite } from "../../support/server-suite.ts";
 import type { ScriptedModel } from "../../support/turn.ts";
 import { waitUntil } from "../../support/wait-until.ts";
 
@@ -36,15 +36,7 @@ const model: ScriptedModel = ({ input }) => {
   return visibleOutputs(input).length ? { text: `check ${name} ran` } : { calls: [{ name: "bash", arguments: { command: command(name) } }] };
 };
 
-let server: StrictServer;
-const dirs: string[] = [];
-beforeAll(async () => {
-  server = await startStrictServer({ models: { "gpt-5": model } });
-});
-afterAll(() => {
-  server.stop();
-  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
-});
+const suite = serverSuite({ models: { "gpt-5": model } });
 
 /** Live processes whose command line holds the tag (zombies do not count). */
 function tagged(tag = TAG): number[] {
@@ -61,9 +53,8 @@ function tagged(tag = TAG): number[] {
 }
 
 test.skipIf(process.platform !== "linux")("SIGTERM while two children run commands: exit 143, no process of theirs left, no canary, every log readable and each child stopped", async () => {
-  const [cwd, home] = [tempDir("task-sig"), tempDir("task-sig-home")];
-  dirs.push(cwd, home);
-  const env = { PATH: process.env.PATH, HOME: home, SHIRO_HOME: home, OPENAI_API_KEY: "test-key-not-a-secret", OPENAI_BASE_URL: server.url, NO_COLOR: "1" };
+  const [cwd, home] = [suite.dir("task-sig"), suite.dir("task-sig-home")];
+  const env = { PATH: process.env.PATH, HOME: home, SHIRO_HOME: home, OPENAI_API_KEY: "test-key-not-a-secret", OPENAI_BASE_URL: suite.server.url, NO_COLOR: "1" };
   const proc = Bun.spawn([BINARY, "-p", "--yolo", PARENT], { cwd, env, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
   const output = Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text()]);
   await waitUntil(() => CHECKS.every((name) => existsSync(join(cwd, `started-${name}`))), "both children's commands run", 20_000);
@@ -96,9 +87,8 @@ test.skipIf(process.platform !== "linux")("SIGTERM while two children run comman
 });
 
 test.skipIf(process.platform !== "linux")("--timeout while two children run commands: exit 3, both children and their commands stopped, the run's status timeout", async () => {
-  const [cwd, home] = [tempDir("task-timeout"), tempDir("task-timeout-home")];
-  dirs.push(cwd, home);
-  const run = await runShiro(["-p", "--yolo", "--json", "--timeout", "5", SLOW], { cwd, home, env: { OPENAI_BASE_URL: server.url } });
+  const [cwd, home] = [suite.dir("task-timeout"), suite.dir("task-timeout-home")];
+  const run = await runShiro(["-p", "--yolo", "--json", "--timeout", "5", SLOW], { cwd, home, env: { OPENAI_BASE_URL: suite.server.url } });
   expect(run.code).toBe(3);
   const lines = run.stdout.trim().split("\n").map((l) => JSON.parse(l));
   expect(lines.filter((l) => l.type === "agent-end")).toHaveLength(2);
