@@ -20,7 +20,11 @@ export function confinedServer(def: Extract<McpServerDef, { kind: "stdio" }>, sa
   const programs = [program, ...(script !== undefined ? [resolve(def.cwd, script)] : [])];
   // Where it really is, as the project's root is: the sandbox compares the two.
   const prepared = sandbox.prepare([program, ...def.args], root, [def.command, ...def.args].join(" "), { programs, cwd: realpathSync(def.cwd) });
-  return { ...def, command: prepared.argv[0]!, args: prepared.argv.slice(1), ...(prepared.fd4 ? { fd4: prepared.fd4 } : {}) };
+  const afterExit = () => {
+    prepared.tidy?.();
+    void prepared.group?.release();
+  };
+  return { ...def, command: prepared.argv[0]!, args: prepared.argv.slice(1), ...(prepared.fd4 ? { fd4: prepared.fd4 } : {}), afterExit };
 }
 
 /** The sandbox a server asking for `level` runs in, or undefined when no OS sandbox can run here. */

@@ -3,7 +3,7 @@ import { z } from "zod";
 /** How to reach a server. The caller computes a stdio server's whole environment and an HTTP server's final headers. */
 export type McpServerDef =
   /** `fd4`: bytes the program reads on fd 4 (the OS sandbox's options, kept out of /proc/<pid>/cmdline). */
-  | { kind: "stdio"; command: string; args: string[]; cwd: string; env: Record<string, string>; fd4?: Uint8Array }
+  | { kind: "stdio"; command: string; args: string[]; cwd: string; env: Record<string, string>; fd4?: Uint8Array; afterExit?: () => void }
   | { kind: "http"; url: string; headers: Record<string, string> };
 
 // Only what shiro reads is checked; the rest of what a server sends is kept as it came.

@@ -10,7 +10,8 @@ import { readLines } from "./read-lines.ts";
 import { StderrTail } from "./stderr-tail.ts";
 import type { Transport, TransportEvents } from "./transport.ts";
 
-export type StdioDef = { command: string; args: string[]; cwd: string; env: Record<string, string>; fd4?: Uint8Array };
+/** `afterExit`: what the server's sandbox made for it alone, removed once it is gone. */
+export type StdioDef = { command: string; args: string[]; cwd: string; env: Record<string, string>; fd4?: Uint8Array; afterExit?: () => void };
 
 // After stdin closes, how long a server gets to exit by itself; then after SIGTERM, before SIGKILL.
 const EXIT_GRACE_MS = 1500;
@@ -38,8 +39,14 @@ export function findProgram(def: Pick<StdioDef, "command" | "cwd" | "env">): str
  * Throws an McpError (`startup`) when there is nothing to start.
  */
 export function startStdioTransport(def: StdioDef, events: TransportEvents): Transport {
-  const program = findProgram(def);
+  let program: string;
   let proc: Bun.Subprocess<"pipe", "pipe", "pipe">;
+  try {
+    program = findProgram(def);
+  } catch (err) {
+    def.afterExit?.(); // never started: nothing of its sandbox is needed
+    throw err;
+  }
   try {
     proc = Bun.spawn(commandArgv([program, ...def.args]), {
       cwd: def.cwd,
@@ -48,6 +55,7 @@ export function startStdioTransport(def: StdioDef, events: TransportEvents): Tra
       detached: true,
     }) as unknown as Bun.Subprocess<"pipe", "pipe", "pipe">;
   } catch (err) {
+    def.afterExit?.();
     throw new McpError("startup", `could not start ${program}: ${(err as Error).message}`);
   }
   if (def.fd4) feedPipe(proc.stdio[4] as number, def.fd4);
@@ -112,6 +120,7 @@ export function startStdioTransport(def: StdioDef, events: TransportEvents): Tra
     if (!(await exitedWithin(200))) end("closed its stdout and cannot answer any more");
   });
   void proc.exited.then(async (code) => {
+    def.afterExit?.();
     // What it wrote just before exiting is read first (a child holding a pipe open does not stall this).
     await Promise.race([Promise.all([stdout, stderr]), Bun.sleep(200)]);
     end(proc.signalCode ? `was killed by ${proc.signalCode}` : `exited with code ${code}`);

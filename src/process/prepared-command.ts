@@ -12,6 +12,8 @@ export type PreparedCommand = {
   fd4?: Uint8Array;
   /** Open files handed to the program from fd 6 on (the session's network namespace it joins, session-network.ts). */
   fds?: readonly number[];
+  /** Removes what the sandbox made for the command alone (Landlock's folders of its own), for a program whose outcome nobody checks (an MCP server). */
+  tidy?: () => void;
   /** A pids cgroup the command runs in (its procs file), and its removal once the command is over. */
   group?: { procs: string; release(): Promise<void> };
   /** A line for the result the model reads (e.g. that it ran read-only). */

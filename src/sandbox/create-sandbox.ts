@@ -231,7 +231,7 @@ export function createSandbox(opts: SandboxOptions): Sandbox {
               landlock.removeOwn();
               return checkWith(left, landlock.own);
             };
-            return { argv: landlock.argv, fd4: landlock.fd4, check: checkThenTidy, ...told, ...limit };
+            return { argv: landlock.argv, fd4: landlock.fd4, check: checkThenTidy, tidy: landlock.removeOwn, ...told, ...limit };
           }
           const joined = network ? undefined : sessionNet?.joined();
           const bwrap = bwrapArgs(joined ? { ...policy, sharedNetwork: true } : policy, argv);

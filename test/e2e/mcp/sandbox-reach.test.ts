@@ -8,7 +8,7 @@
  * outside the sandbox, not a shell's "not found" from inside it.
  */
 import { afterAll, describe, expect, test } from "bun:test";
-import { copyFileSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdirSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { EVERYTHING } from "../../support/mcp-servers.ts";
 import { mcpJob, mcpToolsOf, TOOL_SERVER } from "../../support/mcp-run.ts";
@@ -48,6 +48,9 @@ describe("a sandboxed server installed outside the project", () => {
     test.skipIf(!backend.runs)(`starts by path, by a link on its PATH, in its own cwd, and as node from PATH (${backend.name})`, async () => {
       if (backend.wrap.length) expect(simulationHolds()).toBeUndefined();
       const at = installed();
+      // shiro's own temp folders (a Landlock command's) go in here: none may be left once the servers are gone.
+      const tmp = tempDir("mcp-tmp");
+      dirs.push(tmp);
       const run = await mcpJob([], {
         servers: {
           bypath: { command: at.bin, ...boxed },
@@ -57,10 +60,11 @@ describe("a sandboxed server installed outside the project", () => {
           missing: { command: "no-such-mcp-server", ...boxed },
         },
         home: at.home,
-        env: { PATH: at.path },
+        env: { PATH: at.path, TMPDIR: tmp },
         wrap: backend.wrap,
       });
       expect(run.code).toBe(0);
+      expect(readdirSync(tmp)).toEqual([]);
       expect(mcpToolsOf(run.requests[0]!.body).map((t) => t.name)).toEqual(["mcp__bypath__t1", "mcp__everything__echo", "mcp__incwd__t1", "mcp__onpath__t1"]);
       expect(mcpLines(run.stderr)).toEqual(['! MCP server "missing" did not start: command not found: no-such-mcp-server (not on the PATH of the environment it is given); the run goes on without it']);
     }, 60_000);
