@@ -122,3 +122,12 @@ test("a child compacts its own context; the parent's requests never carry what t
   for (const body of parent) expect(JSON.stringify(body.input)).not.toContain(FOX);
   expect(lines.at(-1)).toMatchObject({ type: "result", status: "done", text: "the child read them" });
 });
+
+test("a malformed --agents stops the run before anything is sent: one line naming what is wrong, exit 2", async () => {
+  const { cwd, home } = project();
+  const from = suite.server.requests.length;
+  const run = await runShiro(["-p", "--agents", '{"Bad Name":{"description":"d","prompt":"p"}}', "Have the editor write the notes."], { cwd, home, env: { OPENAI_BASE_URL: suite.server.url } });
+  expect(run.code).toBe(2);
+  expect(run.stderr).toBe('shiro: --agents: "Bad Name" is not an agent name (lower-case letters, digits, _ and -)\n');
+  expect(suite.server.requests.length).toBe(from);
+});
